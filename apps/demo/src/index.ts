@@ -1,0 +1,2 @@
+// apps/demo — scaffold; issue 8 fills this in.
+export {};

@@ -1,0 +1,2 @@
+// @skillshelf/ai-sdk — scaffold; the adapter issue fills this in.
+export {};

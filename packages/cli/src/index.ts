@@ -1,0 +1,2 @@
+export { type CommandContext, createContext } from "./context.js";
+export { main, usage } from "./main.js";

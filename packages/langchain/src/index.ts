@@ -1,0 +1,2 @@
+// @skillshelf/langchain — scaffold; the adapter issue fills this in.
+export {};

@@ -1,0 +1,2 @@
+// @skillshelf/mastra — scaffold; the adapter issue fills this in.
+export {};
