@@ -10,10 +10,12 @@ import type {
   BuiltinSkill,
   Diagnostic,
   EventSink,
+  HistoryItem,
   MatchOptions,
   MatchResult,
   ParseMode,
   Role,
+  Session,
   SessionState,
   Skill,
   SkillSource,
@@ -61,7 +63,9 @@ export interface Shelf extends SkillSource {
   match(message: string, options?: MatchOptions): MatchResult;
   roles(): Role[];
   role(name: string): Role | undefined;
-  session(state?: SessionState): import("./session/session.js").Session;
+  session(state?: SessionState): Session;
+  /** Rebuild a session from a conversation (activation tool calls, explicit "/name" user messages). */
+  sessionFromHistory(history: readonly HistoryItem[]): Session;
   noteRead(path: string): void;
 
   close(): Promise<void>;

@@ -291,3 +291,34 @@ export interface EventSink {
 
 /** The one thing core needs from a model. Each adapter provides it for its framework. */
 export type Generate = (input: { system: string; prompt: string; signal?: AbortSignal }) => Promise<string>;
+
+// ─── Session (implemented in session/; adapters code against this) ────────────
+
+/**
+ * One conversation's skill state and the rules that follow from it. Created by
+ * `shelf.session(state?)` or rebuilt from a message history by `shelf.sessionFromHistory()`.
+ */
+export interface Session {
+  /** Live, plain-JSON state: checkpoint it as is. */
+  readonly state: SessionState;
+  /** Everything a host needs for one model call. Handles an explicit "/name args" message. */
+  plan(input: PlanInput): TurnPlan;
+  activate(name: string, options?: { by?: ActiveSkill["by"]; args?: string }): ActivationResult;
+  deactivate(name: string): boolean;
+  /** Whether a tool name is one of skillshelf's activation tools (skill_<name> or activate_skill). */
+  isActivationTool(toolName: string): boolean;
+  /** Run an activation tool call from the model; undefined when `toolName` is not one. */
+  callActivationTool(toolName: string, input: unknown): ActivationResult | undefined;
+  /** Execution-time enforcement: may this host tool run now? */
+  guard(toolName: string): GuardResult;
+  /** Of the host's tools, those allowed now. */
+  allowedTools(tools: readonly string[]): string[];
+  /** Active skills, in activation order. */
+  active(): Skill[];
+  toJSON(): SessionState;
+}
+
+/** A neutral view of a conversation, for rebuilding a session in stateless hosts. */
+export type HistoryItem =
+  | { kind: "user"; text: string }
+  | { kind: "tool-call"; toolName: string; input: unknown; output?: unknown };
