@@ -1,2 +1,2 @@
-// Shared by the adapters tests. See openai-compatible-server.ts (to be written with the AI SDK adapter).
-export {};
+// Private test helpers shared by the adapters' tests. Never published.
+export * from "./openai-compatible-server.js";
