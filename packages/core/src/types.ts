@@ -46,6 +46,7 @@ export type DiagnosticCode =
   | "compatibility-too-long"
   | "invalid-field"
   | "unknown-field"
+  | "key-case"
   | "body-too-long"
   // load
   | "shadowed"

@@ -1,0 +1,78 @@
+/**
+ * Building and printing diagnostics. Every module creates them through `diagnostic()` so
+ * the shape stays uniform and every code has a default hint telling the user what to change.
+ */
+import type { Diagnostic, DiagnosticCode, Severity } from "./types.js";
+
+/** The default fix for each code; callers pass a more specific hint when they know one. */
+export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
+  "file-too-large": "Move long reference material into references/ files and keep SKILL.md short.",
+  "binary-file": "SKILL.md must be UTF-8 text; replace it with a Markdown file.",
+  "empty-file": "Add YAML frontmatter with `name:` and `description:`, then the instructions.",
+  "no-frontmatter":
+    "Start the file with a `---` line, then `name:` and `description:` lines, then a closing `---` line.",
+  "unclosed-frontmatter": "Add a line containing only `---` after the last frontmatter field.",
+  "yaml-syntax":
+    'Fix the YAML at this line; quote values that contain ": " or start with a special character (e.g. description: "Use when: ...").',
+  "yaml-recovered":
+    'Quote values that contain ": " (e.g. description: "Use when: ..."); other YAML parsers reject this file.',
+  "frontmatter-not-mapping":
+    "The frontmatter must be `key: value` lines (a YAML mapping), not a list or a single value.",
+  "duplicate-key":
+    "Keep one spelling of the key and delete the other; keys are case-sensitive and lower-case.",
+  "missing-name": "Add `name: <folder-name>` to the frontmatter (lower-case letters, digits and hyphens).",
+  "missing-description":
+    "Add `description:` saying what the skill does and when to use it; without it the skill cannot be offered.",
+  "invalid-name":
+    "Use only lower-case letters, digits and single hyphens, not at the start or end (e.g. `pdf-tools`).",
+  "name-too-long": "Shorten `name` to 64 characters or fewer (and rename the folder to match).",
+  "name-mismatch": "Rename the folder or change `name` so they are the same.",
+  "description-too-long": "Shorten `description` to 1024 characters; move details into the body.",
+  "description-angle-brackets":
+    "Remove `<` and `>` from `description` (they can be read as markup); write the words out.",
+  "compatibility-too-long": "Shorten `compatibility` to 500 characters.",
+  "invalid-field": "Change the value to the type this field expects (see the SKILL.md format in the README).",
+  "unknown-field": "Remove the key, fix its spelling, or move it under `metadata:`.",
+  "key-case": "Write the key in lower case as documented; YAML keys are case-sensitive.",
+  "body-too-long": "Keep SKILL.md under 500 lines; move detail into references/ files the body links to.",
+  shadowed: "Rename one of the skills, or remove the one you do not want.",
+  "duplicate-name": "Give each skill in this folder a distinct `name`.",
+  locked: "This builtin skill cannot be overridden; choose another name.",
+  "symlink-escape": "Point the link at a folder inside the skills root, or copy the skill in.",
+  "read-error": "Check that the file exists and is readable.",
+  "kept-last-good":
+    "Fix the error reported for this file; the last version that loaded stays active meanwhile.",
+  "unknown-tool": "Fix the tool name in `allowed-tools`, or register that tool with the host.",
+  "invalid-trigger": "Fix the trigger pattern (a /regex/ must compile).",
+};
+
+export interface DiagnosticInput {
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+  file: string;
+  /** 1-based; defaults to 1 (the top of the file). */
+  line?: number;
+  column?: number;
+  /** Defaults to the code's standard hint. */
+  hint?: string;
+}
+
+export function diagnostic(input: DiagnosticInput): Diagnostic {
+  const d: Diagnostic = {
+    severity: input.severity,
+    code: input.code,
+    message: input.message,
+    file: input.file,
+    line: input.line !== undefined && input.line >= 1 ? input.line : 1,
+    hint: input.hint ?? DEFAULT_HINTS[input.code],
+  };
+  if (input.column !== undefined) d.column = input.column;
+  return d;
+}
+
+/** `file:line:col severity code: message` + an indented hint line, as compilers print them. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.column !== undefined ? `${d.file}:${d.line}:${d.column}` : `${d.file}:${d.line}`;
+  return `${where} ${d.severity} ${d.code}: ${d.message}\n  hint: ${d.hint}`;
+}
