@@ -16,4 +16,9 @@ export { parseSkill } from "./parse/parse-skill.js";
 export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
 export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
+// ── sessions, policy, roles, events (issue 3 §3) ──
+export * from "./events/index.js";
+export * from "./policy/index.js";
+export * from "./roles/index.js";
+export * from "./session/index.js";
 export type * from "./types.js";

@@ -254,6 +254,8 @@ export interface Role {
   instructions: string;
   /** Tool names/globs the role may use; undefined = no restriction. */
   allowedTools?: string[];
+  /** Tool names/globs the role may never use (its skill's `disallowed-tools`). */
+  disallowedTools?: string[];
   model?: string;
   scope: Scope;
   file: string;
@@ -279,7 +281,14 @@ export type SkillEvent =
       error_type: string;
     }
   | { type: "deactivated"; at: string; skill: string }
-  | { type: "tool-blocked"; at: string; tool: string; active: string[] }
+  | {
+      type: "tool-blocked";
+      at: string;
+      tool: string;
+      active: string[];
+      /** The active skill whose `allowed-tools`/`disallowed-tools` ruled the tool out. */
+      skill?: string;
+    }
   | { type: "skill-read"; at: string; skill: string; path: string }
   | { type: "skill-written"; at: string; skill: string; version?: string; before?: string; after: string }
   | { type: "delegated"; at: string; role: string; task: string; tools: string[] };

@@ -1,0 +1,181 @@
+/**
+ * Activation tools: what the model calls to load a skill. One `skill_<name>` tool per top
+ * stage-1 candidate (its description is the whole pitch: what, when, and what NOT for), and
+ * one `activate_skill` tool with an enum of every other skill the model may activate.
+ */
+import type { Skill, ToolSpec } from "../types.js";
+
+export const ACTIVATE_SKILL_TOOL = "activate_skill";
+export const SKILL_TOOL_PREFIX = "skill_";
+/** The tool-name rule shared by OpenAI, Anthropic, Google and Bedrock. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const HASH_LENGTH = 8;
+const encoder = new TextEncoder();
+
+/** FNV-1a, 32 bit: tiny, dependency-free and stable across processes and runtimes. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of encoder.encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(HASH_LENGTH, "0");
+}
+
+/**
+ * The `skill_<name>` tool name of a skill. Names that already fit the provider rule map
+ * to themselves; any other name (Unicode, spaces, too long) maps to its ASCII part plus a
+ * hash of the full name, so the mapping is deterministic (a tool call in last week's
+ * history still resolves) and two names never share a tool by accident.
+ */
+export function skillToolName(name: string): string {
+  const direct = SKILL_TOOL_PREFIX + name;
+  if (TOOL_NAME_PATTERN.test(direct)) return direct;
+  const slug = name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^a-zA-Z0-9_-]+/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "");
+  const hash = fnv1a(name);
+  const room = 64 - SKILL_TOOL_PREFIX.length - 1 - HASH_LENGTH;
+  return slug ? `${SKILL_TOOL_PREFIX}${slug.slice(0, room)}_${hash}` : `${SKILL_TOOL_PREFIX}${hash}`;
+}
+
+/** Tool name ⇄ skill name for a set of skills (collisions get a longer, still deterministic name). */
+export interface ToolNameIndex {
+  toolName(skillName: string): string;
+  skillName(toolName: string): string | undefined;
+}
+
+export function createToolNameIndex(skills: readonly Skill[]): ToolNameIndex {
+  const byTool = new Map<string, string>();
+  const bySkill = new Map<string, string>();
+  const sorted = skills.map((s) => s.name).sort();
+  for (const name of sorted) {
+    let tool = skillToolName(name);
+    if (byTool.has(tool) && byTool.get(tool) !== name) {
+      tool = `${SKILL_TOOL_PREFIX}${fnv1a(name)}${fnv1a(`${name}\u0000`)}`;
+    }
+    byTool.set(tool, name);
+    bySkill.set(name, tool);
+  }
+  return {
+    toolName: (skillName) => bySkill.get(skillName) ?? skillToolName(skillName),
+    skillName: (toolName) => byTool.get(toolName),
+  };
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+function sentence(text: string): string {
+  return /[.!?。！？…]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * The description of a `skill_<name>` tool: what the skill does, when to use it and what it
+ * is not for. The exclusions get their own budget so a long description never pushes them
+ * out (a misfire costs more than a miss).
+ */
+export function skillToolDescription(skill: Skill): string {
+  const parts = [`Activate the "${skill.name}" skill. ${sentence(clip(skill.description, 500))}`];
+  if (skill.whenToUse) parts.push(`Use when: ${sentence(clip(skill.whenToUse, 200))}`);
+  if (skill.exclusions.length > 0) parts.push(`Not for: ${sentence(clip(skill.exclusions.join("; "), 200))}`);
+  if (skill.allowedTools) {
+    parts.push(
+      skill.allowedTools.length > 0
+        ? `While active, tools are limited to: ${clip(skill.allowedTools.join(", "), 80)}.`
+        : "While active, no other tools can be used.",
+    );
+  }
+  parts.push("Loads its instructions; call it before starting such a task.");
+  return parts.join(" ");
+}
+
+function argsProperty(skill: Skill | undefined): Record<string, unknown> {
+  const hint = skill?.argumentHint ?? (skill?.arguments.length ? skill.arguments.join(" ") : undefined);
+  return {
+    type: "string",
+    description: hint ? `Arguments for the skill: ${hint}` : "Optional arguments for the skill.",
+  };
+}
+
+function takesArguments(skill: Skill): boolean {
+  return Boolean(skill.argumentHint) || skill.arguments.length > 0 || skill.body.includes("$ARGUMENTS");
+}
+
+/** The `skill_<name>` tool for one candidate. */
+export function skillToolSpec(skill: Skill, toolName: string = skillToolName(skill.name)): ToolSpec {
+  return {
+    name: toolName,
+    description: skillToolDescription(skill),
+    inputSchema: {
+      type: "object",
+      properties: takesArguments(skill) ? { args: argsProperty(skill) } : {},
+      additionalProperties: false,
+    },
+  };
+}
+
+/** The `activate_skill` tool for every other offered skill (undefined when there are none). */
+export function activateSkillToolSpec(names: readonly string[]): ToolSpec | undefined {
+  if (names.length === 0) return undefined;
+  return {
+    name: ACTIVATE_SKILL_TOOL,
+    description:
+      "Activate a skill listed in the skill catalog of the system prompt, to load its instructions. " +
+      "Call it only when the user's request clearly matches the skill's description and is not among what it is not for.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+          enum: [...names],
+          description: "The skill's name, exactly as in the catalog.",
+        },
+        args: argsProperty(undefined),
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** The skill name and arguments in an activation tool call's input, or what is wrong with it. */
+export function readActivationInput(
+  input: unknown,
+  needsName: boolean,
+): { ok: true; name?: string; args?: string } | { ok: false; problem: string } {
+  let value = input;
+  if (typeof value === "string") {
+    // Some hosts hand over the raw JSON text of the arguments.
+    try {
+      value = value.trim() === "" ? {} : JSON.parse(value);
+    } catch {
+      return { ok: false, problem: "the input is not a JSON object" };
+    }
+  }
+  if (value === undefined || value === null) value = {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, problem: "the input must be an object" };
+  }
+  const record = value as Record<string, unknown>;
+  let args: string | undefined;
+  if (record.args !== undefined && record.args !== null) {
+    if (typeof record.args === "string") args = record.args;
+    else if (
+      Array.isArray(record.args) &&
+      record.args.every((a) => typeof a === "string" || typeof a === "number")
+    ) {
+      args = record.args.map(String).join(" ");
+    } else return { ok: false, problem: '"args" must be a string' };
+  }
+  if (!needsName) return { ok: true, args };
+  if (typeof record.name !== "string" || record.name.trim() === "") {
+    return { ok: false, problem: '"name" (the skill to activate) is missing' };
+  }
+  return { ok: true, name: record.name.trim(), args };
+}

@@ -1,0 +1,30 @@
+export {
+  ACTIVATE_SKILL_TOOL,
+  activateSkillToolSpec,
+  createToolNameIndex,
+  SKILL_TOOL_PREFIX,
+  skillToolDescription,
+  skillToolName,
+  skillToolSpec,
+  TOOL_NAME_PATTERN,
+  type ToolNameIndex,
+} from "./activation-tools.js";
+export {
+  type ExplicitInvocation,
+  parseExplicitInvocation,
+  resolveInvokedSkill,
+} from "./explicit-invocation.js";
+export { sessionFromHistory } from "./from-history.js";
+export {
+  createSession,
+  type SessionCatalog,
+  type SessionMatcher,
+  type SessionOptions,
+  type UsageRecorder,
+} from "./session.js";
+export {
+  currentDateLine,
+  type SubstituteOptions,
+  splitArguments,
+  substituteArguments,
+} from "./substitute.js";
