@@ -23,3 +23,11 @@ export const BODY_MAX_LINES = 500;
  * "billion laughs" documents (each level multiplying the one below) before they expand.
  */
 export const MAX_YAML_ALIASES = 100;
+
+/**
+ * Deepest YAML nesting a frontmatter may have (flow brackets, `- - -` chains, indentation
+ * levels). Real frontmatter nests 2–3 deep; the YAML parser recurses per level, and past a
+ * few hundred levels it exhausts the stack and slows to seconds, so such input is refused
+ * by a linear pre-scan before it is parsed.
+ */
+export const MAX_YAML_DEPTH = 256;

@@ -1,0 +1,260 @@
+/**
+ * Frontmatter pairs → SkillMeta, applying the format's rules: known fields checked and
+ * normalised by their schema, spellings and duplicates resolved deterministically, the
+ * spec's name/description/compatibility rules, unknown keys kept in `extra`.
+ *
+ * Lenient mode (the runtime default) follows the Agent Skills client guide: only a missing
+ * or unusable description (or name with no folder to fall back on) skips the skill; every
+ * other problem is a warning and the skill loads. Strict mode makes them errors.
+ */
+import type { Node } from "yaml";
+import type { SkillMeta } from "../types.js";
+import { COMPATIBILITY_MAX_LENGTH, DESCRIPTION_MAX_LENGTH, MAX_YAML_ALIASES } from "./limits.js";
+import { checkName, codePointLength, normalizeName, suggestName } from "./name-rules.js";
+import type { Locator, Report } from "./report.js";
+import { defineOwn, FIELD_BY_KEY, type FieldSpec } from "./schema.js";
+import { AliasLimitError, type Frontmatter, jsValue, textValue } from "./yaml-frontmatter.js";
+
+interface Entry {
+  key: string;
+  keyNode: Node | null;
+  value: Node | null;
+  spec: FieldSpec | undefined;
+  /** Spelled as documented (or one of its accepted snake/kebab spellings), not a case variant. */
+  exact: boolean;
+}
+
+/** Keys that are the same field or the same unknown key: case and `_`/`-` do not count. */
+function foldKey(key: string): string {
+  return key.toLowerCase().replaceAll("_", "-");
+}
+
+/** Optional SkillMeta properties copied over only when the file sets them. */
+const OPTIONAL_PROPS = [
+  "license",
+  "compatibility",
+  "metadata",
+  "whenToUse",
+  "allowedTools",
+  "argumentHint",
+  "version",
+  "model",
+  "group",
+] as const;
+
+export function normalizeMeta(
+  report: Report,
+  frontmatter: Frontmatter,
+  locator: Locator,
+  folderName: string | undefined,
+): SkillMeta | undefined {
+  // Group the pairs: all spellings of one known field together, unknown keys by folded key.
+  const groups = new Map<string, Entry[]>();
+  for (const { key, keyNode, value } of frontmatter.pairs) {
+    let spec = FIELD_BY_KEY.get(key);
+    const exact = spec !== undefined;
+    spec ??= FIELD_BY_KEY.get(foldKey(key));
+    const id = spec ? spec.key : `?${foldKey(key)}`;
+    const entry: Entry = { key, keyNode, value, spec, exact };
+    const group = groups.get(id);
+    if (group) group.push(entry);
+    else groups.set(id, [entry]);
+  }
+
+  const values = new Map<keyof SkillMeta, { value: unknown; line: number }>();
+  const extra: Record<string, unknown> = {};
+  const aliasBudget = { aliases: MAX_YAML_ALIASES };
+  let invalidDescription = false;
+
+  for (const group of groups.values()) {
+    // Deterministic winner: the documented spelling, else the first one written.
+    const winner = group.find((e) => e.exact) ?? group[0]!;
+    const line = locator.lineOf(winner.keyNode);
+    for (const loser of group) {
+      if (loser === winner) continue;
+      report.rule(
+        "duplicate-key",
+        `\`${loser.key}\` repeats \`${winner.key}\` (line ${line}); \`${winner.key}\` is used`,
+        locator.lineOf(loser.keyNode),
+        `Delete \`${loser.key}\` (or merge it into \`${winner.key}\`); keys are case-sensitive and each may appear once.`,
+      );
+    }
+
+    let raw: unknown;
+    try {
+      raw = winner.spec
+        ? textValue(frontmatter, winner.value, aliasBudget)
+        : jsValue(frontmatter, winner.value);
+    } catch (error) {
+      const aliases = error instanceof AliasLimitError;
+      report.error(
+        "yaml-syntax",
+        aliases
+          ? `\`${winner.key}\` expands more than ${MAX_YAML_ALIASES} YAML aliases (or one with no anchor)`
+          : `\`${winner.key}\` could not be read: ${(error as Error).message}`,
+        line,
+        aliases ? "Remove the YAML anchors (&) and aliases (*); write the values out." : undefined,
+      );
+      return undefined;
+    }
+
+    if (winner.spec === undefined) {
+      if (report.mode === "strict") {
+        report.error("unknown-field", `\`${winner.key}\` is not a SKILL.md field`, line);
+      }
+      defineOwn(extra, winner.key, raw);
+      continue;
+    }
+
+    const spec = winner.spec;
+    if (!winner.exact) {
+      report.rule(
+        "key-case",
+        `\`${winner.key}\` is read as \`${spec.key}\``,
+        line,
+        `Rename \`${winner.key}\` to \`${spec.key}\`; YAML keys are case-sensitive.`,
+      );
+    }
+    if (raw === null || raw === undefined) continue; // `key:` with nothing after it: not set
+    const parsed = spec.schema.safeParse(raw);
+    if (!parsed.success) {
+      const required = spec.prop === "description";
+      report.add(
+        required || report.mode === "strict" ? "error" : "warning",
+        "invalid-field",
+        `\`${winner.key}\` should be ${spec.expects}, not ${describe(raw)}${required ? "" : "; it is ignored"}`,
+        line,
+        `Write \`${spec.key}\` as ${spec.expects}.`,
+      );
+      if (required) invalidDescription = true;
+      continue;
+    }
+    values.set(spec.prop, { value: parsed.data, line });
+  }
+  const get = <T>(prop: keyof SkillMeta): T | undefined => values.get(prop)?.value as T | undefined;
+  const lineOf = (prop: keyof SkillMeta, key: string): number =>
+    values.get(prop)?.line ?? locator.lineOf(groups.get(key)?.[0]?.keyNode);
+
+  // description: required. Without one the skill cannot be offered to a model: skipped.
+  // (Checks go on afterwards, so one run reports everything that is wrong.)
+  const description = get<string>("description")?.trim() ?? "";
+  if (description === "" && !invalidDescription) {
+    report.error(
+      "missing-description",
+      groups.has("description") ? "`description` is empty" : "the frontmatter has no `description`",
+      lineOf("description", "description"),
+    );
+  }
+  if (description !== "") checkDescription(report, description, lineOf("description", "description"));
+
+  const name = resolveName(report, get<string>("name"), lineOf("name", "name"), folderName);
+
+  const compatibility = get<string>("compatibility");
+  if (compatibility !== undefined && compatibility.length > COMPATIBILITY_MAX_LENGTH) {
+    const length = codePointLength(compatibility);
+    if (length > COMPATIBILITY_MAX_LENGTH) {
+      report.rule(
+        "compatibility-too-long",
+        `\`compatibility\` is ${length} characters; the limit is ${COMPATIBILITY_MAX_LENGTH}`,
+        lineOf("compatibility", "compatibility"),
+      );
+    }
+  }
+
+  if (name === undefined || description === "") return undefined;
+  const meta: SkillMeta = {
+    name,
+    description,
+    triggers: get<string[]>("triggers") ?? [],
+    exclusions: get<string[]>("exclusions") ?? [],
+    examples: get<string[]>("examples") ?? [],
+    disallowedTools: get<string[]>("disallowedTools") ?? [],
+    disableModelInvocation: get<boolean>("disableModelInvocation") ?? false,
+    userInvocable: get<boolean>("userInvocable") ?? true,
+    arguments: get<string[]>("arguments") ?? [],
+    role: get<boolean>("role") ?? false,
+    priority: get<number>("priority") ?? 0,
+    extra,
+  };
+  for (const prop of OPTIONAL_PROPS) {
+    const value = get<never>(prop);
+    if (value !== undefined) meta[prop] = value;
+  }
+  return meta;
+}
+
+function checkDescription(report: Report, description: string, line: number): void {
+  // UTF-16 length ≥ code points, so the exact count is only needed past the limit.
+  if (description.length > DESCRIPTION_MAX_LENGTH) {
+    const length = codePointLength(description);
+    if (length > DESCRIPTION_MAX_LENGTH) {
+      report.rule(
+        "description-too-long",
+        `\`description\` is ${length} characters; the limit is ${DESCRIPTION_MAX_LENGTH}`,
+        line,
+      );
+    }
+  }
+  // anthropics' quick_validate rejects angle brackets: hosts may read them as markup.
+  if (report.mode === "strict" && (description.includes("<") || description.includes(">"))) {
+    report.error("description-angle-brackets", "`description` contains `<` or `>`", line);
+  }
+}
+
+/** The skill's name, or undefined when there is none to be had (an error says why). */
+function resolveName(
+  report: Report,
+  written: string | undefined,
+  line: number,
+  folderName: string | undefined,
+): string | undefined {
+  let name = normalizeName(written ?? "");
+  let fromFolder = false;
+  if (name === "") {
+    const what = written === undefined ? "the frontmatter has no `name`" : "`name` is empty";
+    if (report.mode === "strict" || folderName === undefined || normalizeName(folderName) === "") {
+      report.error("missing-name", what, line);
+      return undefined;
+    }
+    // Lenient: the Agent Skills convention is name = folder, so the folder names it.
+    name = normalizeName(folderName);
+    fromFolder = true;
+    report.add(
+      "warning",
+      "missing-name",
+      `${what}; the folder name "${name}" is used`,
+      line,
+      `Add \`name: ${suggestName(name) || name}\` to the frontmatter.`,
+    );
+  }
+
+  for (const problem of checkName(name)) {
+    const suggestion = suggestName(name);
+    report.rule(
+      problem.code,
+      fromFolder ? `the folder name: ${problem.message}` : problem.message,
+      line,
+      problem.code === "invalid-name" && suggestion !== ""
+        ? `Use only lower-case letters, digits and single hyphens, e.g. \`name: ${suggestion}\` (and a folder of that name).`
+        : undefined,
+    );
+  }
+  if (!fromFolder && folderName !== undefined && normalizeName(folderName) !== name) {
+    report.rule(
+      "name-mismatch",
+      `\`name\` "${name}" differs from its folder "${folderName}"`,
+      line,
+      `Rename the folder to "${name}", or set \`name: ${folderName}\`.`,
+    );
+  }
+  return name;
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "empty";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string")
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value} ${String(value)}`;
+}

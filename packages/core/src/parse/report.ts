@@ -1,0 +1,83 @@
+/**
+ * Per-file bookkeeping shared by the parse steps: the diagnostics collected so far (with the
+ * mode deciding how severe a broken rule is) and the mapping from YAML offsets to file lines.
+ */
+import { diagnostic } from "../diagnostic.js";
+import type { Diagnostic, DiagnosticCode, ParseMode, ParseResult, Severity } from "../types.js";
+
+export class Report {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(
+    readonly file: string,
+    readonly mode: ParseMode,
+  ) {}
+
+  add(
+    severity: Severity,
+    code: DiagnosticCode,
+    message: string,
+    line?: number,
+    hint?: string,
+    column?: number,
+  ): void {
+    this.diagnostics.push(diagnostic({ severity, code, message, file: this.file, line, column, hint }));
+  }
+
+  /** A rule the spec sets: a warning when lenient (load anyway), an error when strict. */
+  rule(code: DiagnosticCode, message: string, line?: number, hint?: string): void {
+    this.add(this.mode === "strict" ? "error" : "warning", code, message, line, hint);
+  }
+
+  error(code: DiagnosticCode, message: string, line?: number, hint?: string, column?: number): void {
+    this.add("error", code, message, line, hint, column);
+  }
+
+  hasError(): boolean {
+    return this.diagnostics.some((d) => d.severity === "error");
+  }
+
+  /** The skill is returned exactly when no diagnostic is an error. */
+  result(skill?: ParseResult["skill"]): ParseResult {
+    // Top to bottom, as a reader fixes them (sort is stable: same-line ones keep their order).
+    if (this.diagnostics.length > 1) this.diagnostics.sort((a, b) => a.line - b.line);
+    return skill === undefined || this.hasError()
+      ? { diagnostics: this.diagnostics }
+      : { skill, diagnostics: this.diagnostics };
+  }
+}
+
+/** Offsets in the frontmatter YAML → 1-based file lines; the line table is built on first use. */
+export class Locator {
+  private starts: number[] | undefined;
+  constructor(
+    private readonly yaml: string,
+    /** File line of the YAML's first line. */
+    private readonly firstLine: number,
+  ) {}
+
+  at(offset: number): { line: number; column: number } {
+    if (this.starts === undefined) {
+      this.starts = [0];
+      for (let i = this.yaml.indexOf("\n"); i !== -1; i = this.yaml.indexOf("\n", i + 1))
+        this.starts.push(i + 1);
+    }
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: this.firstLine + lo, column: offset - this.starts[lo]! + 1 };
+  }
+
+  /** File line of a 0-based YAML line index. */
+  line(index: number): number {
+    return this.firstLine + index;
+  }
+
+  /** The node's line; no node (a field that is absent) points at the opening `---`, line 1. */
+  lineOf(node: { range?: [number, number, number] | null } | null | undefined): number {
+    return node?.range ? this.at(node.range[0]).line : 1;
+  }
+}

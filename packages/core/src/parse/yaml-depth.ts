@@ -1,0 +1,43 @@
+/**
+ * A linear pre-scan that bounds how deeply a YAML text can nest, so the recursive parser
+ * never sees input that would exhaust its stack. It over-counts on purpose (brackets inside
+ * quoted strings count too): only absurd input comes near the limit either way.
+ */
+import { MAX_YAML_DEPTH } from "./limits.js";
+
+/** True when the text may nest deeper than `limit` levels. */
+export function exceedsYamlDepth(yaml: string, limit = MAX_YAML_DEPTH): boolean {
+  let flow = 0;
+  let lineStart = true;
+  let indent = 0;
+  let indicators = 0;
+  for (let i = 0; i < yaml.length; i++) {
+    const c = yaml.charCodeAt(i);
+    if (c === 10 /* \n */) {
+      lineStart = true;
+      indent = 0;
+      indicators = 0;
+      continue;
+    }
+    if (lineStart) {
+      if (c === 32 /* space */) {
+        // Each level indents by at least one column.
+        if (++indent > limit * 4) return true;
+        continue;
+      }
+      // `- - - x` or `? ? x`: one nesting level per indicator.
+      if ((c === 45 /* - */ || c === 63) /* ? */ && yaml.charCodeAt(i + 1) === 32) {
+        if (++indicators > limit) return true;
+        i++;
+        continue;
+      }
+      lineStart = false;
+    }
+    if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++flow > limit) return true;
+    } else if ((c === 93 /* ] */ || c === 125) /* } */ && flow > 0) {
+      flow--;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,150 @@
+/**
+ * The frontmatter YAML → its top-level pairs, with their nodes kept for line numbers.
+ * Values are converted on demand, one pair at a time, so a value nobody reads costs
+ * nothing, and alias expansion is capped everywhere (billion-laughs documents fail fast).
+ */
+import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { MAX_YAML_ALIASES, MAX_YAML_DEPTH } from "./limits.js";
+import type { Locator, Report } from "./report.js";
+import { defineOwn } from "./schema.js";
+import { exceedsYamlDepth } from "./yaml-depth.js";
+import { quoteColonValues } from "./yaml-recovery.js";
+
+export interface FrontmatterPair {
+  key: string;
+  keyNode: Node | null;
+  value: Node | null;
+}
+
+export interface Frontmatter {
+  doc: Document;
+  pairs: FrontmatterPair[];
+}
+
+/** Thrown (and caught by the caller) when a value expands more aliases than allowed. */
+export class AliasLimitError extends Error {}
+
+function parseYaml(yaml: string): Document {
+  return parseDocument(yaml, {
+    // Duplicates are reported by us, with a deterministic winner, instead of failing the file.
+    uniqueKeys: false,
+    prettyErrors: false,
+    // Never write to the host's console; problems come back as diagnostics.
+    logLevel: "silent",
+  }) as Document;
+}
+
+/** Parses the YAML (retrying once with `: ` values quoted in lenient mode). Undefined = skipped. */
+export function readFrontmatter(report: Report, yaml: string, locator: Locator): Frontmatter | undefined {
+  if (exceedsYamlDepth(yaml)) {
+    report.error(
+      "yaml-syntax",
+      `the frontmatter nests more than ${MAX_YAML_DEPTH} levels deep`,
+      2,
+      "Flatten the frontmatter: fields are strings, lists of strings, or one level of `metadata`.",
+    );
+    return undefined;
+  }
+  let doc: Document;
+  try {
+    doc = parseYaml(yaml);
+  } catch (error) {
+    // The parser itself gave up (e.g. nesting deep enough to exhaust the stack).
+    report.error("yaml-syntax", `the frontmatter could not be parsed: ${(error as Error).message}`, 2);
+    return undefined;
+  }
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const recovery = report.mode === "lenient" ? quoteColonValues(yaml) : undefined;
+    const retried = recovery ? parseYaml(recovery.yaml) : undefined;
+    if (recovery === undefined || retried === undefined || retried.errors.length > 0) {
+      const where = locator.at(first.pos[0]);
+      report.error(
+        "yaml-syntax",
+        `the frontmatter is not valid YAML: ${first.message}`,
+        where.line,
+        undefined,
+        where.column,
+      );
+      return undefined;
+    }
+    doc = retried;
+    for (const index of recovery.lines) {
+      report.add(
+        "warning",
+        "yaml-recovered",
+        'this value contains ": " but is not quoted; it was read as if it were quoted',
+        locator.line(index),
+      );
+    }
+  }
+
+  const contents = doc.contents;
+  if (contents === null || (isScalar(contents) && contents.value === null)) return { doc, pairs: [] };
+  if (!isMap(contents)) {
+    report.error(
+      "frontmatter-not-mapping",
+      `the frontmatter is ${isScalar(contents) ? "a single value" : "a list"}, not \`key: value\` fields`,
+      locator.lineOf(contents),
+    );
+    return undefined;
+  }
+  const pairs: FrontmatterPair[] = [];
+  for (const pair of contents.items) {
+    const keyNode = (pair.key ?? null) as Node | null;
+    pairs.push({ key: keyText(keyNode), keyNode, value: (pair.value ?? null) as Node | null });
+  }
+  return { doc, pairs };
+}
+
+function keyText(node: Node | null): string {
+  if (node === null) return "";
+  if (isScalar(node)) return node.value === null ? "" : String(node.value);
+  return String(node);
+}
+
+/**
+ * A value as plain JS, numbers as they were written (`version: 1.10` is "1.10", not 1.1;
+ * metadata `version: 1.0` is "1.0"), for fields whose values are text. Mappings are built
+ * with own properties only, so `__proto__` or `constructor` keys are just keys.
+ */
+export function textValue(
+  frontmatter: Frontmatter,
+  node: Node | null,
+  budget = { aliases: MAX_YAML_ALIASES },
+): unknown {
+  if (node === null) return null;
+  if (isAlias(node)) {
+    if (--budget.aliases < 0) throw new AliasLimitError();
+    const target = node.resolve(frontmatter.doc);
+    if (target === undefined) throw new AliasLimitError();
+    return textValue(frontmatter, target, budget);
+  }
+  if (isScalar(node)) {
+    return typeof node.value === "number" && node.source !== undefined ? node.source : node.value;
+  }
+  if (isSeq(node)) return node.items.map((item) => textValue(frontmatter, item as Node | null, budget));
+  if (isMap(node)) {
+    const out: Record<string, unknown> = {};
+    for (const pair of node.items) {
+      defineOwn(
+        out,
+        keyText(pair.key as Node | null),
+        textValue(frontmatter, pair.value as Node | null, budget),
+      );
+    }
+    return out;
+  }
+  return jsValue(frontmatter, node);
+}
+
+/** A value exactly as YAML means it (for unknown keys, kept verbatim in `extra`). */
+export function jsValue(frontmatter: Frontmatter, node: Node | null): unknown {
+  if (node === null) return null;
+  if (isScalar(node)) return node.value;
+  try {
+    return node.toJS(frontmatter.doc, { maxAliasCount: MAX_YAML_ALIASES });
+  } catch {
+    throw new AliasLimitError();
+  }
+}
