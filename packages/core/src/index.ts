@@ -16,6 +16,34 @@ export { parseSkill } from "./parse/parse-skill.js";
 export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
 export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
+// ── stage-1 matching, catalog, usage (issue 3 §1–2) ──
+export {
+  buildCatalog,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogOptions,
+  catalogLine,
+  DEFAULT_CATALOG_HEADING,
+} from "./catalog/catalog.js";
+export { type CountTokens, estimateTokens } from "./catalog/tokens.js";
+export {
+  createMatcher,
+  DEFAULT_TUNING,
+  type EmbedFunction,
+  type MatchCallOptions,
+  type Matcher,
+  type MatcherOptions,
+  type MatchTuning,
+} from "./match/matcher.js";
+export { normalizeText } from "./match/normalize.js";
+export { type CompiledTrigger, type CompileResult, compileTrigger } from "./match/triggers.js";
+export {
+  createFileUsageStore,
+  type FileUsageStore,
+  type FileUsageStoreOptions,
+  USAGE_FILE,
+} from "./usage/file-store.js";
+export { createMemoryUsageStore, recency, type UsageRecord, type UsageStore } from "./usage/store.js";
 // ── sessions, policy, roles, events (issue 3 §3) ──
 export * from "./events/index.js";
 export * from "./policy/index.js";

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { testSkill as skill } from "../match/test-utils/skill.js";
+import { createMemoryUsageStore } from "../usage/store.js";
+import { buildCatalog, catalogLine } from "./catalog.js";
+
+const now = new Date("2026-05-01T00:00:00.000Z");
+const day = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOString();
+
+const a = skill({ name: "alpha", description: "First skill." });
+const b = skill({ name: "beta", description: "Second skill.", whenToUse: "When beta things happen." });
+const c = skill({ name: "gamma", description: "Third skill." });
+const hidden = skill({ name: "hidden", description: "Only by /hidden.", disableModelInvocation: true });
+
+describe("catalogLine", () => {
+  it("is `name: description — when_to_use`, whitespace collapsed", () => {
+    expect(catalogLine(b)).toBe("beta: Second skill. — When beta things happen.");
+    expect(catalogLine(skill({ name: "x", description: "a\n  b" }))).toBe("x: a b");
+  });
+
+  it("cuts at a word to the cap, with an ellipsis", () => {
+    const long = skill({ name: "long", description: "word ".repeat(100) });
+    const line = catalogLine(long, 250);
+    expect(line.length).toBeLessThanOrEqual(250);
+    expect(line.endsWith("word…")).toBe(true);
+  });
+});
+
+describe("buildCatalog", () => {
+  it("lists candidates first, then the rest by last use, newest first", () => {
+    const usage = createMemoryUsageStore({
+      alpha: { count: 5, lastUsed: day(10), firstSeen: day(30) },
+      beta: { count: 1, lastUsed: day(1), firstSeen: day(30) },
+      gamma: { count: 0, firstSeen: day(20) },
+    });
+    const catalog = buildCatalog({ skills: [a, b, c], candidates: [{ name: "gamma" }], usage, now });
+    expect(catalog.entries).toEqual([
+      { name: "gamma", form: "full" },
+      { name: "beta", form: "full" },
+      { name: "alpha", form: "full" },
+    ]);
+    expect(catalog.text.split("\n").slice(1)).toEqual([
+      "- gamma: Third skill.",
+      "- beta: Second skill. — When beta things happen.",
+      "- alpha: First skill.",
+    ]);
+  });
+
+  it("puts a skill seen for the first time at the top (cold start) and remembers when it was seen", () => {
+    const usage = createMemoryUsageStore({
+      alpha: { count: 9, lastUsed: day(1), firstSeen: day(30) },
+      beta: { count: 2, lastUsed: day(2), firstSeen: day(30) },
+    });
+    const catalog = buildCatalog({ skills: [a, b, c], usage, now });
+    expect(catalog.entries.map((e) => e.name)).toEqual(["gamma", "alpha", "beta"]);
+    expect(usage.get("gamma")?.firstSeen).toBe(now.toISOString());
+    // A week later, unused, it has sunk below the skills used since.
+    const later = new Date(now.getTime() + 7 * 86_400_000);
+    usage.record("beta", later);
+    expect(buildCatalog({ skills: [a, b, c], usage, now: later }).entries.map((e) => e.name)).toEqual([
+      "beta",
+      "gamma",
+      "alpha",
+    ]);
+  });
+
+  it("never lists disable-model-invocation skills", () => {
+    const catalog = buildCatalog({ skills: [a, hidden], candidates: ["hidden"], now });
+    expect(catalog.entries.map((e) => e.name)).toEqual(["alpha"]);
+    expect(catalog.text).not.toContain("hidden");
+  });
+
+  it("is empty when there is nothing to list", () => {
+    expect(buildCatalog({ skills: [hidden], now })).toEqual({ text: "", tokens: 0, entries: [], omitted: 0 });
+  });
+
+  it("overflows to names only past the budget, and to '+N more' past that — never a silent drop", () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      skill({
+        name: `skill-${String(i).padStart(2, "0")}`,
+        description: "Does a thing that takes a few words to say. ".repeat(3),
+      }),
+    );
+    const full = buildCatalog({ skills: many, now, budgetTokens: 100_000 });
+    expect(full.entries.every((e) => e.form === "full")).toBe(true);
+
+    const tight = buildCatalog({ skills: many, now, budgetTokens: 600 });
+    expect(tight.tokens).toBeLessThanOrEqual(600);
+    const forms = tight.entries.map((e) => e.form);
+    expect(forms).toContain("full");
+    expect(forms).toContain("name-only");
+    expect(forms.indexOf("name-only")).toBeGreaterThan(forms.lastIndexOf("full"));
+    expect(tight.entries.length + tight.omitted).toBe(60);
+    expect(tight.text).toContain("More skills (name only");
+
+    const tiny = buildCatalog({ skills: many, now, budgetTokens: 120 });
+    expect(tiny.omitted).toBeGreaterThan(0);
+    expect(tiny.entries.length + tiny.omitted).toBe(60);
+    expect(tiny.text).toMatch(new RegExp(`\\+${tiny.omitted} more skills not listed here`));
+    expect(tiny.tokens).toBeLessThanOrEqual(120);
+  });
+
+  it("counts with a pluggable exact tokenizer", () => {
+    const byChars = (t: string) => t.length;
+    const catalog = buildCatalog({ skills: [a, b, c], now, countTokens: byChars, budgetTokens: 10_000 });
+    expect(catalog.tokens).toBe(catalog.text.length);
+    const cut = buildCatalog({ skills: [a, b, c], now, countTokens: byChars, budgetTokens: 260 });
+    expect(cut.tokens).toBeLessThanOrEqual(260);
+    expect(cut.entries.some((e) => e.form === "name-only") || cut.omitted > 0).toBe(true);
+  });
+
+  it("applies the per-entry cap", () => {
+    const long = skill({ name: "long", description: "x ".repeat(400) });
+    const catalog = buildCatalog({ skills: [long], now, entryCap: 100 });
+    expect(catalog.text.split("\n")[1]?.length).toBeLessThanOrEqual(102);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * The lexical index behind stage 1: BM25F over each skill's fields, plus a second index
+ * with one document per `examples` entry (nearest-example similarity).
+ *
+ * Why our own index rather than a search library: a message must be scored against
+ * 10,000 skills in well under 2 ms, with per-word explanations and a score that means the
+ * same thing from one message to the next (so "no skill applies" can be a threshold).
+ * BM25 term scores only depend on the term and the document, so they are computed once
+ * here and stored in flat typed-array postings; a query is then a few array walks.
+ * bench/RESULTS.md has the numbers that justify it against wink-bm25-text-search.
+ *
+ * Scores are normalised to 0‥1:
+ * - lexical = Σ idf·sat(tf) over the message's words the skill contains / Σ idf over all the
+ *   message's words. "Which share of what the message says does this skill talk about".
+ *   sat() is BM25's saturating term frequency (field-weighted, length-normalised), capped at 1.
+ * - example = idf-weighted Dice overlap between the message and one example request.
+ */
+import type { Skill } from "../types.js";
+import { analyze } from "./tokenize.js";
+
+export interface IndexTuning {
+  /** BM25 k1 (term-frequency saturation). */
+  k1: number;
+  /** BM25 b (length normalisation), per field. */
+  b: number;
+  /** Field weights (BM25F): how much one occurrence in each field counts. */
+  fields: { name: number; description: number; whenToUse: number; triggers: number; examples: number };
+}
+
+export const DEFAULT_INDEX_TUNING: IndexTuning = {
+  k1: 1.2,
+  b: 0.75,
+  fields: { name: 3, description: 1, whenToUse: 1, triggers: 2, examples: 0.5 },
+};
+
+type FieldName = keyof IndexTuning["fields"];
+const FIELDS: readonly FieldName[] = ["name", "description", "whenToUse", "triggers", "examples"];
+
+interface Postings {
+  docs: Int32Array;
+  /** idf · saturated tf, capped at idf: the term's whole contribution to the document. */
+  weights: Float32Array;
+}
+
+export interface LexicalIndex {
+  readonly size: number;
+  /** term → id */
+  readonly termIds: ReadonlyMap<string, number>;
+  readonly terms: readonly string[];
+  readonly idf: Float64Array;
+  /** idf of a word no skill uses. */
+  readonly unseenIdf: number;
+  readonly postings: readonly Postings[];
+  // examples
+  readonly exampleCount: number;
+  /** Skill position of each example. */
+  readonly exampleOwner: Int32Array;
+  /** Position of each example in its skill's `examples`. */
+  readonly exampleSlot: Int32Array;
+  /** Σ idf of each example's distinct terms. */
+  readonly exampleWeight: Float64Array;
+  readonly exampleIdf: Float64Array;
+  readonly exampleUnseenIdf: number;
+  readonly examplePostings: readonly (Int32Array | undefined)[];
+}
+
+function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** Build the index for `skills` (positions in the index = positions in the array). */
+export function buildLexicalIndex(
+  skills: readonly Skill[],
+  tuning: IndexTuning = DEFAULT_INDEX_TUNING,
+): LexicalIndex {
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  const idOf = (term: string): number => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = terms.length;
+      termIds.set(term, id);
+      terms.push(term);
+    }
+    return id;
+  };
+
+  // Pass 1: per-document, per-field term frequencies and field lengths.
+  const n = skills.length;
+  const docFields: Map<number, number>[][] = [];
+  const lengths = FIELDS.map(() => new Float64Array(n));
+  const exampleTerms: number[][] = [];
+  const exampleOwner: number[] = [];
+  const exampleSlot: number[] = [];
+  for (let d = 0; d < n; d++) {
+    const skill = skills[d] as Skill;
+    const texts: Record<FieldName, string> = {
+      name: skill.name,
+      description: skill.description,
+      whenToUse: skill.whenToUse ?? "",
+      triggers: skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
+      examples: skill.examples.join(" . "),
+    };
+    const perField: Map<number, number>[] = [];
+    FIELDS.forEach((field, f) => {
+      const tf = new Map<number, number>();
+      const fieldTerms = analyze(texts[field], false).terms;
+      for (const term of fieldTerms) {
+        const id = idOf(term);
+        tf.set(id, (tf.get(id) ?? 0) + 1);
+      }
+      (lengths[f] as Float64Array)[d] = fieldTerms.length;
+      perField.push(tf);
+    });
+    docFields.push(perField);
+    skill.examples.forEach((example, slot) => {
+      const distinct = [...new Set(analyze(example, false).terms.map(idOf))];
+      if (distinct.length === 0) return;
+      exampleTerms.push(distinct);
+      exampleOwner.push(d);
+      exampleSlot.push(slot);
+    });
+  }
+
+  // Pass 2: document frequencies → idf; field-weighted, length-normalised tf → postings.
+  const df = new Int32Array(terms.length);
+  for (const perField of docFields) {
+    const seen = new Set<number>();
+    for (const tf of perField) for (const id of tf.keys()) seen.add(id);
+    for (const id of seen) (df[id] as number)++;
+  }
+  const idf = new Float64Array(terms.length);
+  for (let t = 0; t < terms.length; t++) idf[t] = bm25Idf(n, df[t] as number);
+  const avg = lengths.map((l) => (n === 0 ? 1 : Math.max(1, l.reduce((a, b) => a + b, 0) / n)));
+
+  const postingDocs: number[][] = terms.map(() => []);
+  const postingWeights: number[][] = terms.map(() => []);
+  const { k1, b } = tuning;
+  for (let d = 0; d < n; d++) {
+    const combined = new Map<number, number>();
+    FIELDS.forEach((field, f) => {
+      const weight = tuning.fields[field];
+      if (weight === 0) return;
+      const norm = 1 - b + (b * (lengths[f] as Float64Array)[d]!) / (avg[f] as number);
+      for (const [id, tf] of (docFields[d] as Map<number, number>[])[f] as Map<number, number>) {
+        combined.set(id, (combined.get(id) ?? 0) + (weight * tf) / norm);
+      }
+    });
+    for (const [id, tf] of combined) {
+      const saturated = Math.min(1, (tf * (k1 + 1)) / (k1 + tf));
+      (postingDocs[id] as number[]).push(d);
+      (postingWeights[id] as number[]).push((idf[id] as number) * saturated);
+    }
+  }
+  const postings = terms.map((_, t) => ({
+    docs: Int32Array.from(postingDocs[t] as number[]),
+    weights: Float32Array.from(postingWeights[t] as number[]),
+  }));
+
+  // Examples: their own document frequencies (an utterance is a document).
+  const exampleCount = exampleTerms.length;
+  const exDf = new Int32Array(terms.length);
+  for (const ids of exampleTerms) for (const id of ids) (exDf[id] as number)++;
+  const exampleIdf = new Float64Array(terms.length);
+  for (let t = 0; t < terms.length; t++) exampleIdf[t] = bm25Idf(exampleCount, exDf[t] as number);
+  const exLists: number[][] = terms.map(() => []);
+  const exampleWeight = new Float64Array(exampleCount);
+  exampleTerms.forEach((ids, e) => {
+    let sum = 0;
+    for (const id of ids) {
+      sum += exampleIdf[id] as number;
+      (exLists[id] as number[]).push(e);
+    }
+    exampleWeight[e] = sum;
+  });
+
+  return {
+    size: n,
+    termIds,
+    terms,
+    idf,
+    unseenIdf: bm25Idf(n, 0),
+    postings,
+    exampleCount,
+    exampleOwner: Int32Array.from(exampleOwner),
+    exampleSlot: Int32Array.from(exampleSlot),
+    exampleWeight,
+    exampleIdf,
+    exampleUnseenIdf: bm25Idf(exampleCount, 0),
+    examplePostings: exLists.map((list) => (list.length > 0 ? Int32Array.from(list) : undefined)),
+  };
+}

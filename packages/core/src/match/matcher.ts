@@ -1,0 +1,532 @@
+/**
+ * Stage 1: which skills could this message be for? Deterministic, explainable, offline.
+ *
+ * Signals, each reported as a reason:
+ * - `trigger`: a `triggers` phrase matched (see triggers.ts). Author intent: always a
+ *   candidate, scored at least `triggerFloor`.
+ * - `name`: the skill's name is written in the message ("use dotnet-api").
+ * - `example`: the message is close to one of the skill's `examples` (idf-weighted overlap).
+ * - `lexical`: BM25F relevance over name, description, when_to_use, triggers and examples,
+ *   normalised to the share of the message's words the skill covers.
+ * - `semantic`: cosine similarity from the host's `embed` function (matchAsync only).
+ * - `usage`: never adds to the score; it orders candidates whose scores are exactly equal.
+ *
+ * Then: `exclusions` veto (reported in `vetoed`), `disable-model-invocation` skills are
+ * never candidates (unless `includeHidden`), scores under `minScore` are dropped (so an
+ * unrelated message gets no candidate), within `margin` of the top a higher `priority`
+ * wins and equal priorities make the result `ambiguous`, and each `group` keeps its best.
+ */
+import type {
+  Candidate,
+  Diagnostic,
+  MatchOptions,
+  MatchReason,
+  MatchResult,
+  Skill,
+  Vetoed,
+} from "../types.js";
+import { recency, type UsageStore } from "../usage/store.js";
+import {
+  buildLexicalIndex,
+  DEFAULT_INDEX_TUNING,
+  type IndexTuning,
+  type LexicalIndex,
+} from "./lexical-index.js";
+import { analyze } from "./tokenize.js";
+import { type CompiledTrigger, compileTrigger, type TriggerInput, triggerInput } from "./triggers.js";
+
+/** The host's embedding model: one vector per text, same order. */
+export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
+
+export interface MatchTuning extends IndexTuning {
+  /** Candidates scoring below this are dropped: the "no skill applies" threshold. */
+  minScore: number;
+  /** Top two within this (absolute, on the 0‥1 score) are a near-tie: priority decides, else ambiguous. */
+  margin: number;
+  /** A trigger hit scores at least this (plus the rest of its relevance on top). */
+  triggerFloor: number;
+  /** The skill's name written in the message scores at least this. */
+  nameFloor: number;
+  /** How much of a word's weight a word no skill uses carries in the message's total (0‥1). */
+  unseenWeight: number;
+  /** Share of the final score given to the semantic signal when `embed` is used. */
+  semanticWeight: number;
+}
+
+export const DEFAULT_TUNING: MatchTuning = {
+  ...DEFAULT_INDEX_TUNING,
+  minScore: 0.3,
+  margin: 0.03,
+  triggerFloor: 0.7,
+  nameFloor: 0.6,
+  unseenWeight: 0.5,
+  semanticWeight: 0.5,
+};
+
+export interface MatcherOptions extends Partial<Omit<MatchTuning, "fields">> {
+  fields?: Partial<MatchTuning["fields"]>;
+  /** Optional semantic scoring with the host's embedding model; used by `matchAsync`. */
+  embed?: EmbedFunction;
+  /** Messages are cut to this many characters before matching (default 10,000). */
+  maxMessageLength?: number;
+}
+
+export interface MatchCallOptions extends MatchOptions {
+  /** Usage, for breaking exact ties (and explaining them). */
+  usage?: UsageStore;
+  /** The message's embedding, when the host computed it (sync semantic scoring after `prepare`). */
+  vector?: readonly number[];
+}
+
+export interface Matcher {
+  readonly tuning: Readonly<MatchTuning>;
+  /** Stage 1, synchronous: everything but embeddings (or with `options.vector` after `prepare`). */
+  match(skills: readonly Skill[], message: string, options?: MatchCallOptions): MatchResult;
+  /**
+   * Stage 1 with the semantic signal: embeds the message (and any skill not embedded yet)
+   * with `embed`, then scores like `match`. Without `embed` it is `match`.
+   */
+  matchAsync(skills: readonly Skill[], message: string, options?: MatchCallOptions): Promise<MatchResult>;
+  /** Embed every skill ahead of time (cached per skill object), so the first matchAsync is fast. */
+  prepare(skills: readonly Skill[]): Promise<void>;
+  /** Triggers and exclusions that could not be compiled (`invalid-trigger`): they are ignored. */
+  diagnostics(skills: readonly Skill[]): Diagnostic[];
+}
+
+interface SkillRules {
+  triggers: CompiledTrigger[];
+  exclusions: CompiledTrigger[];
+  /** The name as a phrase, when it is distinctive enough to count as a mention. */
+  name: CompiledTrigger | undefined;
+}
+
+interface Prepared {
+  skills: readonly Skill[];
+  lexical: LexicalIndex;
+  rules: SkillRules[];
+  /** anchor key → [skill, trigger index] pairs. */
+  anchored: Map<string, number[]>;
+  /** Triggers with no anchor (regex): tried on every message. */
+  unanchored: number[];
+  diagnostics: Diagnostic[];
+  // Scratch buffers reused across messages (match is synchronous, so never shared).
+  lexScore: Float64Array;
+  lexMask: Int32Array;
+  exScore: Float64Array;
+}
+
+const TIE = 1e-9;
+const MAX_MASK_TERMS = 31;
+
+export function createMatcher(options: MatcherOptions = {}): Matcher {
+  const { embed, maxMessageLength = 10_000, fields, ...rest } = options;
+  const tuning: MatchTuning = {
+    ...DEFAULT_TUNING,
+    ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    fields: { ...DEFAULT_TUNING.fields, ...fields },
+  };
+  const cache = new WeakMap<readonly Skill[], Prepared>();
+  const vectors = new WeakMap<Skill, Float32Array[]>();
+
+  function prepared(skills: readonly Skill[]): Prepared {
+    let p = cache.get(skills);
+    if (!p) {
+      p = prepare(skills, tuning);
+      cache.set(skills, p);
+    }
+    return p;
+  }
+
+  function run(
+    skills: readonly Skill[],
+    message: string,
+    call: MatchCallOptions,
+    semantic?: Float64Array,
+  ): MatchResult {
+    return score(prepared(skills), message.slice(0, maxMessageLength), call, tuning, semantic);
+  }
+
+  async function ensureVectors(skills: readonly Skill[]): Promise<void> {
+    if (!embed) return;
+    const missing = skills.filter((s) => !vectors.has(s));
+    if (missing.length === 0) return;
+    const texts = missing.map(semanticTexts);
+    const flat = await embed(texts.flat());
+    let at = 0;
+    missing.forEach((skill, i) => {
+      const count = (texts[i] as string[]).length;
+      vectors.set(skill, flat.slice(at, at + count).map(unit));
+      at += count;
+    });
+  }
+
+  function semanticScores(skills: readonly Skill[], vector: readonly number[]): Float64Array | undefined {
+    const q = unit(vector);
+    const out = new Float64Array(skills.length);
+    let any = false;
+    skills.forEach((skill, i) => {
+      const list = vectors.get(skill);
+      if (!list) return;
+      any = true;
+      let best = 0;
+      for (const v of list) best = Math.max(best, dot(q, v));
+      out[i] = best;
+    });
+    return any ? out : undefined;
+  }
+
+  return {
+    tuning,
+    match(skills, message, call = {}) {
+      const semantic = call.vector ? semanticScores(skills, call.vector) : undefined;
+      return run(skills, message, call, semantic);
+    },
+    async matchAsync(skills, message, call = {}) {
+      if (!embed) return run(skills, message, call);
+      await ensureVectors(skills);
+      const vector = call.vector ?? (await embed([message.slice(0, maxMessageLength)]))[0];
+      return run(skills, message, call, vector ? semanticScores(skills, vector) : undefined);
+    },
+    prepare: ensureVectors,
+    diagnostics: (skills) => [...prepared(skills).diagnostics],
+  };
+}
+
+/** The texts embedded for a skill: its listing line, then each example request. */
+function semanticTexts(skill: Skill): string[] {
+  const listing = [skill.name, skill.description, skill.whenToUse].filter(Boolean).join(": ");
+  return [listing, ...skill.examples];
+}
+
+function unit(vector: readonly number[]): Float32Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  return Float32Array.from(vector, (x) => x / norm);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+}
+
+function prepare(skills: readonly Skill[], tuning: MatchTuning): Prepared {
+  const lexical = buildLexicalIndex(skills, tuning);
+  const diagnostics: Diagnostic[] = [];
+  const anchored = new Map<string, number[]>();
+  const unanchored: number[] = [];
+  const rules = skills.map((skill, s): SkillRules => {
+    const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
+      const out: CompiledTrigger[] = [];
+      for (const source of list) {
+        const result = compileTrigger(source);
+        if (result.ok) out.push(result.trigger);
+        else
+          diagnostics.push({
+            severity: "warning",
+            code: "invalid-trigger",
+            message: `${skill.name}: ${field} entry ignored: ${result.error}`,
+            file: skill.file,
+            line: 1,
+            hint: result.hint,
+          });
+      }
+      return out;
+    };
+    const triggers = compile(skill.triggers, "triggers");
+    triggers.forEach((trigger, t) => {
+      if (trigger.anchor === undefined) unanchored.push(s, t);
+      else {
+        const list = anchored.get(trigger.anchor) ?? [];
+        list.push(s, t);
+        anchored.set(trigger.anchor, list);
+      }
+    });
+    return { triggers, exclusions: compile(skill.exclusions, "exclusions"), name: nameRule(skill, lexical) };
+  });
+  return {
+    skills,
+    lexical,
+    rules,
+    anchored,
+    unanchored,
+    diagnostics,
+    lexScore: new Float64Array(skills.length),
+    lexMask: new Int32Array(skills.length),
+    exScore: new Float64Array(lexical.exampleCount),
+  };
+}
+
+/**
+ * A name counts as mentioned when it is several words ("dotnet-api", "pdf-tools") or one
+ * word no other skill uses ("calculator"): a one-word name like "search" or "now" is also
+ * an everyday word, and would fire on every message that says it.
+ */
+function nameRule(skill: Skill, lexical: LexicalIndex): CompiledTrigger | undefined {
+  const result = compileTrigger(skill.name.replace(/\*/gu, " "));
+  if (!result.ok) return undefined;
+  const words = analyze(skill.name).terms;
+  if (words.length === 0) return undefined;
+  if (words.length === 1) {
+    const id = lexical.termIds.get(words[0] as string);
+    const df = id === undefined ? 0 : (lexical.postings[id]?.docs.length ?? 0);
+    if (df > 1 || (words[0] as string).length < 4) return undefined;
+  }
+  return result.trigger;
+}
+
+interface Scored {
+  index: number;
+  score: number;
+  reasons: MatchReason[];
+  trigger: boolean;
+}
+
+function score(
+  p: Prepared,
+  message: string,
+  call: MatchCallOptions,
+  tuning: MatchTuning,
+  semantic: Float64Array | undefined,
+): MatchResult {
+  const { skills, lexical } = p;
+  const includeHidden = call.includeHidden ?? false;
+  const limit = call.limit ?? 5;
+  const analysis = analyze(message);
+  const input = triggerInput(analysis.canonical, analysis.normalized);
+
+  // Message words: distinct terms with their weight (idf; words no skill uses count partly).
+  const queryIds: number[] = [];
+  const queryWords: string[] = [];
+  let queryWeight = 0;
+  let exampleQueryWeight = 0;
+  const seenTerms = new Set<string>();
+  analysis.terms.forEach((term, i) => {
+    if (seenTerms.has(term)) return;
+    seenTerms.add(term);
+    const id = lexical.termIds.get(term);
+    if (id === undefined) {
+      queryWeight += lexical.unseenIdf * tuning.unseenWeight;
+      exampleQueryWeight += lexical.exampleUnseenIdf * tuning.unseenWeight;
+      return;
+    }
+    queryIds.push(id);
+    queryWords.push(analysis.words[i] as string);
+    queryWeight += lexical.idf[id] as number;
+    exampleQueryWeight += lexical.exampleIdf[id] as number;
+  });
+
+  // Lexical: walk postings into the per-skill accumulator.
+  const touched: number[] = [];
+  const { lexScore, lexMask, exScore } = p;
+  queryIds.forEach((id, q) => {
+    const postings = lexical.postings[id];
+    if (!postings) return;
+    const bit = q < MAX_MASK_TERMS ? 1 << q : 0;
+    const { docs, weights } = postings;
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i] as number;
+      if (lexScore[d] === 0 && lexMask[d] === 0) touched.push(d);
+      lexScore[d] = (lexScore[d] as number) + (weights[i] as number);
+      lexMask[d] = (lexMask[d] as number) | bit;
+    }
+  });
+
+  // Examples: shared idf weight per example, best example per skill.
+  const bestExample = new Map<number, { example: number; score: number }>();
+  if (lexical.exampleCount > 0 && exampleQueryWeight > 0) {
+    const exTouched: number[] = [];
+    for (const id of queryIds) {
+      const list = lexical.examplePostings[id];
+      if (!list) continue;
+      const w = lexical.exampleIdf[id] as number;
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i] as number;
+        if (exScore[e] === 0) exTouched.push(e);
+        exScore[e] = (exScore[e] as number) + w;
+      }
+    }
+    for (const e of exTouched) {
+      const dice = (2 * (exScore[e] as number)) / (exampleQueryWeight + (lexical.exampleWeight[e] as number));
+      exScore[e] = 0;
+      const owner = lexical.exampleOwner[e] as number;
+      const best = bestExample.get(owner);
+      if (!best || dice > best.score) bestExample.set(owner, { example: e, score: dice });
+    }
+  }
+
+  // Triggers: only those whose anchor word is in the message, plus the regex ones.
+  const triggerHits = new Map<number, { trigger: string; matched: string }>();
+  const tryTrigger = (s: number, t: number) => {
+    if (triggerHits.has(s)) return;
+    const trigger = p.rules[s]?.triggers[t];
+    const matched = trigger?.test(input);
+    if (trigger && matched !== undefined) triggerHits.set(s, { trigger: trigger.source, matched });
+  };
+  for (const key of input.keys) {
+    const list = p.anchored.get(key);
+    if (list) for (let i = 0; i < list.length; i += 2) tryTrigger(list[i] as number, list[i + 1] as number);
+  }
+  for (let i = 0; i < p.unanchored.length; i += 2)
+    tryTrigger(p.unanchored[i] as number, p.unanchored[i + 1] as number);
+
+  // Every skill some signal touched.
+  const pool = new Set<number>(touched);
+  for (const s of bestExample.keys()) pool.add(s);
+  for (const s of triggerHits.keys()) pool.add(s);
+  if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) pool.add(s);
+
+  const scored: Scored[] = [];
+  const vetoed: Vetoed[] = [];
+  for (const s of pool) {
+    const skill = skills[s] as Skill;
+    const lexRaw = lexScore[s] as number;
+    const mask = lexMask[s] as number;
+    if (skill.disableModelInvocation && !includeHidden) continue;
+    const reasons: MatchReason[] = [];
+    const lex = queryWeight > 0 ? Math.min(1, lexRaw / queryWeight) : 0;
+    const ex = bestExample.get(s);
+    const exampleScore = ex ? Math.min(1, ex.score) : 0;
+    let base = Math.max(lex, exampleScore);
+    if (semantic)
+      base = (1 - tuning.semanticWeight) * base + tuning.semanticWeight * Math.max(0, semantic[s] as number);
+    let total = base;
+    const hit = triggerHits.get(s);
+    if (hit) {
+      reasons.push({ kind: "trigger", trigger: hit.trigger, matched: hit.matched });
+      total = Math.max(total, tuning.triggerFloor + (1 - tuning.triggerFloor) * base);
+    }
+    const nameRule = p.rules[s]?.name;
+    const nameHit = nameRule && (lexRaw > 0 || hit) ? nameRule.test(input) : undefined;
+    if (nameHit !== undefined) {
+      reasons.push({ kind: "name", matched: nameHit });
+      total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
+    }
+    if (ex && ex.score > 0) {
+      reasons.push({
+        kind: "example",
+        example: skill.examples[lexical.exampleSlot[ex.example] as number] ?? "",
+        score: round(exampleScore),
+      });
+    }
+    if (lexRaw > 0) {
+      const terms: string[] = [];
+      queryWords.forEach((word, q) => {
+        if (q < MAX_MASK_TERMS && mask & (1 << q)) terms.push(word);
+      });
+      reasons.push({ kind: "lexical", terms, score: round(lex) });
+    }
+    if (semantic && (semantic[s] as number) > 0)
+      reasons.push({ kind: "semantic", score: round(semantic[s] as number) });
+    const isCandidate = hit !== undefined || total >= tuning.minScore;
+    if (!isCandidate) continue;
+    const veto = vetoOf(p.rules[s]?.exclusions ?? [], input);
+    if (veto) {
+      vetoed.push({ name: skill.name, exclusion: veto.exclusion, matched: veto.matched });
+      continue;
+    }
+    scored.push({ index: s, score: round(total), reasons, trigger: hit !== undefined });
+  }
+  for (const d of touched) {
+    lexScore[d] = 0;
+    lexMask[d] = 0;
+  }
+
+  return finish(scored, vetoed, skills, call.usage, tuning.margin, limit);
+}
+
+function vetoOf(exclusions: readonly CompiledTrigger[], input: TriggerInput) {
+  for (const exclusion of exclusions) {
+    if (exclusion.anchor !== undefined && !input.keys.has(exclusion.anchor)) continue;
+    const matched = exclusion.test(input);
+    if (matched !== undefined) return { exclusion: exclusion.source, matched };
+  }
+  return undefined;
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
+
+/** Order, settle near-ties by priority, flag ambiguity, keep one per group, cut to `limit`. */
+function finish(
+  scored: Scored[],
+  vetoed: Vetoed[],
+  skills: readonly Skill[],
+  usage: UsageStore | undefined,
+  margin: number,
+  limit: number,
+): MatchResult {
+  const recencyOf = new Map<number, number>();
+  const usageRecency = (s: Scored) => {
+    let r = recencyOf.get(s.index);
+    if (r === undefined) {
+      r = usage ? recency(usage.get((skills[s.index] as Skill).name), Number.NEGATIVE_INFINITY) : 0;
+      recencyOf.set(s.index, r);
+    }
+    return r;
+  };
+  const usageBrokeTie = new Set<number>();
+  scored.sort((a, b) => {
+    if (Math.abs(a.score - b.score) > TIE) return b.score - a.score;
+    const sa = skills[a.index] as Skill;
+    const sb = skills[b.index] as Skill;
+    if (sa.priority !== sb.priority) return sb.priority - sa.priority;
+    if (usage) {
+      const ra = usageRecency(a);
+      const rb = usageRecency(b);
+      const ca = usage.get(sa.name)?.count ?? 0;
+      const cb = usage.get(sb.name)?.count ?? 0;
+      if (ra !== rb || ca !== cb) {
+        usageBrokeTie.add(a.index).add(b.index);
+        return ra !== rb ? rb - ra : cb - ca;
+      }
+    }
+    return sa.name < sb.name ? -1 : sa.name > sb.name ? 1 : 0;
+  });
+
+  // One per group: the best-ranked member stands for its group.
+  const groups = new Set<string>();
+  const kept = scored.filter((s) => {
+    const group = (skills[s.index] as Skill).group;
+    if (group === undefined) return true;
+    if (groups.has(group)) return false;
+    groups.add(group);
+    return true;
+  });
+
+  // Near-tie at the top: a higher priority settles it; equal priorities are ambiguous.
+  let ambiguous = false;
+  const top = kept[0];
+  if (top) {
+    const contenders = kept.filter((s) => top.score - s.score <= margin + TIE);
+    if (contenders.length > 1) {
+      const priorityOf = (s: Scored) => (skills[s.index] as Skill).priority;
+      const best = Math.max(...contenders.map(priorityOf));
+      const winners = contenders.filter((s) => priorityOf(s) === best);
+      if (winners.length === 1 && winners[0] !== top) {
+        const winner = winners[0] as Scored;
+        kept.splice(kept.indexOf(winner), 1);
+        kept.unshift(winner);
+      }
+      ambiguous = winners.length > 1;
+    }
+  }
+
+  const candidates: Candidate[] = kept.slice(0, limit).map((s) => {
+    const skill = skills[s.index] as Skill;
+    const reasons = [...s.reasons];
+    if (usage && usageBrokeTie.has(s.index)) {
+      const record = usage.get(skill.name);
+      reasons.push({
+        kind: "usage",
+        count: record?.count ?? 0,
+        ...(record?.lastUsed ? { lastUsed: record.lastUsed } : {}),
+      });
+    }
+    return { name: skill.name, score: s.score, reasons };
+  });
+  return { candidates, vetoed, ambiguous };
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { normalizeText } from "./normalize.js";
+import { analyze, stem, terms } from "./tokenize.js";
+
+describe("normalizeText", () => {
+  it("folds full-width and half-width forms, ligatures and case", () => {
+    expect(normalizeText("ＲＵＮ　Ｔｅｓｔｓ ｶﾀｶﾅ ﬁle")).toBe("run tests カタカナ file");
+  });
+  it("collapses whitespace", () => {
+    expect(normalizeText("  a \n\t b  ")).toBe("a b");
+  });
+});
+
+describe("analyze", () => {
+  it("stems Latin words lightly (Porter2) in terms and in the phrase form", () => {
+    const a = analyze("Running the deployments");
+    expect(a.terms).toEqual(["run", "deploy"]);
+    expect(a.canonical).toBe("run the deploy");
+    expect(stem("tests")).toBe(stem("testing"));
+  });
+
+  it("leaves stop words out of terms but keeps them in phrases", () => {
+    const a = analyze("Can you tell me a joke?");
+    expect(a.terms).toEqual(["tell", "joke"]);
+    expect(a.canonical).toBe("can you tell me a joke");
+  });
+
+  it("splits Chinese with Intl.Segmenter, no dictionary download", () => {
+    const a = analyze("帮我写一篇关于人工智能的文章");
+    expect(a.terms).toContain("文章");
+    expect(a.terms).toContain("写");
+    expect(a.terms).not.toContain("的");
+    expect(a.canonical).toBe("帮我写一篇关于人工智能的文章");
+  });
+
+  it("splits Japanese (kana + kanji)", () => {
+    const a = analyze("東京の天気を教えてください");
+    expect(a.terms).toEqual(expect.arrayContaining(["東京", "天気"]));
+    expect(a.terms).not.toContain("の");
+  });
+
+  it("handles mixed-language text, Latin glued to CJK included", () => {
+    const a = analyze("用React写组件 and run tests");
+    expect(a.terms).toEqual(expect.arrayContaining(["react", "run", "test"]));
+    expect(a.canonical).toBe("用 react 写组件 and run test");
+  });
+
+  it("normalises full-width Latin before stemming", () => {
+    expect(terms("ＴＥＳＴＩＮＧ")).toEqual(["test"]);
+  });
+
+  it("adds camelCase and letter/digit parts as extra terms", () => {
+    expect(terms("FinanceTool")).toEqual(["financetool", "financ", "tool"]);
+    expect(terms("PDFReader")).toEqual(["pdfreader", "pdf", "reader"]);
+  });
+
+  it("keeps the surface word of each term for explanations", () => {
+    const a = analyze("deploying apps");
+    expect(a.words).toEqual(["deploying", "apps"]);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * One analysis pipeline for skills and messages alike: NFKC + lower-case, Latin-script words
+ * split on anything that is not a letter or digit and lightly stemmed (Porter2/Snowball: "deploy", "deploying" and "deployment"
+ * share a stem, which the original Porter gets wrong), camelCase
+ * split into parts as extra terms, and Chinese/Japanese runs segmented with the runtime's
+ * own `Intl.Segmenter` (ICU's dictionary ships with Node: nothing to download).
+ */
+import porter2 from "wink-porter2-stemmer";
+import { CJK_CHAR, CJK_CLASS, normalizeText } from "./normalize.js";
+import { isStopword } from "./stopwords.js";
+
+/** What stage 1 needs from a piece of text. */
+export interface Analysis {
+  /** NFKC, lower-cased, whitespace collapsed: what `/regex/` triggers run against. */
+  normalized: string;
+  /**
+   * Phrase-matching form: each Latin word stemmed, each CJK run kept whole, runs joined by
+   * one space ("Running the Tests，然后写文章" → "run the test 然后写文章").
+   */
+  canonical: string;
+  /** Index terms: stems, camelCase parts and CJK words, stop words left out. Repeats kept. */
+  terms: string[];
+  /** The word each term came from (lower-case, unstemmed), for explanations. */
+  words: string[];
+}
+
+// Runs of CJK (no spaces between words) or of letters/digits of every other script.
+// `v`-flag set subtraction keeps a Latin word glued to CJK ("react组件") two runs.
+const RUN = new RegExp(String.raw`([${CJK_CLASS}]+)|([[\p{L}\p{N}\p{M}]--[${CJK_CLASS}]]+)`, "gv");
+const CAMEL = /[a-z][A-Z]|[A-Z]{2}[a-z]|[a-zA-Z]\d|\d[a-zA-Z]/u;
+const CAMEL_PARTS = /[A-Z]{2,}(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|[A-Z]+|\d+/gu;
+const ASCII_WORD = /^[a-z]+$/u;
+
+const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
+
+// Stemming is the hot path of indexing 10,000 skills; words repeat a lot.
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 50_000;
+
+/** Porter2 stem of a lower-case word; non-ASCII words and short words are kept as they are. */
+export function stem(word: string): string {
+  if (word.length < 3 || !ASCII_WORD.test(word)) return word;
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = porter2(word);
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+export function containsCjk(text: string): boolean {
+  return CJK_CHAR.test(text);
+}
+
+/** Words of a CJK run as the segmenter sees them (punctuation is never inside a run). */
+export function segmentCjk(run: string): string[] {
+  if (run.length === 1) return [run];
+  const words: string[] = [];
+  for (const part of segmenter.segment(run)) words.push(part.segment);
+  return words;
+}
+
+/**
+ * Analyse `text`. `withCanonical: false` skips the phrase form (skills' long fields only
+ * need terms).
+ */
+export function analyze(text: string, withCanonical = true): Analysis {
+  const nfkc = text.normalize("NFKC");
+  const terms: string[] = [];
+  const words: string[] = [];
+  const canonical: string[] = [];
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(nfkc); m !== null; m = RUN.exec(nfkc)) {
+    const cjk = m[1];
+    if (cjk !== undefined) {
+      if (withCanonical) canonical.push(cjk);
+      for (const word of segmentCjk(cjk)) {
+        if (isStopword(word)) continue;
+        terms.push(word);
+        words.push(word);
+      }
+      continue;
+    }
+    const raw = m[2] as string;
+    const lower = raw.toLowerCase();
+    const stemmed = stem(lower);
+    if (withCanonical) canonical.push(stemmed);
+    if (!isStopword(lower)) {
+      terms.push(stemmed);
+      words.push(lower);
+    }
+    // "FinanceTool", "PDFReader", "gpt4" are also found by their parts.
+    if (raw.length > 3 && CAMEL.test(raw)) {
+      for (const part of raw.match(CAMEL_PARTS) ?? []) {
+        const p = part.toLowerCase();
+        if (p === lower || isStopword(p)) continue;
+        terms.push(stem(p));
+        words.push(p);
+      }
+    }
+  }
+  return {
+    normalized: withCanonical ? normalizeText(nfkc) : "",
+    canonical: canonical.join(" "),
+    terms,
+    words,
+  };
+}
+
+/** Index terms of `text` (see {@link Analysis.terms}). */
+export function terms(text: string): string[] {
+  return analyze(text, false).terms;
+}

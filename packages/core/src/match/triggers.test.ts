@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { analyze } from "./tokenize.js";
+import { type CompiledTrigger, compileTrigger, MAX_REGEX_INPUT, triggerInput } from "./triggers.js";
+
+function compiled(source: string): CompiledTrigger {
+  const result = compileTrigger(source);
+  if (!result.ok) throw new Error(result.error);
+  return result.trigger;
+}
+
+function test(source: string, message: string): string | undefined {
+  const a = analyze(message);
+  return compiled(source).test(triggerInput(a.canonical, a.normalized));
+}
+
+describe("plain phrases", () => {
+  it("match whole words in order, stemmed, case- and width-blind", () => {
+    expect(test("run tests", "please RUN THE TESTS")).toBeUndefined();
+    expect(test("run tests", "running tests now")).toBe("run test");
+    expect(test("run tests", "ｒｕｎ ｔｅｓｔｓ")).toBe("run test");
+    expect(test("deploy", "deployment failed")).toBe("deploy");
+  });
+
+  it("never match inside a Latin word", () => {
+    expect(test("art", "start the party")).toBeUndefined();
+    expect(test("art", "some art please")).toBe("art");
+  });
+
+  it("match Chinese and Japanese anywhere in a run", () => {
+    expect(test("公众号", "帮我写一篇公众号文章")).toBe("公众号");
+    expect(test("天気", "東京の天気を教えて")).toBe("天気");
+  });
+
+  it("match mixed-language phrases", () => {
+    expect(test("react组件", "用React组件写一个页面")).toBe("react 组件");
+  });
+
+  it("anchor on their longest Latin word, or a CJK character", () => {
+    expect(compiled("run the tests").anchor).toBe("test");
+    expect(compiled("写*文章").anchor).toBe("写");
+  });
+});
+
+describe("`*` gaps", () => {
+  it("allow a short gap between parts", () => {
+    expect(test("写*文章", "帮我写一篇关于人工智能的文章")).toBe("写一篇关于人工智能的文章");
+    expect(test("write * article", "write a short blog article")).toBe("write a short blog articl");
+  });
+
+  it("refuse a long gap", () => {
+    expect(test("write * article", "write to me about whether you liked the last article")).toBeUndefined();
+    expect(test("写*文章", "写代码然后再花很长很长很长很长时间去读一篇文章")).toBeUndefined();
+  });
+
+  it("try later occurrences when the first is too far", () => {
+    expect(test("写*文章", "写了很多很多很多很多很多很多很多东西，再写一篇文章")).toBe("写一篇文章");
+  });
+
+  it("allow an empty gap", () => {
+    expect(test("写*文章", "写文章")).toBe("写文章");
+  });
+});
+
+describe("/regex/ escape hatch", () => {
+  it("runs against the normalised message, case-blind", () => {
+    expect(test("/v\\d+\\.\\d+/", "Release V2.3 today")).toBe("v2.3");
+    expect(compiled("/deploy (to|on) prod/").kind).toBe("regex");
+  });
+
+  it("refuses catastrophic patterns at compile time", () => {
+    for (const bad of ["/(a+)+$/", "/(a*)*b/", "/(a|aa)+$/", "/(\\w+\\s?)*x/", "/(a)\\1/", "/.*a.*b.*c/"]) {
+      const result = compileTrigger(bad);
+      expect(result.ok, bad).toBe(false);
+      if (!result.ok) expect(result.error).toMatch(/backtrack/);
+    }
+  });
+
+  it("refuses bad syntax, flags and long patterns with a hint", () => {
+    const bad = compileTrigger("/(unclosed/");
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.hint).toBeTruthy();
+    expect(compileTrigger("/x/g").ok).toBe(false);
+    expect(compileTrigger(`/${"a".repeat(300)}/`).ok).toBe(false);
+  });
+
+  it("only ever sees the first MAX_REGEX_INPUT characters", () => {
+    const long = `${"x ".repeat(MAX_REGEX_INPUT)}needle`;
+    expect(test("/needle/", long)).toBeUndefined();
+    expect(test("/needle/", "a needle")).toBe("needle");
+  });
+
+  it("keeps a refused pattern from running on hostile input quickly", () => {
+    // the classic ReDoS input: refused, so nothing ever runs it
+    expect(compileTrigger("/^(a+)+$/").ok).toBe(false);
+  });
+});
+
+describe("bad triggers", () => {
+  it("reject empty and symbol-only triggers", () => {
+    expect(compileTrigger("  ").ok).toBe(false);
+    expect(compileTrigger("!!!").ok).toBe(false);
+  });
+
+  it("reject over-long phrases", () => {
+    expect(compileTrigger("word ".repeat(60)).ok).toBe(false);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Usage kept in one JSON file under the state folder (`<stateDir>/usage.json`).
+ *
+ * - Atomic: every write goes to a temp file in the same folder, is fsynced, then renamed
+ *   over the old file, so a reader (or a crash) never sees half a file.
+ * - Merging: a write re-reads the file and applies only this process's changes since the
+ *   last write (count deltas, latest lastUsed, earliest firstSeen), so two agents sharing a
+ *   project do not erase each other's counts. (The window between that read and the rename
+ *   is not locked: a truly simultaneous write can still lose one increment.)
+ * - Recovery: a file that is not valid usage JSON is moved aside to
+ *   `usage.json.corrupt-<time>` (nothing is deleted) and the store starts empty;
+ *   `onError` is told.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { type UsageRecord, type UsageStore, withUse } from "./store.js";
+
+export const USAGE_FILE = "usage.json";
+
+export interface FileUsageStoreOptions {
+  /** The state folder (usage.json goes inside it), e.g. `<project>/.skillshelf`. */
+  dir: string;
+  /** File name inside `dir`. Default `usage.json`. */
+  file?: string;
+  /** Told about a corrupt file moved aside or a failed write; the store keeps working in memory. */
+  onError?: (error: Error) => void;
+}
+
+export interface FileUsageStore extends UsageStore {
+  readonly file: string;
+  /** Re-read the file (another process may have written it). */
+  reload(): void;
+}
+
+interface UsageFile {
+  version: 1;
+  skills: Record<string, UsageRecord>;
+}
+
+interface Pending {
+  uses: number;
+  lastUsed?: string;
+  firstSeen?: string;
+}
+
+export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageStore {
+  const file = path.join(options.dir, options.file ?? USAGE_FILE);
+  const report = options.onError ?? (() => {});
+  let records = read(file, report);
+  const pending = new Map<string, Pending>();
+
+  function flush(): void {
+    const current = read(file, report);
+    for (const [name, change] of pending) {
+      let record = current.get(name);
+      if (change.uses > 0 && change.lastUsed)
+        record = withUse(record, new Date(change.lastUsed), change.uses);
+      if (change.firstSeen) {
+        record ??= { count: 0 };
+        if (!record.firstSeen || record.firstSeen > change.firstSeen) record.firstSeen = change.firstSeen;
+      }
+      if (record) current.set(name, record);
+    }
+    pending.clear();
+    records = current;
+    const body: UsageFile = { version: 1, skills: Object.fromEntries([...current].sort(byName)) };
+    try {
+      writeAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
+    } catch (error) {
+      report(new Error(`skillshelf: could not write ${file}: ${(error as Error).message}`));
+    }
+  }
+
+  return {
+    file,
+    get: (name) => {
+      const record = records.get(name);
+      return record && { ...record };
+    },
+    all: () => Object.fromEntries([...records].map(([k, v]) => [k, { ...v }])),
+    record(name, at = new Date()) {
+      const iso = at.toISOString();
+      records.set(name, withUse(records.get(name), at));
+      const change = pending.get(name) ?? { uses: 0 };
+      change.uses++;
+      if (!change.lastUsed || change.lastUsed < iso) change.lastUsed = iso;
+      pending.set(name, change);
+      flush();
+    },
+    seen(names, at = new Date()) {
+      const iso = at.toISOString();
+      let changed = false;
+      for (const name of names) {
+        if (records.has(name)) continue;
+        records.set(name, { count: 0, firstSeen: iso });
+        pending.set(name, { ...(pending.get(name) ?? { uses: 0 }), firstSeen: iso });
+        changed = true;
+      }
+      if (changed) flush();
+    },
+    reload() {
+      records = read(file, report);
+    },
+  };
+}
+
+function byName([a]: [string, UsageRecord], [b]: [string, UsageRecord]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function read(file: string, report: (error: Error) => void): Map<string, UsageRecord> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      report(new Error(`skillshelf: could not read ${file}: ${(error as Error).message}`));
+    }
+    return new Map();
+  }
+  const parsed = parseUsage(text);
+  if (parsed) return parsed;
+  const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/gu, "-")}`;
+  try {
+    fs.renameSync(file, aside);
+    report(
+      new Error(`skillshelf: ${file} was not valid usage data; moved it to ${aside} and started afresh`),
+    );
+  } catch (error) {
+    report(
+      new Error(
+        `skillshelf: ${file} is not valid usage data and could not be moved aside: ${(error as Error).message}`,
+      ),
+    );
+  }
+  return new Map();
+}
+
+/** Undefined when the text is not a usage file; invalid single entries are dropped. */
+function parseUsage(text: string): Map<string, UsageRecord> | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(data) || data.version !== 1 || !isObject(data.skills)) return undefined;
+  const records = new Map<string, UsageRecord>();
+  for (const [name, value] of Object.entries(data.skills)) {
+    if (!isObject(value)) continue;
+    const count =
+      typeof value.count === "number" && Number.isFinite(value.count) ? Math.max(0, value.count) : 0;
+    const record: UsageRecord = { count };
+    if (isTimestamp(value.lastUsed)) record.lastUsed = value.lastUsed;
+    if (isTimestamp(value.firstSeen)) record.firstSeen = value.firstSeen;
+    records.set(name, record);
+  }
+  return records;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isTimestamp(value: unknown): value is string {
+  return typeof value === "string" && !Number.isNaN(Date.parse(value));
+}
+
+/** temp file in the same folder → fsync → rename: readers see the old file or the new one. */
+function writeAtomic(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const fd = fs.openSync(temp, "w");
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}

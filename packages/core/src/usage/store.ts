@@ -1,0 +1,66 @@
+/**
+ * Per-skill usage: when each skill was last used, how often, and when skillshelf first saw
+ * it. Stage 1 uses it only to break exact ties; the catalog orders the non-candidate skills
+ * by it (seed 002: last used first, a new skill counts as just used so it is not buried).
+ *
+ * Storage sits behind this small interface so a shared store (a database, a team server)
+ * can replace the JSON file later without touching matching or the catalog.
+ */
+export interface UsageRecord {
+  /** Times the skill was used (activated, or its SKILL.md read by the host's file tool). */
+  count: number;
+  /** ISO timestamp of the last use. */
+  lastUsed?: string;
+  /** ISO timestamp of the first time the skill was listed: the cold-start stand-in for lastUsed. */
+  firstSeen?: string;
+}
+
+export interface UsageStore {
+  get(name: string): UsageRecord | undefined;
+  /** A snapshot, plain JSON. */
+  all(): Record<string, UsageRecord>;
+  /** One use of `name` (count + 1, lastUsed = at). */
+  record(name: string, at?: Date): void;
+  /** Mark names as seen; only names never seen before change (firstSeen = at). */
+  seen(names: Iterable<string>, at?: Date): void;
+}
+
+/**
+ * When a skill last mattered, for ordering: its last use, or when it was first seen if that
+ * is later (a skill never seen counts as seen `now`, so new skills start at the top).
+ */
+export function recency(record: UsageRecord | undefined, now: number): number {
+  if (record === undefined) return now;
+  const used = record.lastUsed ? Date.parse(record.lastUsed) : Number.NEGATIVE_INFINITY;
+  const seen = record.firstSeen ? Date.parse(record.firstSeen) : Number.NEGATIVE_INFINITY;
+  const latest = Math.max(used, seen);
+  return Number.isFinite(latest) ? latest : now;
+}
+
+/** Apply one use to a record (pure). */
+export function withUse(record: UsageRecord | undefined, at: Date, times = 1): UsageRecord {
+  const iso = at.toISOString();
+  const next: UsageRecord = { count: (record?.count ?? 0) + times, lastUsed: iso };
+  if (record?.lastUsed && record.lastUsed > iso) next.lastUsed = record.lastUsed;
+  next.firstSeen = record?.firstSeen ?? iso;
+  return next;
+}
+
+/** A store that lives and dies with the process: tests, stateless hosts, or a base for others. */
+export function createMemoryUsageStore(initial: Record<string, UsageRecord> = {}): UsageStore {
+  const records = new Map<string, UsageRecord>(Object.entries(initial).map(([k, v]) => [k, { ...v }]));
+  return {
+    get: (name) => {
+      const record = records.get(name);
+      return record && { ...record };
+    },
+    all: () => Object.fromEntries([...records].map(([k, v]) => [k, { ...v }])),
+    record(name, at = new Date()) {
+      records.set(name, withUse(records.get(name), at));
+    },
+    seen(names, at = new Date()) {
+      const iso = at.toISOString();
+      for (const name of names) if (!records.has(name)) records.set(name, { count: 0, firstSeen: iso });
+    },
+  };
+}
