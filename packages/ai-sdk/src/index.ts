@@ -1,2 +1,11 @@
-// @skillshelf/ai-sdk — scaffold; the adapter issue fills this in.
-export {};
+// @skillshelf/ai-sdk: skillshelf skills for the Vercel AI SDK 7.
+export { createGenerate } from "./generate.js";
+export { lastUserText, type Messages, toHistory } from "./history.js";
+export {
+  type CreateSkillsOptions,
+  createSkills,
+  type RoleToolOptions,
+  type Skills,
+  type WrapOptions,
+  type WrappedOptions,
+} from "./skills.js";

@@ -1,0 +1,183 @@
+/**
+ * `createSkills({ shelf })` → `skills.wrap({ messages, tools })`: the options to spread into
+ * `streamText`, `generateText` or `new ToolLoopAgent(...)`.
+ *
+ * Stateless by design, because routes are. Nothing is remembered between requests or even
+ * between steps: every step's plan and every tool call's guard are derived from the
+ * messages of that step (the activation calls and "/name" messages in them), through core.
+ * So step N+1 runs under a skill the model activated in step N, and the next request, from
+ * any server instance, rebuilds the same state from the history the client sends back.
+ */
+import type { RefreshResult, Session, Shelf, ToolSpec } from "@skillshelf/core";
+import {
+  type ActiveTools,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  type PrepareStepFunction,
+  type PrepareStepResult,
+  type StopCondition,
+  type Tool,
+  type ToolSet,
+  tool,
+} from "ai";
+import { guardTools } from "./guard.js";
+import { lastUserText, type Messages, toHistory } from "./history.js";
+import { withSkillInstructions } from "./instructions.js";
+import { createRoleTool } from "./role-tool.js";
+
+export interface CreateSkillsOptions {
+  /** A shelf, or the promise `createShelf()` returns. */
+  shelf: Shelf | Promise<Shelf>;
+  /**
+   * Check the skill files for changes (core's cheap mtime check) before the first step of
+   * every run, so edits apply on the next request. Default true; turn it off when you call
+   * `shelf.watch()` or `shelf.refresh()` yourself.
+   */
+  refresh?: boolean;
+}
+
+export interface WrapOptions<TOOLS extends ToolSet> {
+  /** The conversation (ModelMessages or UIMessages). Omit for a long-lived `ToolLoopAgent`. */
+  messages?: Messages;
+  /** Your tools. They come back guarded: a call a skill forbids never runs. */
+  tools?: TOOLS;
+  /** Your own per-step logic; it runs first and skillshelf composes with its result. */
+  prepareStep?: PrepareStepFunction<TOOLS>;
+  /** Your own static restriction; skills can only narrow it further. */
+  activeTools?: ActiveTools<TOOLS>;
+}
+
+export interface WrappedOptions<TOOLS extends ToolSet> {
+  /** Your tools (guarded) plus the activation tools (`skill_<name>`, `activate_skill`). */
+  tools: TOOLS;
+  prepareStep: PrepareStepFunction<TOOLS>;
+}
+
+export interface RoleToolOptions {
+  /** Model for the sub-agent when the role names none (or `resolveModel` can't map it). */
+  model: LanguageModel;
+  /** The tools roles may be given; each role gets only those its `allowed-tools` admits. */
+  tools?: ToolSet;
+  /** Map a role's `model:` id to a model instance. Default: always `model`. */
+  resolveModel?: (id: string) => LanguageModel | undefined;
+  /** Sub-agent stop condition. Default: ToolLoopAgent's (20 steps). */
+  stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[];
+}
+
+/** The part of a ToolLoopAgent call that `prepareCall` reads; everything else passes through. */
+export interface AgentCallArgs {
+  tools?: ToolSet;
+  prompt?: string | ModelMessage[];
+  messages?: ModelMessage[];
+  prepareStep?: PrepareStepFunction<ToolSet>;
+  activeTools?: ActiveTools<ToolSet>;
+}
+
+export interface Skills {
+  readonly shelf: Shelf;
+  /** Options to spread into streamText / generateText (or a ToolLoopAgent built per request). */
+  wrap<TOOLS extends ToolSet = ToolSet>(options?: WrapOptions<TOOLS>): WrappedOptions<TOOLS>;
+  /**
+   * For a long-lived agent: `new ToolLoopAgent({ model, tools, prepareCall: skills.prepareCall })`.
+   * Every `agent.generate/stream` call is then wrapped with that call's messages.
+   */
+  prepareCall<ARGS extends AgentCallArgs>(args: ARGS): ARGS;
+  /** The skill session in force after `messages` (e.g. to show the active skills in a UI). */
+  session(messages: Messages): Session;
+  /** A `delegate` tool that runs a role sub-agent (ToolLoopAgent) for `{ role, task }`. */
+  roleTool(options: RoleToolOptions): Tool<{ role: string; task: string }>;
+  refresh(): Promise<RefreshResult>;
+}
+
+export async function createSkills(options: CreateSkillsOptions): Promise<Skills> {
+  const shelf = await options.shelf;
+  const refreshEachRun = options.refresh ?? true;
+  await shelf.refresh();
+
+  /**
+   * The skill state in force for a step whose prompt is `messages`: replay the history, then
+   * plan the last user message (its "/name" and candidates). prepareStep and every tool call
+   * of that step derive it the same way, so what the model was offered is what may run.
+   */
+  const stepState = (messages: Messages, tools: readonly string[]) => {
+    const session = shelf.sessionFromHistory(toHistory(messages));
+    const plan = session.plan({ message: lastUserText(messages), tools });
+    return { session, plan };
+  };
+
+  function wrap<TOOLS extends ToolSet = ToolSet>(
+    wrapOptions: WrapOptions<TOOLS> = {},
+  ): WrappedOptions<TOOLS> {
+    const hostTools = wrapOptions.tools ?? ({} as TOOLS);
+    const hostToolNames = Object.keys(hostTools);
+    const sessionAt = (messages: readonly ModelMessage[]) => stepState(messages, hostToolNames).session;
+
+    // The AI SDK needs every tool up front and `activeTools` picks per step, so register the
+    // activation tools this conversation is offered now; later steps offer a subset of them.
+    const { plan: initialPlan } = stepState(wrapOptions.messages ?? [], hostToolNames);
+    const activationTools: ToolSet = Object.fromEntries(
+      initialPlan.activationTools.map((spec) => [spec.name, activationTool(spec, sessionAt)]),
+    );
+    const tools = { ...guardTools(hostTools, sessionAt), ...activationTools } as TOOLS;
+
+    const prepareStep: PrepareStepFunction<TOOLS> = async (step) => {
+      if (refreshEachRun && step.stepNumber === 0) await shelf.refresh();
+      const own = await wrapOptions.prepareStep?.(step);
+      const { plan } = stepState(step.messages, hostToolNames);
+
+      // The user's restriction (per step, else static) narrows host tools; skills narrow further.
+      const limit: readonly string[] | undefined = own?.activeTools ?? wrapOptions.activeTools;
+      const activeTools = plan.activeToolNames.filter((name) =>
+        name in activationTools ? true : name in hostTools && (limit === undefined || limit.includes(name)),
+      );
+      const { system: deprecatedSystem, ...rest } = own ?? {};
+      return {
+        ...rest,
+        activeTools,
+        instructions: withSkillInstructions(
+          own?.instructions ?? deprecatedSystem ?? step.initialInstructions,
+          plan.system,
+        ),
+      } as PrepareStepResult<TOOLS>;
+    };
+
+    return { tools, prepareStep };
+  }
+
+  const prepareCall = <ARGS extends AgentCallArgs>(args: ARGS): ARGS => {
+    const messages =
+      args.messages ??
+      (typeof args.prompt === "string" ? [{ role: "user" as const, content: args.prompt }] : args.prompt);
+    const wrapped = wrap({
+      messages,
+      tools: args.tools,
+      prepareStep: args.prepareStep,
+      activeTools: args.activeTools,
+    });
+    return { ...args, ...wrapped };
+  };
+
+  return {
+    shelf,
+    wrap,
+    prepareCall,
+    session: (messages) => stepState(messages, []).session,
+    roleTool: (roleOptions) => createRoleTool(shelf, roleOptions),
+    refresh: () => shelf.refresh(),
+  };
+}
+
+/** One of core's activation tools as an AI SDK tool. Core runs it; we only carry it. */
+function activationTool(spec: ToolSpec, sessionAt: (messages: readonly ModelMessage[]) => Session): Tool {
+  return tool({
+    description: spec.description,
+    inputSchema: jsonSchema<unknown>(spec.inputSchema),
+    execute: (input, { messages }) =>
+      sessionAt(messages).callActivationTool(spec.name, input) ?? {
+        status: "error",
+        error_type: "NOT_FOUND",
+        message: `"${spec.name}" is no longer an activation tool (the skills changed). Continue without it.`,
+      },
+  });
+}
