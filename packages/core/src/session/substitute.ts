@@ -51,6 +51,9 @@ export interface SubstituteOptions {
 }
 
 const NAME = /^[\p{L}_][\p{L}\p{N}_-]*$/u;
+// After `$name`, a letter, digit, `_` or `-` means a longer word ("$issue-like"), except in
+// scripts written without spaces: "$主题的文章" is `$主题` followed by more text.
+const NAME_CONTINUES = String.raw`(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}_-]`;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -72,7 +75,7 @@ export function substituteArguments(body: string, options: SubstituteOptions = {
     .join("|");
   const pattern = new RegExp(
     String.raw`(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\p{L}\p{N}_])|\{(SKILL_DIR|CLAUDE_SKILL_DIR)\}|(\d+)(?![\p{L}\p{N}_]|\.\d)` +
-      (namePattern ? String.raw`|(${namePattern})(?![\p{L}\p{N}_-])` : "") +
+      (namePattern ? String.raw`|(${namePattern})(?!${NAME_CONTINUES})` : "") +
       ")",
     "gu",
   );

@@ -1,0 +1,80 @@
+/**
+ * How a shelf makes sessions: its stage-1 matcher, its budgeted catalog, its usage store
+ * and its event sink, wired once and shared by every session it hands out.
+ */
+import path from "node:path";
+import { buildCatalog } from "../catalog/catalog.js";
+import type { CountTokens } from "../catalog/tokens.js";
+import { jsonlEventSink } from "../events/jsonl-sink.js";
+import type { Matcher } from "../match/matcher.js";
+import type { ToolAliases } from "../policy/aliases.js";
+import type { EventSink, HistoryItem, Session, SessionState, SkillSource } from "../types.js";
+import type { UsageStore } from "../usage/store.js";
+import { sessionFromHistory } from "./from-history.js";
+import { createSession, type SessionOptions } from "./session.js";
+
+export const EVENTS_FILE = "events.jsonl";
+
+export interface ShelfSessionsOptions {
+  skills: SkillSource;
+  matcher: Matcher;
+  usage?: UsageStore;
+  /** The sink; `undefined` = JSONL under `stateDir`; `false` = none. */
+  events?: EventSink | false;
+  /** Where the default JSONL event log goes (`<stateDir>/events.jsonl`). */
+  stateDir: string;
+  toolAliases?: ToolAliases;
+  topCandidates?: number;
+  /** Catalog budget in tokens (default 4,000) and per-entry cap in characters (default 250). */
+  budgetTokens?: number;
+  entryCap?: number;
+  countTokens?: CountTokens;
+  timeZone?: string;
+  now?: () => Date;
+}
+
+export interface ShelfSessions {
+  session(state?: SessionState): Session;
+  fromHistory(history: readonly HistoryItem[]): Session;
+  /** The sink every session emits to (undefined when events are off). */
+  readonly events: EventSink | undefined;
+  /** Wait until every event emitted so far is written. */
+  flush(): Promise<void>;
+}
+
+export function createShelfSessions(options: ShelfSessionsOptions): ShelfSessions {
+  const events =
+    options.events === false
+      ? undefined
+      : (options.events ?? jsonlEventSink(path.join(options.stateDir, EVENTS_FILE)));
+  const { matcher, usage } = options;
+  const base: Omit<SessionOptions, "state"> = {
+    skills: options.skills,
+    match: (skills, message) => matcher.match(skills, message, { usage }),
+    catalog: ({ skills, candidates }) =>
+      buildCatalog({
+        skills,
+        candidates,
+        usage,
+        budgetTokens: options.budgetTokens,
+        entryCap: options.entryCap,
+        countTokens: options.countTokens,
+        now: options.now?.(),
+      }),
+    usage,
+    events,
+    toolAliases: options.toolAliases,
+    topCandidates: options.topCandidates,
+    timeZone: options.timeZone,
+    now: options.now,
+  };
+  return {
+    events,
+    session: (state) => createSession({ ...base, state }),
+    fromHistory: (history) => sessionFromHistory(history, base),
+    flush: async () => {
+      const flushable = events as { flush?: () => Promise<void> } | undefined;
+      await flushable?.flush?.();
+    },
+  };
+}
