@@ -10,43 +10,57 @@ import type { SkillMeta } from "../types.js";
 /** A scalar YAML may give us where we want text: `version: 2` is still the text "2". */
 const scalarText = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
-/** One phrase or a list of them. A lone string is one phrase: phrases may contain commas. */
-const phrases = z.union([
-  z.string().transform((s) => (s.trim() === "" ? [] : [s.trim()])),
-  z.array(scalarText).transform((items) => items.map((s) => s.trim()).filter((s) => s !== "")),
-]);
-
-/** `a b c` or a list: arguments are single words. */
-const words = z.union([
-  z.string().transform((s) => s.split(/\s+/).filter((s) => s !== "")),
-  z.array(scalarText).transform((items) => items.map((s) => s.trim()).filter((s) => s !== "")),
-]);
-
 /**
- * Tool lists: a list, or one string separated by commas or spaces. Separators inside
- * parentheses belong to a permission pattern (`Bash(gh issue:*)`), so they do not split.
+ * Splits a one-string list on `separators`, except inside brackets: a separator within
+ * `(...)`, `[...]` or `{...}` belongs to the item (`Bash(gh issue:*)`, `/a{1,3}/`).
  */
-export function splitToolList(value: string): string[] {
-  const tools: string[] = [];
+function splitOutside(value: string, separators: string): string[] {
+  const items: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i <= value.length; i++) {
     const c = value[i];
-    if (c === "(") depth++;
-    else if (c === ")") depth = Math.max(0, depth - 1);
-    else if (c === undefined || (depth === 0 && (c === "," || c === " " || c === "\t" || c === "\n"))) {
-      const tool = value.slice(start, i).trim();
-      if (tool !== "") tools.push(tool);
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth = Math.max(0, depth - 1);
+    else if (c === undefined || (depth === 0 && separators.includes(c))) {
+      const item = value.slice(start, i).trim();
+      if (item !== "") items.push(item);
       start = i + 1;
     }
   }
-  return tools;
+  return items;
 }
 
-const tools = z.union([
-  z.string().transform(splitToolList),
-  z.array(scalarText).transform((items) => items.map((s) => s.trim()).filter((s) => s !== "")),
-]);
+/** Tool lists as one string: `Read Grep`, `Read, Grep`, `Bash(git log:*) Read`. */
+export function splitToolList(value: string): string[] {
+  return splitOutside(value, ", \t\n");
+}
+
+/**
+ * Trigger and exclusion phrases as one string: `a, b; c` or one per line. A `/regex/`
+ * is one pattern whatever it contains.
+ */
+export function splitPhraseList(value: string): string[] {
+  const trimmed = value.trim();
+  if (trimmed.length > 1 && trimmed.startsWith("/") && trimmed.endsWith("/")) return [trimmed];
+  return splitOutside(value, ",;\n");
+}
+
+const stringList = z
+  .array(scalarText)
+  .transform((items) => items.map((s) => s.trim()).filter((s) => s !== ""));
+
+/** Trigger/exclusion phrases: a list, or one string of comma-separated phrases. */
+const phrases = z.union([z.string().transform(splitPhraseList), stringList]);
+
+/** Example requests: a list, or one string that is one example (examples are sentences). */
+const sentences = z.union([z.string().transform((s) => (s.trim() === "" ? [] : [s.trim()])), stringList]);
+
+/** `a b c` or a list: arguments are single words. */
+const words = z.union([z.string().transform((s) => s.split(/\s+/).filter((s) => s !== "")), stringList]);
+
+/** Tool names/patterns: a list, or one string separated by commas or spaces. */
+const tools = z.union([z.string().transform(splitToolList), stringList]);
 
 const TRUE_WORDS = new Set(["true", "yes", "on"]);
 const FALSE_WORDS = new Set(["false", "no", "off"]);
@@ -58,11 +72,12 @@ const flag = z.union([
     .transform((s) => TRUE_WORDS.has(s.trim().toLowerCase())),
 ]);
 
+/** A number; numbers arrive as their source text (`10`, `-1`, `2.5`, `1e3`) and are read here. */
 const priority = z.union([
   z.number().finite(),
   z
     .string()
-    .regex(/^\s*[-+]?\d+(?:\.\d+)?\s*$/)
+    .refine((s) => s.trim() !== "" && Number.isFinite(Number(s)))
     .transform(Number),
 ]);
 
@@ -115,9 +130,9 @@ const FIELDS: readonly FieldSpec[] = [
   field("compatibility", "compatibility", scalarText, "a string"),
   field("metadata", "metadata", metadata, "a mapping of keys to string values"),
   field("when_to_use", "whenToUse", scalarText, "a string"),
-  field("triggers", "triggers", phrases, "a list of phrases (or one phrase)"),
-  field("exclusions", "exclusions", phrases, "a list of phrases (or one phrase)"),
-  field("examples", "examples", phrases, "a list of example requests (or one)"),
+  field("triggers", "triggers", phrases, "a list of phrases (or one comma-separated string)"),
+  field("exclusions", "exclusions", phrases, "a list of phrases (or one comma-separated string)"),
+  field("examples", "examples", sentences, "a list of example requests (or one)"),
   field("allowed-tools", "allowedTools", tools, "a list of tool names, or one string of names"),
   field("disallowed-tools", "disallowedTools", tools, "a list of tool names, or one string of names"),
   field("disable-model-invocation", "disableModelInvocation", flag, "true or false"),
