@@ -2,9 +2,10 @@
  * Roles as sub-agents: one `delegate` tool, `{ role, task }`, that runs a `ToolLoopAgent`
  * with the role's instructions, only the tools its `allowed-tools` admits, and its model.
  * Role skills a user writes (`role: true` in SKILL.md) appear exactly like the builtin ones,
- * because both come from `shelf.roles()`; core checks the call and resolves the tools.
+ * because both come from `shelf.roles()`; core checks the call, resolves the tools and
+ * records the delegation.
  */
-import { delegationToolSpec, prepareDelegation, type Shelf } from "@skillshelf/core";
+import { delegationToolSpec, type Shelf } from "@skillshelf/core";
 import { jsonSchema, type Tool, ToolLoopAgent, type ToolSet, tool } from "ai";
 import type { RoleToolOptions } from "./skills.js";
 
@@ -21,7 +22,7 @@ export function createRoleTool(shelf: Shelf, options: RoleToolOptions): Tool<{ r
     // The enum in the schema is a hint; core checks the role again at call time.
     inputSchema: jsonSchema<{ role: string; task: string }>(spec.inputSchema),
     execute: async (input, { abortSignal }) => {
-      const prepared = prepareDelegation(input, { roles: shelf.roles(), tools: Object.keys(available) });
+      const prepared = shelf.prepareDelegation(input, Object.keys(available));
       if (prepared.status === "error") return prepared;
       const { role, task, tools, instructions, model } = prepared.data;
       const agent = new ToolLoopAgent({

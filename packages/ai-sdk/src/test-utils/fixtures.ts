@@ -8,18 +8,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  buildCatalog,
-  builtinRoleSkills,
-  createMatcher,
-  createSession,
-  createShelf,
-  roleOf,
-  rolesOf,
-  type SessionOptions,
-  type Shelf,
-  sessionFromHistory,
-} from "@skillshelf/core";
+import { createShelf, type Shelf } from "@skillshelf/core";
 import { jsonSchema, type Tool, tool } from "ai";
 import { vi } from "vitest";
 
@@ -95,9 +84,7 @@ export async function skillFixture(extra: Record<string, string> = {}): Promise<
     await mkdir(join(skillsDir, name), { recursive: true });
     await writeFile(join(skillsDir, name, "SKILL.md"), content);
   }
-  const shelf = withRuntime(
-    await createShelf({ root, userDirs: [], events: false, builtins: builtinRoleSkills() }),
-  );
+  const shelf = await createShelf({ root, userDirs: [], events: false });
   return {
     root,
     shelf,
@@ -142,28 +129,3 @@ export const HOST_TOOL_NAMES = [
   "web_search",
   "write_file",
 ];
-
-/**
- * TEMPORARY (until createShelf wires its runtime methods): the same wiring from core's own
- * exports, so the adapter's tests run against real sessions meanwhile.
- */
-function withRuntime(shelf: Shelf): Shelf {
-  try {
-    shelf.roles();
-    return shelf;
-  } catch {
-    const matcher = createMatcher();
-    const options = (): Omit<SessionOptions, "state"> => ({
-      skills: shelf,
-      match: (skills, message) => matcher.match(skills, message),
-      catalog: ({ skills, candidates }) => buildCatalog({ skills, candidates }),
-    });
-    return Object.assign(shelf, {
-      roles: () => rolesOf(shelf),
-      role: (name: string) => roleOf(shelf, name),
-      session: (state?: SessionOptions["state"]) => createSession({ ...options(), state }),
-      sessionFromHistory: (history: Parameters<Shelf["sessionFromHistory"]>[0]) =>
-        sessionFromHistory(history, options()),
-    });
-  }
-}
