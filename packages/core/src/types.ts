@@ -330,5 +330,14 @@ export interface Session {
 
 /** A neutral view of a conversation, for rebuilding a session in stateless hosts. */
 export type HistoryItem =
-  | { kind: "user"; text: string }
+  | {
+      kind: "user";
+      text: string;
+      /**
+       * This message's turn was already planned (its "/name" run, its candidates counted):
+       * replay it even when it is the last item. A stateless host sets it when it re-derives
+       * the state mid-turn (e.g. for each tool call), so nothing is emitted or counted twice.
+       */
+      planned?: boolean;
+    }
   | { kind: "tool-call"; toolName: string; input: unknown; output?: unknown };

@@ -137,6 +137,16 @@ describe("sessionFromHistory", () => {
     expect(events.events).toEqual([]);
   });
 
+  it("a trailing user message marked planned is replayed silently, and plan() does not count it again", () => {
+    const events = memoryEventSink();
+    const history: HistoryItem[] = [{ kind: "user", text: "/deploy prod", planned: true }];
+    const session = sessionFromHistory(history, { skills: skills(), events, match: byName });
+    expect(session.state.active.map((a) => [a.name, a.args])).toEqual([["deploy", "prod"]]);
+    session.plan({ message: "/deploy prod", tools: [] });
+    session.plan({ message: "/deploy prod", tools: [] });
+    expect(events.events).toEqual([]);
+  });
+
   it("stage-1 candidates are still computed for a replayed message", () => {
     const history: HistoryItem[] = [
       { kind: "user", text: "a pdf please" },

@@ -6,7 +6,8 @@
  *
  * A trailing user message (nothing after it yet) is the turn being planned now: it is left
  * for `plan({ message })`, which runs its "/name" command and records its candidates live.
- * A user message followed by tool calls was planned at an earlier step and is replayed.
+ * A user message followed by tool calls was planned at an earlier step and is replayed, and
+ * so is a trailing one marked `planned` (a host re-deriving the state within the same turn).
  * So pass every tool call of the conversation, not only the activation ones.
  */
 import type { HistoryItem, Session } from "../types.js";
@@ -37,7 +38,7 @@ export function sessionFromHistory(
   internals.silently(() => {
     history.forEach((item, index) => {
       if (item.kind === "user") {
-        if (index === lastIndex) return; // the turn being planned: plan() handles it live
+        if (index === lastIndex && !item.planned) return; // the turn being planned: plan() handles it live
         internals.markSeen(item.text);
         const invocation = parseExplicitInvocation(item.text);
         if (!invocation) return;
