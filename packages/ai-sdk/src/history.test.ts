@@ -132,6 +132,20 @@ describe("toHistory (UIMessages)", () => {
   });
 });
 
+describe("toHistory({ planned })", () => {
+  it("marks a trailing user message as planned, and only a trailing one", () => {
+    expect(toHistory([{ role: "user", content: "/pdf a.pdf" }], { planned: true })).toEqual([
+      { kind: "user", text: "/pdf a.pdf", planned: true },
+    ]);
+    const withCall: ModelMessage[] = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "1", toolName: "x", input: {} }] },
+    ];
+    expect(toHistory(withCall, { planned: true })[0]).toEqual({ kind: "user", text: "hi" });
+    expect(toHistory([{ role: "user", content: "hi" }])[0]).toEqual({ kind: "user", text: "hi" });
+  });
+});
+
 describe("lastUserText", () => {
   it("finds the last user message in either shape", () => {
     expect(

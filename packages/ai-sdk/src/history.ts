@@ -22,7 +22,15 @@ interface ToolLikePart {
   errorText?: string;
 }
 
-export function toHistory(messages: Messages): HistoryItem[] {
+export interface ToHistoryOptions {
+  /**
+   * The last user message's turn was already planned (the host is re-deriving the state
+   * mid-turn, e.g. for a tool call), so core replays it instead of planning it again.
+   */
+  planned?: boolean;
+}
+
+export function toHistory(messages: Messages, options: ToHistoryOptions = {}): HistoryItem[] {
   const history: HistoryItem[] = [];
   // Tool calls are emitted where they were made; results (which arrive later, in tool
   // messages or in the same UI part) are attached by id.
@@ -73,6 +81,8 @@ export function toHistory(messages: Messages): HistoryItem[] {
         break;
     }
   }
+  const last = history.at(-1);
+  if (options.planned && last?.kind === "user") last.planned = true;
   return history;
 }
 

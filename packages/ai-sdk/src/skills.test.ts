@@ -1,4 +1,14 @@
-import { generateText, isStepCount, type ModelMessage, streamText, ToolLoopAgent, type ToolSet } from "ai";
+import {
+  createAgentUIStream,
+  generateText,
+  isStepCount,
+  type ModelMessage,
+  readUIMessageStream,
+  streamText,
+  ToolLoopAgent,
+  type ToolSet,
+  type UIMessage,
+} from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkills, type Skills } from "./index.js";
 import {
@@ -217,6 +227,57 @@ describe("explicit invocation and disable-model-invocation", () => {
   });
 });
 
+describe("events and usage", () => {
+  it("records each activation, command and candidate list once, however often the state is rebuilt", async () => {
+    const tools = hostTools();
+    const model = scriptedModel((call, i) => {
+      if (i === 0)
+        return { toolCalls: [activate(call, "markitdown"), { name: "read_file", input: { path: "a" } }] };
+      if (i === 1)
+        return {
+          toolCalls: [
+            { name: "read_file", input: { path: "b" } },
+            { name: "bash", input: {} },
+          ],
+        };
+      return { text: "done" };
+    });
+    await generateText({
+      model,
+      messages: ask(CONVERT),
+      stopWhen: isStepCount(4),
+      ...skills.wrap({ messages: ask(CONVERT), tools }),
+    });
+    const kinds = fixture.events.map((e) => e.type);
+    expect(kinds.filter((k) => k === "candidates")).toHaveLength(1);
+    expect(fixture.events.filter((e) => e.type === "activated")).toEqual([
+      expect.objectContaining({ skill: "markitdown", by: "model" }),
+    ]);
+
+    fixture.events.length = 0;
+    const command = ask("/batch-rename *.jpg holiday-{n}");
+    const second = scriptedModel((_c, i) =>
+      i < 2
+        ? {
+            toolCalls: [
+              { name: "list_files", input: {} },
+              { name: "rename_file", input: {} },
+            ],
+          }
+        : { text: "ok" },
+    );
+    await generateText({
+      model: second,
+      messages: command,
+      stopWhen: isStepCount(4),
+      ...skills.wrap({ messages: command, tools }),
+    });
+    expect(fixture.events.filter((e) => e.type === "activated")).toEqual([
+      expect.objectContaining({ skill: "batch-rename", by: "user", args: "*.jpg holiday-{n}" }),
+    ]);
+  });
+});
+
 describe("stateless across requests", () => {
   it("rebuilds the active skill from the messages of the previous request", async () => {
     const first = scriptedModel((call, i) =>
@@ -320,6 +381,37 @@ describe("a long-lived ToolLoopAgent (prepareCall)", () => {
     expect(await streamed.text).toBe("Hello.");
     expect(hostOffered(callsOfThisRun()[0])).toEqual(HOST_TOOL_NAMES);
     expect(systemText(callsOfThisRun()[0])).not.toContain(MARKITDOWN_BODY);
+  });
+  it("works with createAgentUIStream: UI messages in, the skill rebuilt from them on the next request", async () => {
+    let script: Script = () => ({ text: "" });
+    let first = 0;
+    const model = scriptedModel((call, i) => script(call, i - first));
+    const agent = new ToolLoopAgent({ model, tools: hostTools(), prepareCall: skills.prepareCall });
+    const send = async (uiMessages: UIMessage[], next: Script) => {
+      script = next;
+      first = model.calls.length;
+      const stream = await createAgentUIStream({ agent, uiMessages });
+      let last: UIMessage | undefined;
+      for await (const message of readUIMessageStream({ stream })) last = message;
+      return last!;
+    };
+    const user = (id: string, text: string): UIMessage => ({
+      id,
+      role: "user",
+      parts: [{ type: "text", text }],
+    });
+
+    const question = user("u1", CONVERT);
+    const answer = await send([question], (call, i) =>
+      i === 0 ? { toolCalls: [activate(call, "markitdown")] } : { text: "Converted." },
+    );
+    expect(
+      answer.parts.some((p) => p.type === "tool-skill_markitdown" || p.type === "tool-activate_skill"),
+    ).toBe(true);
+
+    await send([question, answer, user("u2", "And the appendix?")], () => ({ text: "Done." }));
+    expect(hostOffered(model.calls[first])).toEqual(MARKITDOWN_TOOLS);
+    expect(systemText(model.calls[first])).toContain(MARKITDOWN_BODY);
   });
 });
 

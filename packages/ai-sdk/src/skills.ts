@@ -1,6 +1,7 @@
 /**
  * `createSkills({ shelf })` → `skills.wrap({ messages, tools })`: the options to spread into
- * `streamText`, `generateText` or `new ToolLoopAgent(...)`.
+ * `streamText` or `generateText`; `skills.prepareCall` does the same per call of a
+ * long-lived `ToolLoopAgent`.
  *
  * Stateless by design, because routes are. Nothing is remembered between requests or even
  * between steps: every step's plan and every tool call's guard are derived from the
@@ -99,9 +100,11 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
    * The skill state in force for a step whose prompt is `messages`: replay the history, then
    * plan the last user message (its "/name" and candidates). prepareStep and every tool call
    * of that step derive it the same way, so what the model was offered is what may run.
+   * Only prepareStep plans a new user message live; every other derivation replays it as
+   * `planned`, so one turn emits and counts its command and candidates once.
    */
-  const stepState = (messages: Messages, tools: readonly string[]) => {
-    const session = shelf.sessionFromHistory(toHistory(messages));
+  const stepState = (messages: Messages, tools: readonly string[], live = false) => {
+    const session = shelf.sessionFromHistory(toHistory(messages, { planned: !live }));
     const plan = session.plan({ message: lastUserText(messages), tools });
     return { session, plan };
   };
@@ -124,7 +127,7 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     const prepareStep: PrepareStepFunction<TOOLS> = async (step) => {
       if (refreshEachRun && step.stepNumber === 0) await shelf.refresh();
       const own = await wrapOptions.prepareStep?.(step);
-      const { plan } = stepState(step.messages, hostToolNames);
+      const { plan } = stepState(step.messages, hostToolNames, true);
 
       // The user's restriction (per step, else static) narrows host tools; skills narrow further.
       const limit: readonly string[] | undefined = own?.activeTools ?? wrapOptions.activeTools;

@@ -8,7 +8,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import { createShelf, type Shelf, type SkillEvent } from "@skillshelf/core";
 import { jsonSchema, type Tool, tool } from "ai";
 import { vi } from "vitest";
 
@@ -72,6 +72,8 @@ ${FACT_CHECKER_BODY}: search for it, read two independent sources, and answer
 export interface Fixture {
   root: string;
   shelf: Shelf;
+  /** Every event the shelf emitted, in order. */
+  events: SkillEvent[];
   cleanup(): Promise<void>;
 }
 
@@ -84,10 +86,12 @@ export async function skillFixture(extra: Record<string, string> = {}): Promise<
     await mkdir(join(skillsDir, name), { recursive: true });
     await writeFile(join(skillsDir, name, "SKILL.md"), content);
   }
-  const shelf = await createShelf({ root, userDirs: [], events: false });
+  const events: SkillEvent[] = [];
+  const shelf = await createShelf({ root, userDirs: [], events: { emit: (event) => events.push(event) } });
   return {
     root,
     shelf,
+    events,
     cleanup: async () => {
       await shelf.close();
       await rm(root, { recursive: true, force: true });
