@@ -72,9 +72,14 @@ export function normalizeMeta(
     const line = locator.lineOf(winner.keyNode);
     for (const loser of group) {
       if (loser === winner) continue;
+      // Unknown keys keep the first occurrence of each spelling (see below); known fields keep the winner.
+      const kept = winner.spec === undefined ? group.find((e) => e.key === loser.key)! : winner;
+      const keptLine = locator.lineOf(kept.keyNode);
       report.rule(
         "duplicate-key",
-        `\`${loser.key}\` repeats \`${winner.key}\` (line ${line}); \`${winner.key}\` is used`,
+        kept === loser
+          ? `\`${loser.key}\` differs from \`${winner.key}\` (line ${line}) only in case or \`_\`/\`-\`; both are kept in \`extra\``
+          : `\`${loser.key}\` repeats \`${kept.key}\` (line ${keptLine}); the one on line ${keptLine} is used`,
         locator.lineOf(loser.keyNode),
         `Delete \`${loser.key}\` (or merge it into \`${winner.key}\`); keys are case-sensitive and each may appear once.`,
       );
@@ -82,9 +87,23 @@ export function normalizeMeta(
 
     let raw: unknown;
     try {
-      raw = winner.spec
-        ? textValue(frontmatter, winner.value, aliasBudget)
-        : jsValue(frontmatter, winner.value);
+      if (winner.spec === undefined) {
+        // Unknown keys: each distinct spelling is kept (`Author` and `author` both), so
+        // nothing the file says is lost; an exact repeat keeps its first value.
+        for (const entry of group) {
+          if (Object.hasOwn(extra, entry.key)) continue;
+          defineOwn(extra, entry.key, jsValue(frontmatter, entry.value));
+          if (report.mode === "strict") {
+            report.error(
+              "unknown-field",
+              `\`${entry.key}\` is not a SKILL.md field`,
+              locator.lineOf(entry.keyNode),
+            );
+          }
+        }
+        continue;
+      }
+      raw = textValue(frontmatter, winner.value, aliasBudget);
     } catch (error) {
       const aliases = error instanceof AliasLimitError;
       report.error(
@@ -96,14 +115,6 @@ export function normalizeMeta(
         aliases ? "Remove the YAML anchors (&) and aliases (*); write the values out." : undefined,
       );
       return undefined;
-    }
-
-    if (winner.spec === undefined) {
-      if (report.mode === "strict") {
-        report.error("unknown-field", `\`${winner.key}\` is not a SKILL.md field`, line);
-      }
-      defineOwn(extra, winner.key, raw);
-      continue;
     }
 
     const spec = winner.spec;

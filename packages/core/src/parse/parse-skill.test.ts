@@ -203,7 +203,9 @@ describe("parseSkill: bad input never crashes", () => {
     expect(variantFirst.skill?.name).toBe("my-skill");
     expect(codes(nameFirst.diagnostics)).toEqual(["duplicate-key@3 warning"]);
     expect(codes(variantFirst.diagnostics)).toEqual(["duplicate-key@2 warning"]);
-    expect(variantFirst.diagnostics[0]!.message).toMatch(/`Name` repeats `name` \(line 3\)/);
+    expect(variantFirst.diagnostics[0]!.message).toBe(
+      "`Name` repeats `name` (line 3); the one on line 3 is used",
+    );
     expect(
       codes(parseSkill(md("Name: Other Name\nname: my-skill\ndescription: d"), strict).diagnostics),
     ).toEqual(["duplicate-key@2 error"]);
@@ -213,6 +215,19 @@ describe("parseSkill: bad input never crashes", () => {
     const result = parseSkill(md("name: my-skill\ndescription: first\ndescription: second"), at);
     expect(result.skill?.description).toBe("first");
     expect(codes(result.diagnostics)).toEqual(["duplicate-key@4 warning"]);
+  });
+
+  it("unknown keys differing only in case: both kept in `extra`, with `duplicate-key`", () => {
+    const result = parseSkill(
+      md("name: my-skill\ndescription: d\nAuthor: Ann\nauthor: Bob\nauthor: Carl"),
+      at,
+    );
+    expect(result.skill?.extra).toEqual({ Author: "Ann", author: "Bob" });
+    expect(codes(result.diagnostics)).toEqual(["duplicate-key@5 warning", "duplicate-key@6 warning"]);
+    expect(result.diagnostics[0]!.message).toMatch(/both are kept/);
+    expect(result.diagnostics[1]!.message).toBe(
+      "`author` repeats `author` (line 5); the one on line 5 is used",
+    );
   });
 
   it("a known key in the wrong case alone is used, with `key-case`", () => {
