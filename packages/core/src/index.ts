@@ -15,7 +15,25 @@ export { checkName, normalizeName } from "./parse/name-rules.js";
 export { parseSkill } from "./parse/parse-skill.js";
 export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
+export {
+  builtinFile,
+  CLAUDE_DIR,
+  DEFAULT_PROJECT_DIRS,
+  DEFAULT_USER_DIRS,
+  type ListResourcesOptions,
+  type LoadSkillsOptions,
+  type LoadSkillsResult,
+  listResources,
+  loadSkills,
+  type Overridden,
+  type OverrideReason,
+  RESOURCE_FOLDERS,
+  resolveSources,
+  SKILL_FILE_NAMES,
+  type SourceRoot,
+} from "./load/index.js";
 export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
+export { createShelf } from "./shelf.js";
 // ── stage-1 matching, catalog, usage (issue 3 §1–2) ──
 export {
   buildCatalog,

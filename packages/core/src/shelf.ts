@@ -6,6 +6,9 @@
  * CONTRACT NOTE (scaffold): the method groups below are owned by different work streams.
  * Edit only your group, with small edits.
  */
+import { SkillLoader } from "./load/loader.js";
+import { resolveSources } from "./load/sources.js";
+import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -69,4 +72,80 @@ export interface Shelf extends SkillSource {
   noteRead(path: string): void;
 
   close(): Promise<void>;
+}
+
+/**
+ * Creates a shelf and loads it: when the promise resolves, skills() and diagnostics() are
+ * current. Call refresh() before each turn (cheap when nothing changed), or watch().
+ */
+export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
+  const loader = new SkillLoader({
+    sources: resolveSources(options),
+    // Default role skills join here (unless builtinRoles === false) once roles/ provides them.
+    builtins: options.builtins ?? [],
+    mode: options.mode ?? "lenient",
+  });
+  await loader.load();
+
+  // ── loading: one shared watcher for every watch() caller ──
+  const listeners = new Set<(result: RefreshResult) => void>();
+  let watcher: FolderWatcher | undefined;
+  const refresh = async (): Promise<RefreshResult> => {
+    const result = await loader.refresh();
+    if (result.changed) watcher?.sync(loader.watchedFolders());
+    return result;
+  };
+  const refreshFromWatcher = debounce(() => {
+    refresh().then(
+      (result) => {
+        if (result.changed) for (const listener of listeners) listener(result);
+      },
+      () => undefined, // the loader never rejects on bad files; nothing else to report here
+    );
+  }, WATCH_DEBOUNCE_MS);
+  const stopWatching = () => {
+    refreshFromWatcher.cancel();
+    watcher?.close();
+    watcher = undefined;
+  };
+
+  // Temporary: each owner replaces its throw with the real wiring.
+  const notAvailable = (method: string): never => {
+    throw new Error(`shelf.${method}() is not available yet`);
+  };
+
+  return {
+    options: Object.freeze({ ...options }),
+
+    // ── loading (issue 2) ──
+    skills: () => loader.skills(),
+    get: (name) => loader.get(name),
+    diagnostics: () => loader.diagnostics(),
+    refresh,
+    watch(onChange) {
+      const listener = onChange ?? (() => undefined);
+      listeners.add(listener);
+      if (!watcher) {
+        watcher = new FolderWatcher(refreshFromWatcher);
+        watcher.sync(loader.watchedFolders());
+      }
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) stopWatching();
+      };
+    },
+
+    // ── runtime (issue 3) ──
+    match: (_message, _options) => notAvailable("match"), // TEMPORARY: owner of match/ replaces
+    roles: () => notAvailable("roles"), // TEMPORARY: owner of roles/ replaces
+    role: (_name) => notAvailable("role"), // TEMPORARY: owner of roles/ replaces
+    session: (_state) => notAvailable("session"), // TEMPORARY: owner of session/ replaces
+    sessionFromHistory: (_history) => notAvailable("sessionFromHistory"), // TEMPORARY: owner of session/ replaces
+    noteRead: (_path) => notAvailable("noteRead"), // TEMPORARY: owner of usage/ replaces
+
+    async close() {
+      listeners.clear();
+      stopWatching();
+    },
+  };
 }

@@ -1,0 +1,339 @@
+/**
+ * SkillLoader: the loading state behind a shelf. Scans the source folders, parses every
+ * skill file once, resolves overrides, and on refresh() re-reads only what changed.
+ *
+ * refresh() with nothing changed is a walk over the scan tree plus one sync stat per skill
+ * file and per non-skill folder — no reads, no parsing, no allocation of a new skill list —
+ * so a host can call it before every turn. skills() keeps returning the same array until
+ * a refresh actually changes the resolved set (consumers cache by identity).
+ */
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import { diagnostic } from "../diagnostic.js";
+import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
+import { loadBuiltins } from "./builtin.js";
+import { readSkillFiles } from "./read.js";
+import { type Overridden, type ResolveEntry, resolveSkills } from "./resolve.js";
+import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
+import { type Signature, sameSignature, signatureOf } from "./signature.js";
+import type { SourceRoot } from "./sources.js";
+
+/** Directory listings in flight at once. */
+const LIST_CONCURRENCY = 32;
+
+export interface LoaderOptions {
+  sources: readonly SourceRoot[];
+  builtins?: readonly BuiltinSkill[];
+  mode?: ParseMode;
+}
+
+/** What one refresh changed; names refer to resolved skills. */
+export interface LoadChange {
+  changed: boolean;
+  added: string[];
+  updated: string[];
+  removed: string[];
+  diagnostics: Diagnostic[];
+}
+
+interface RootState {
+  source: SourceRoot;
+  node: ScanNode;
+  ctx: ScanContext;
+}
+
+/** One skill file and what it currently contributes. */
+interface FileRecord {
+  file: string;
+  source: SourceRoot;
+  depth: number;
+  /** Signature taken before the last read: a write after it shows up as a change. */
+  sig: Signature | undefined;
+  /** The skill this file provides now: the last parse, or the last good one if that failed. */
+  skill?: Skill;
+  diagnostics: Diagnostic[];
+}
+
+interface Located {
+  file: string;
+  source: SourceRoot;
+  depth: number;
+}
+
+export class SkillLoader {
+  readonly sources: readonly SourceRoot[];
+  readonly mode: ParseMode;
+  private readonly roots: RootState[];
+  private readonly files = new Map<string, FileRecord>();
+  private readonly builtinSkills: Skill[];
+  private readonly builtinDiagnostics: Diagnostic[];
+
+  private current: readonly Skill[] = [];
+  private byName = new Map<string, Skill>();
+  private currentDiagnostics: readonly Diagnostic[] = [];
+  private currentOverridden: readonly Overridden[] = [];
+  private loaded = false;
+  /** Refreshes run one after another; a call made during a refresh waits and re-checks. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: LoaderOptions) {
+    this.sources = options.sources;
+    this.mode = options.mode ?? "lenient";
+    const limit = createLimiter(LIST_CONCURRENCY);
+    this.roots = options.sources.map((source) => ({
+      source,
+      node: { path: source.dir, depth: 0, children: new Map(), diagnostics: [] },
+      ctx: { rootReal: source.dir, limit },
+    }));
+    const builtins = loadBuiltins(options.builtins ?? [], this.mode);
+    this.builtinSkills = builtins.skills;
+    this.builtinDiagnostics = builtins.diagnostics;
+  }
+
+  skills(): readonly Skill[] {
+    return this.current;
+  }
+
+  get(name: string): Skill | undefined {
+    return this.byName.get(name);
+  }
+
+  diagnostics(): readonly Diagnostic[] {
+    return this.currentDiagnostics;
+  }
+
+  /** Files that lost to another file of the same name, and to which. */
+  overridden(): readonly Overridden[] {
+    return this.currentOverridden;
+  }
+
+  /** Every folder the loader looks at (roots, categories, skill folders): what a watcher watches. */
+  watchedFolders(): string[] {
+    const folders: string[] = [];
+    for (const root of this.roots) {
+      for (const node of walk(root.node))
+        if (node.depth === 0 || node.sig || node.skillFile) folders.push(node.path);
+    }
+    return folders;
+  }
+
+  /** The first load. Calling it again is the same as refresh(). */
+  load(): Promise<LoadChange> {
+    return this.refresh();
+  }
+
+  refresh(): Promise<LoadChange> {
+    const run = this.queue.then(() => (this.loaded ? this.update() : this.coldLoad()));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // ── cold load ────────────────────────────────────────────────────────────────
+
+  private async coldLoad(): Promise<LoadChange> {
+    await Promise.all(
+      this.roots.map(async (root) => {
+        root.ctx.rootReal = await realDir(root.source.dir);
+        root.node = await scanNode(root.source.dir, 0, root.ctx);
+      }),
+    );
+    const located = this.locate();
+    await this.readAll(located);
+    this.loaded = true;
+    return this.publish(new Set(located.map((l) => l.file)), []);
+  }
+
+  // ── refresh ──────────────────────────────────────────────────────────────────
+
+  private async update(): Promise<LoadChange> {
+    // 1. The cheap check: has any folder listing or skill file moved?
+    const staleFolders: Array<{ node: ScanNode; root: RootState }> = [];
+    const changedFiles = new Set<string>();
+    const unchangedFiles = new Set<string>();
+    for (const root of this.roots) {
+      const stack: ScanNode[] = [root.node];
+      while (stack.length > 0) {
+        const node = stack.pop()!;
+        if (node.skillFile !== undefined) {
+          const sig = signatureOf(node.skillFile);
+          if (sig === undefined) staleFolders.push({ node, root });
+          else if (sameSignature(sig, this.files.get(node.skillFile)?.sig))
+            unchangedFiles.add(node.skillFile);
+          else changedFiles.add(node.skillFile);
+          continue;
+        }
+        if (!sameSignature(signatureOf(node.path), node.sig)) staleFolders.push({ node, root });
+        for (const child of node.children.values()) stack.push(child);
+      }
+    }
+    if (staleFolders.length === 0 && changedFiles.size === 0) {
+      return { changed: false, added: [], updated: [], removed: [], diagnostics: [] };
+    }
+
+    // 2. Re-list the folders that changed, parents first, keeping the children they still have.
+    staleFolders.sort((a, b) => a.node.depth - b.node.depth);
+    for (const { node, root } of staleFolders) {
+      if (node.detached) continue;
+      if (node.depth === 0) root.ctx.rootReal = await realDir(root.source.dir);
+      await rescanNode(node, root.ctx);
+    }
+
+    // 3. Read new and changed files, forget vanished ones.
+    const located = this.locate();
+    const present = new Set<string>();
+    const toRead: Located[] = [];
+    for (const loc of located) {
+      present.add(loc.file);
+      const record = this.files.get(loc.file);
+      if (
+        !record ||
+        changedFiles.has(loc.file) ||
+        record.source !== loc.source ||
+        record.depth !== loc.depth
+      ) {
+        toRead.push(loc);
+      } else if (!unchangedFiles.has(loc.file) && !sameSignature(record.sig, signatureOf(loc.file))) {
+        // A folder that was replaced under the same path: its file was not checked in step 1.
+        toRead.push(loc);
+      }
+    }
+    const removedFiles: string[] = [];
+    for (const file of this.files.keys()) {
+      if (!present.has(file)) {
+        this.files.delete(file);
+        removedFiles.push(file);
+      }
+    }
+    await this.readAll(toRead);
+    return this.publish(new Set(toRead.map((l) => l.file)), removedFiles);
+  }
+
+  // ── shared steps ─────────────────────────────────────────────────────────────
+
+  /** Every skill file in the current scan trees, in source order. */
+  private locate(): Located[] {
+    const located: Located[] = [];
+    for (const root of this.roots) {
+      for (const node of walk(root.node)) {
+        if (node.skillFile !== undefined)
+          located.push({ file: node.skillFile, source: root.source, depth: node.depth });
+      }
+    }
+    return located;
+  }
+
+  private async readAll(located: readonly Located[]): Promise<void> {
+    const items = located.map((loc) => ({
+      file: loc.file,
+      options: { path: loc.file, mode: this.mode, folderName: path.basename(path.dirname(loc.file)) },
+    }));
+    await readSkillFiles(items, (i, sig, result) => this.record(located[i]!, sig, result));
+  }
+
+  /** Stores what a file now provides; a file that stopped loading keeps its last good skill. */
+  private record(loc: Located, sig: Signature | undefined, result: ParseResult): void {
+    const previous = this.files.get(loc.file);
+    const record: FileRecord = { file: loc.file, source: loc.source, depth: loc.depth, sig, diagnostics: [] };
+
+    if (result.skill) {
+      const old = previous?.skill;
+      // Same bytes as the active version (a `touch`, or a save without edits): keep the
+      // object, so the resolved list — and everything cached on it — stays the same.
+      record.skill =
+        old && old.hash === result.skill.hash && old.scope === loc.source.scope
+          ? old
+          : {
+              ...result.skill,
+              scope: loc.source.scope,
+              file: loc.file,
+              dir: path.dirname(loc.file),
+              locked: false,
+            };
+      record.diagnostics = result.diagnostics;
+    } else if (previous?.skill && previous.source.scope === loc.source.scope) {
+      record.skill = previous.skill;
+      record.diagnostics = [
+        ...result.diagnostics,
+        diagnostic({
+          severity: "warning",
+          code: "kept-last-good",
+          message: `${loc.file} no longer loads; the last version that did ('${previous.skill.name}') stays active until it is fixed.`,
+          file: loc.file,
+        }),
+      ];
+    } else {
+      record.diagnostics = result.diagnostics;
+    }
+    this.files.set(loc.file, record);
+  }
+
+  /**
+   * Resolves the current records into the public state. The skill list keeps its identity
+   * when the resolved skills are the same objects as before.
+   */
+  private publish(readFiles: ReadonlySet<string>, removedFiles: readonly string[]): LoadChange {
+    const entries: ResolveEntry[] = [];
+    for (const record of this.files.values()) {
+      if (record.skill) entries.push({ skill: record.skill, rank: record.source.rank, depth: record.depth });
+    }
+    const builtinRank = this.sources.length;
+    for (const skill of this.builtinSkills) entries.push({ skill, rank: builtinRank, depth: 0 });
+    const resolution = resolveSkills(entries);
+
+    const previous = this.current;
+    const previousByName = this.byName;
+    const same =
+      resolution.skills.length === previous.length &&
+      resolution.skills.every((skill, i) => skill === previous[i]);
+    if (!same) {
+      this.current = Object.freeze(resolution.skills);
+      this.byName = new Map(resolution.skills.map((s) => [s.name, s]));
+    }
+
+    const before = new Set(this.currentDiagnostics.map(diagnosticKey));
+    const diagnostics: Diagnostic[] = [...this.builtinDiagnostics];
+    for (const root of this.roots) for (const node of walk(root.node)) diagnostics.push(...node.diagnostics);
+    for (const record of this.files.values()) diagnostics.push(...record.diagnostics);
+    diagnostics.push(...resolution.diagnostics);
+    diagnostics.sort(compareDiagnostics);
+    this.currentDiagnostics = Object.freeze(diagnostics);
+    this.currentOverridden = Object.freeze(resolution.overridden);
+
+    const added: string[] = [];
+    const updated: string[] = [];
+    const removed: string[] = [];
+    if (!same) {
+      for (const skill of this.current) {
+        const old = previousByName.get(skill.name);
+        if (!old) added.push(skill.name);
+        else if (old !== skill) updated.push(skill.name);
+      }
+      for (const name of previousByName.keys()) if (!this.byName.has(name)) removed.push(name);
+    }
+    // What this refresh has to say: everything about the files it read, plus anything new.
+    const reported = diagnostics.filter((d) => readFiles.has(d.file) || !before.has(diagnosticKey(d)));
+    return {
+      changed: !same || readFiles.size > 0 || removedFiles.length > 0,
+      added,
+      updated,
+      removed,
+      diagnostics: reported,
+    };
+  }
+}
+
+async function realDir(dir: string): Promise<string> {
+  try {
+    return await realpath(dir);
+  } catch {
+    return dir; // missing root: nothing below it to check against yet
+  }
+}
+
+function diagnosticKey(d: Diagnostic): string {
+  return `${d.file}\0${d.line}\0${d.code}\0${d.message}`;
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
+}

@@ -1,0 +1,225 @@
+/**
+ * Scanning one skills folder into a small tree the loader can re-check cheaply.
+ *
+ * Layout (DESIGN.md §4): `<root>/<name>/SKILL.md` and one category level
+ * `<root>/<category>/<name>/SKILL.md`; `skill.md` is accepted when there is no `SKILL.md`.
+ * Hidden folders (`.git`, `.cache`, …) and `node_modules` are skipped; a symbolic link is
+ * followed only when its target stays inside the root. A folder holding a skill file is a
+ * skill and is not descended into (anything below it is the skill's own resources).
+ *
+ * Each non-skill folder keeps its signature: adding or deleting an entry changes the
+ * folder's mtime, so refresh() re-reads only the folders whose signature moved, and
+ * reuses every child it already knows.
+ */
+import type { Dirent } from "node:fs";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { diagnostic } from "../diagnostic.js";
+import type { Diagnostic } from "../types.js";
+import { type Signature, signatureOf } from "./signature.js";
+
+/** Deepest folder level that can hold a skill: 1 = `<root>/<name>`, 2 = `<root>/<category>/<name>`. */
+export const MAX_SKILL_DEPTH = 2;
+
+/** Exact names accepted for the skill file, preferred first. */
+export const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"] as const;
+
+export interface ScanNode {
+  /** The folder as reached from the root (a link's own path, not its target). */
+  path: string;
+  /** 0 = the root, 1 = skill or category, 2 = skill inside a category. */
+  depth: number;
+  /**
+   * Signature of a folder that is not a skill (root, category, empty folder), taken before it
+   * was listed. Undefined for skill folders (their skill file's signature is checked instead)
+   * and for a root that does not exist.
+   */
+  sig?: Signature;
+  /** Absolute path of the skill file when this folder is a skill. */
+  skillFile?: string;
+  children: Map<string, ScanNode>;
+  /** Problems found while listing this folder (links leaving the root, unreadable folders). */
+  diagnostics: Diagnostic[];
+  /** Set once a rescan of the parent dropped this node. */
+  detached?: boolean;
+}
+
+export interface ScanContext {
+  /** realpath of the root: links must resolve inside it. */
+  rootReal: string;
+  /** Bounds concurrent readdir calls across the whole scan. */
+  limit: <T>(task: () => Promise<T>) => Promise<T>;
+}
+
+/** A semaphore: `limit(task)` runs at most `n` tasks at once. Only the I/O call holds a slot. */
+export function createLimiter(n: number): ScanContext["limit"] {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export function isSkippedName(name: string): boolean {
+  return name.startsWith(".") || name === "node_modules";
+}
+
+function isInside(real: string, rootReal: string): boolean {
+  return real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep);
+}
+
+type EntryKind = "file" | "dir" | "other" | { escape: string };
+
+/** What a directory entry is, following a link only when it stays inside the root. */
+function entryKind(entry: Dirent, full: string, ctx: ScanContext): EntryKind {
+  if (entry.isDirectory()) return "dir";
+  if (entry.isFile()) return "file";
+  if (!entry.isSymbolicLink() && !isUnknown(entry)) return "other";
+  try {
+    const st = fs.statSync(full);
+    if (entry.isSymbolicLink()) {
+      const real = fs.realpathSync(full);
+      if (!isInside(real, ctx.rootReal)) return { escape: real };
+    }
+    return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+  } catch {
+    return "other"; // dangling link or vanished entry: nothing to load
+  }
+}
+
+function isPlainFile(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Some file systems do not report entry types (DT_UNKNOWN); those need a stat. */
+function isUnknown(entry: Dirent): boolean {
+  return (
+    !entry.isFile() &&
+    !entry.isDirectory() &&
+    !entry.isSymbolicLink() &&
+    !entry.isFIFO() &&
+    !entry.isSocket() &&
+    !entry.isCharacterDevice() &&
+    !entry.isBlockDevice()
+  );
+}
+
+function escapeDiagnostic(link: string, target: string): Diagnostic {
+  return diagnostic({
+    severity: "warning",
+    code: "symlink-escape",
+    message: `Symbolic link ${link} points outside its skills folder (to ${target}); it is not followed.`,
+    file: link,
+  });
+}
+
+/**
+ * Lists `dir` at `depth` and builds its node. `reuse` holds the previous children of the same
+ * folder: a child whose name is still there is kept as is (refresh checks it separately).
+ */
+export async function scanNode(
+  dir: string,
+  depth: number,
+  ctx: ScanContext,
+  reuse?: ReadonlyMap<string, ScanNode>,
+): Promise<ScanNode> {
+  const node: ScanNode = { path: dir, depth, children: new Map(), diagnostics: [] };
+  // Fast path for the common case, a plain SKILL.md: one lstat (~2 µs) instead of a listing
+  // (~10–15 µs). Links and lower-case names take the full path below.
+  if (depth > 0 && isPlainFile(path.join(dir, SKILL_FILE_NAMES[0]))) {
+    node.skillFile = path.join(dir, SKILL_FILE_NAMES[0]);
+    return node;
+  }
+  // Signature before listing: an entry added while we list shows up as a change next time.
+  const sig = signatureOf(dir);
+  let entries: Dirent[];
+  try {
+    entries = await ctx.limit(() => fsp.readdir(dir, { withFileTypes: true }));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      node.sig = sig;
+      node.diagnostics.push(
+        diagnostic({
+          severity: "warning",
+          code: "read-error",
+          message: `Cannot list ${dir}: ${(error as Error).message}`,
+          file: dir,
+        }),
+      );
+    }
+    return node;
+  }
+
+  if (depth > 0) {
+    for (const name of SKILL_FILE_NAMES) {
+      const entry = entries.find((e) => e.name === name);
+      if (!entry) continue;
+      const full = path.join(dir, name);
+      const kind = entryKind(entry, full, ctx);
+      if (kind === "file") {
+        node.skillFile = full;
+        return node;
+      }
+      if (typeof kind === "object") node.diagnostics.push(escapeDiagnostic(full, kind.escape));
+    }
+  }
+
+  node.sig = sig;
+  if (depth >= MAX_SKILL_DEPTH) return node;
+
+  const subdirs: string[] = [];
+  for (const entry of entries) {
+    if (isSkippedName(entry.name)) continue;
+    // Skill-file names were looked at (and any escaping link reported) just above.
+    if (depth > 0 && (SKILL_FILE_NAMES as readonly string[]).includes(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    const kind = entryKind(entry, full, ctx);
+    if (kind === "dir") subdirs.push(entry.name);
+    else if (typeof kind === "object") node.diagnostics.push(escapeDiagnostic(full, kind.escape));
+  }
+  // Sorted so the tree (and everything derived from it) does not depend on readdir order.
+  subdirs.sort();
+  const children = await Promise.all(
+    subdirs.map((name) => reuse?.get(name) ?? scanNode(path.join(dir, name), depth + 1, ctx)),
+  );
+  for (const [i, name] of subdirs.entries()) node.children.set(name, children[i]!);
+  return node;
+}
+
+/**
+ * Re-lists a folder in place, keeping the children it still has. Children that disappeared
+ * are marked detached, so a pending re-check of them is skipped.
+ */
+export async function rescanNode(node: ScanNode, ctx: ScanContext): Promise<void> {
+  const fresh = await scanNode(node.path, node.depth, ctx, node.children);
+  for (const [name, child] of node.children) {
+    if (fresh.children.get(name) !== child) detach(child);
+  }
+  node.sig = fresh.sig;
+  node.skillFile = fresh.skillFile;
+  node.children = fresh.children;
+  node.diagnostics = fresh.diagnostics;
+}
+
+function detach(node: ScanNode): void {
+  node.detached = true;
+  for (const child of node.children.values()) detach(child);
+}
+
+export function* walk(node: ScanNode): Generator<ScanNode> {
+  yield node;
+  for (const child of node.children.values()) yield* walk(child);
+}

@@ -1,0 +1,31 @@
+// Test helpers for load/: real folders in a temp dir. Not exported from the package.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+export async function tempDir(prefix = "skillshelf-load-"): Promise<string> {
+  // realpath: macOS's /var → /private/var would otherwise make every path assertion flaky.
+  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+export function skillText(name: string, description = `Does ${name} things.`, extra = ""): string {
+  return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nSteps for ${name}.\n`;
+}
+
+/** Writes `<dir>/<folder>/<fileName>` (folder may contain a category: `cat/name`). Returns the file path. */
+export async function writeSkill(
+  dir: string,
+  folder: string,
+  text = skillText(path.basename(folder)),
+  fileName = "SKILL.md",
+): Promise<string> {
+  const file = path.join(dir, folder, fileName);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, text);
+  return file;
+}
+
+/** Folder mtimes have 1 ms-or-better resolution here, but make "later" unambiguous. */
+export function tick(ms = 15): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
