@@ -9,10 +9,12 @@ export {
   DESCRIPTION_MAX_LENGTH,
   MAX_SKILL_FILE_BYTES,
   MAX_YAML_ALIASES,
+  MAX_YAML_DEPTH,
   NAME_MAX_LENGTH,
 } from "./parse/limits.js";
-export { checkName, normalizeName } from "./parse/name-rules.js";
+export { checkName, normalizeName, suggestName } from "./parse/name-rules.js";
 export { parseSkill } from "./parse/parse-skill.js";
+export { splitPhraseList, splitToolList } from "./parse/schema.js";
 export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
 export {
