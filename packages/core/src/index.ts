@@ -14,9 +14,9 @@ export {
 } from "./parse/limits.js";
 export { checkName, normalizeName, suggestName } from "./parse/name-rules.js";
 export { parseSkill } from "./parse/parse-skill.js";
-export { splitPhraseList, splitToolList } from "./parse/schema.js";
 export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
+export { splitPhraseList, splitToolList } from "./parse/schema.js";
 export {
   builtinFile,
   CLAUDE_DIR,
