@@ -32,6 +32,13 @@ describe("skillToolName", () => {
     expect(skillToolName(`${long}a`)).not.toBe(skillToolName(`${long}b`));
     expect(skillToolName("技能")).not.toBe(skillToolName("技巧"));
   });
+
+  it("never produces a framework's own skill tool name (Mastra's skill_search, skill_read)", () => {
+    expect(skillToolName("search")).toMatch(/^skill_search_[0-9a-f]{8}$/);
+    expect(skillToolName("read")).toMatch(/^skill_read_[0-9a-f]{8}$/);
+    expect(skillToolName("search")).toBe(skillToolName("search"));
+    expect(skillToolName("searches")).toBe("skill_searches");
+  });
 });
 
 describe("createToolNameIndex", () => {

@@ -10,6 +10,14 @@ export const SKILL_TOOL_PREFIX = "skill_";
 /** The tool-name rule shared by OpenAI, Anthropic, Google and Bedrock. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/**
+ * Tool names agent frameworks already use for their own skill systems (Mastra's `skill`,
+ * `skill_search`, `skill_read`). A skill named `search` must not become `skill_search`: it
+ * would replace the framework's tool, and the framework's calls in a history would replay
+ * as activations. Such names take the hashed form instead (`skill_search_<hash>`).
+ */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set(["skill", "skill_search", "skill_read"]);
+
 const HASH_LENGTH = 8;
 const encoder = new TextEncoder();
 
@@ -31,7 +39,7 @@ function fnv1a(text: string): string {
  */
 export function skillToolName(name: string): string {
   const direct = SKILL_TOOL_PREFIX + name;
-  if (TOOL_NAME_PATTERN.test(direct)) return direct;
+  if (TOOL_NAME_PATTERN.test(direct) && !RESERVED_TOOL_NAMES.has(direct)) return direct;
   const slug = name
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
