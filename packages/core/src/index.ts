@@ -55,6 +55,14 @@ export {
   type MatcherOptions,
   type MatchTuning,
 } from "./match/matcher.js";
+export {
+  type CaseError,
+  type Confusion,
+  evaluateRouting,
+  parseRoutingCases,
+  type RoutingCase,
+  type RoutingReport,
+} from "./match/evaluate.js";
 export { normalizeText } from "./match/normalize.js";
 export { type CompiledTrigger, type CompileResult, compileTrigger } from "./match/triggers.js";
 export {

@@ -131,18 +131,18 @@ describe("createMatcher().match", () => {
 
 describe("conflicts", () => {
   const matcher = createMatcher();
-  const a = skill({ name: "format-a", description: "Format code", triggers: ["format code"] });
-  const b = skill({ name: "format-b", description: "Format code", triggers: ["format code"] });
+  const a = skill({ name: "fmt-one", description: "Format code", triggers: ["format code"] });
+  const b = skill({ name: "fmt-two", description: "Format code", triggers: ["format code"] });
 
   it("flags equal-priority near-ties as ambiguous", () => {
     const result = matcher.match([a, b], "format code please");
-    expect(result.candidates.map((c) => c.name)).toEqual(["format-a", "format-b"]);
+    expect(result.candidates.map((c) => c.name)).toEqual(["fmt-one", "fmt-two"]);
     expect(result.ambiguous).toBe(true);
   });
 
   it("lets priority break a near-tie (no ambiguity then)", () => {
     const result = matcher.match([a, { ...b, priority: 5 }], "format code please");
-    expect(result.candidates[0]?.name).toBe("format-b");
+    expect(result.candidates[0]?.name).toBe("fmt-two");
     expect(result.ambiguous).toBe(false);
   });
 
@@ -165,16 +165,16 @@ describe("conflicts", () => {
       ],
       "format code please",
     );
-    expect(result.candidates.map((c) => c.name)).toEqual(["format-a"]);
+    expect(result.candidates.map((c) => c.name)).toEqual(["fmt-one"]);
     expect(result.ambiguous).toBe(false);
   });
 
   it("uses usage only to break exact ties, and says so", () => {
     const usage = createMemoryUsageStore({
-      "format-b": { count: 3, lastUsed: "2026-01-02T00:00:00.000Z" },
+      "fmt-two": { count: 3, lastUsed: "2026-01-02T00:00:00.000Z" },
     });
     const tied = matcher.match([a, b], "format code please", { usage });
-    expect(tied.candidates.map((c) => c.name)).toEqual(["format-b", "format-a"]);
+    expect(tied.candidates.map((c) => c.name)).toEqual(["fmt-two", "fmt-one"]);
     expect(tied.candidates[0]?.reasons.at(-1)).toEqual({
       kind: "usage",
       count: 3,
@@ -182,8 +182,8 @@ describe("conflicts", () => {
     });
 
     // A better-scoring skill stays first however much the other was used.
-    const better = skill({ name: "format-c", description: "Format code", triggers: ["format code please"] });
-    const heavy = createMemoryUsageStore({ "format-a": { count: 999, lastUsed: new Date().toISOString() } });
+    const better = skill({ name: "fmt-three", description: "Format code", triggers: ["format code please"] });
+    const heavy = createMemoryUsageStore({ "fmt-one": { count: 999, lastUsed: new Date().toISOString() } });
     const ranked = createMatcher().match([a, better], "format code please and lint", { usage: heavy });
     const withoutUsage = createMatcher().match([a, better], "format code please and lint");
     expect(ranked.candidates.map((c) => c.name)).toEqual(withoutUsage.candidates.map((c) => c.name));

@@ -47,19 +47,19 @@ export interface MatchTuning extends IndexTuning {
   triggerFloor: number;
   /** The skill's name written in the message scores at least this. */
   nameFloor: number;
-  /** How much of a word's weight a word no skill uses carries in the message's total (0‥1). */
-  unseenWeight: number;
+  /** A message this close to one of the skill's examples (idf-weighted Dice, 0‥1) scores at least `nameFloor`. */
+  exampleMatch: number;
   /** Share of the final score given to the semantic signal when `embed` is used. */
   semanticWeight: number;
 }
 
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
-  minScore: 0.3,
+  minScore: 0.15,
   margin: 0.03,
   triggerFloor: 0.7,
   nameFloor: 0.6,
-  unseenWeight: 0.5,
+  exampleMatch: 0.7,
   semanticWeight: 0.5,
 };
 
@@ -300,7 +300,6 @@ function score(
   // Message words: distinct terms with their weight (idf; words no skill uses count partly).
   const queryIds: number[] = [];
   const queryWords: string[] = [];
-  let queryWeight = 0;
   let exampleQueryWeight = 0;
   const seenTerms = new Set<string>();
   analysis.terms.forEach((term, i) => {
@@ -308,13 +307,11 @@ function score(
     seenTerms.add(term);
     const id = lexical.termIds.get(term);
     if (id === undefined) {
-      queryWeight += lexical.unseenIdf * tuning.unseenWeight;
-      exampleQueryWeight += lexical.exampleUnseenIdf * tuning.unseenWeight;
+      exampleQueryWeight += lexical.exampleUnseenIdf;
       return;
     }
     queryIds.push(id);
     queryWords.push(analysis.words[i] as string);
-    queryWeight += lexical.idf[id] as number;
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
 
@@ -386,10 +383,15 @@ function score(
     const mask = lexMask[s] as number;
     if (skill.disableModelInvocation && !includeHidden) continue;
     const reasons: MatchReason[] = [];
-    const lex = queryWeight > 0 ? Math.min(1, lexRaw / queryWeight) : 0;
+    // Evidence, not coverage: how much distinctive text the message shares with the skill,
+    // in units of one fully saturated match of the rarest possible word, squashed to 0‥1.
+    // (Coverage, i.e. dividing by the message's own weight, punished long, detailed requests
+    // and measured worse on both dev sets; see bench/RESULTS.md.)
+    const evidence = lexRaw / lexical.unseenIdf;
+    const lex = evidence / (evidence + 1);
     const ex = bestExample.get(s);
     const exampleScore = ex ? Math.min(1, ex.score) : 0;
-    let base = Math.max(lex, exampleScore);
+    let base = lex;
     if (semantic)
       base = (1 - tuning.semanticWeight) * base + tuning.semanticWeight * Math.max(0, semantic[s] as number);
     let total = base;
@@ -402,6 +404,10 @@ function score(
     const nameHit = nameRule && (lexRaw > 0 || hit) ? nameRule.test(input) : undefined;
     if (nameHit !== undefined) {
       reasons.push({ kind: "name", matched: nameHit });
+      total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
+    }
+    if (ex && exampleScore >= tuning.exampleMatch) {
+      // Nearly one of the skill's own example requests: as telling as naming the skill.
       total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
     }
     if (ex && ex.score > 0) {

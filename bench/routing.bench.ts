@@ -1,0 +1,171 @@
+/**
+ * Routing quality: stage-1 matching against two baselines on three real datasets
+ * (routing-data.ts says how each becomes skills and cases, and how it is split).
+ *
+ * Methods, all run in the same process on the same skills and cases:
+ * - skillshelf: `createMatcher()` with its defaults (the none-threshold included).
+ * - skillshelf, ranking only: the same with `minScore: 0` (what recall costs the threshold).
+ * - BM25 (wink), description: wink-bm25-text-search over each skill's description, with
+ *   wink's recommended preparation (lower-case, tokenize, negations, stop words, stem).
+ * - BM25 (wink), all fields: the same over name, description and examples.
+ * - exact substring: a skill is a candidate when one of its phrases (its name in words; for
+ *   CLINC also its example utterances) occurs verbatim (lower-cased) in the message.
+ *
+ * Metrics: recall@1/@3/@5 over the positives (an expected skill among the first k
+ * candidates), none-accuracy over the "nothing applies" cases (no candidate at all).
+ *
+ * Run: `pnpm bench routing` (or `node … routing.bench.ts [--dev]` to see the dev split the
+ * defaults were tuned on).
+ */
+import { createRequire } from "node:module";
+import {
+  createMatcher,
+  evaluateRouting,
+  type MatcherOptions,
+  type MatchResult,
+  type RoutingCase,
+  type RoutingReport,
+  type Skill,
+} from "@skillshelf/core";
+import { clinc, dotnet, metatool, nameWords, type RoutingSet } from "./routing-data.ts";
+
+const require = createRequire(import.meta.url);
+// CommonJS packages without types.
+const bm25 = require("wink-bm25-text-search") as () => WinkEngine;
+const nlp = require("wink-nlp-utils") as WinkNlp;
+
+interface WinkEngine {
+  defineConfig(config: { fldWeights: Record<string, number> }): void;
+  definePrepTasks(tasks: unknown[]): void;
+  addDoc(doc: Record<string, string>, id: number): void;
+  consolidate(): void;
+  search(text: string, limit?: number): [number, number][];
+}
+interface WinkNlp {
+  string: Record<string, unknown>;
+  tokens: Record<string, unknown>;
+}
+
+export type Router = (message: string) => MatchResult;
+
+const result = (names: string[], scores: number[] = []): MatchResult => ({
+  candidates: names.map((name, i) => ({ name, score: scores[i] ?? 0, reasons: [] })),
+  vetoed: [],
+  ambiguous: false,
+});
+
+export function winkRouter(skills: readonly Skill[], text: (s: Skill) => string): Router {
+  const engine = bm25();
+  engine.defineConfig({ fldWeights: { body: 1 } });
+  engine.definePrepTasks([
+    nlp.string.lowerCase,
+    nlp.string.removeExtraSpaces,
+    nlp.string.tokenize0,
+    nlp.tokens.propagateNegations,
+    nlp.tokens.removeWords,
+    nlp.tokens.stem,
+  ]);
+  skills.forEach((s, i) => {
+    engine.addDoc({ body: text(s) }, i);
+  });
+  engine.consolidate();
+  return (message) => {
+    const hits = engine.search(message, 5);
+    return result(
+      hits.map(([i]) => (skills[i] as Skill).name),
+      hits.map(([, score]) => score),
+    );
+  };
+}
+
+export function substringRouter(skills: readonly Skill[], phrases: Map<string, string[]>): Router {
+  const table = skills.map((s) => ({
+    name: s.name,
+    phrases: (phrases.get(s.name) ?? []).map((p) => p.toLowerCase()),
+  }));
+  return (message) => {
+    const text = message.toLowerCase();
+    const hits: { name: string; length: number }[] = [];
+    for (const { name, phrases } of table) {
+      let best = 0;
+      for (const p of phrases) if (p.length > best && text.includes(p)) best = p.length;
+      if (best > 0) hits.push({ name, length: best });
+    }
+    hits.sort((a, b) => b.length - a.length);
+    return result(hits.slice(0, 5).map((h) => h.name));
+  };
+}
+
+export interface MethodResult {
+  method: string;
+  report: RoutingReport;
+}
+
+export function routers(set: RoutingSet, tuning: MatcherOptions = {}): [string, Router][] {
+  const ours = createMatcher(tuning);
+  const ranking = createMatcher({ ...tuning, minScore: 0 });
+  return [
+    ["skillshelf", (m) => ours.match(set.skills, m)],
+    ["skillshelf, ranking only", (m) => ranking.match(set.skills, m)],
+    ["BM25 (wink), description", winkRouter(set.skills, (s) => s.description)],
+    [
+      "BM25 (wink), all fields",
+      winkRouter(set.skills, (s) =>
+        [nameWords(s.name), s.description, s.whenToUse ?? "", ...s.examples].join(" . "),
+      ),
+    ],
+    ["exact substring", substringRouter(set.skills, set.substrings)],
+  ];
+}
+
+export function evaluateSet(
+  set: RoutingSet,
+  cases: readonly RoutingCase[],
+  tuning?: MatcherOptions,
+): MethodResult[] {
+  return routers(set, tuning).map(([method, route]) => ({ method, report: evaluateRouting(cases, route) }));
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}`;
+
+export function routingTable(
+  rows: { set: string; cases: number; positives: number; nones: number; results: MethodResult[] }[],
+): string {
+  const lines = [
+    "| set (cases: positives / none) | method | recall@1 | recall@3 | recall@5 | none-accuracy |",
+    "|---|---|---:|---:|---:|---:|",
+  ];
+  for (const row of rows) {
+    for (const { method, report } of row.results) {
+      const none = report.none.cases > 0 ? pct(report.none.accuracy) : "—";
+      lines.push(
+        `| ${row.set} (${row.positives} / ${row.nones}) | ${method} | ${pct(report.recallAt1)} | ${pct(report.recallAt3)} | ${pct(report.recallAt5)} | ${none} |`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+export async function runRouting(
+  options: { split?: "dev" | "test"; tuning?: MatcherOptions } = {},
+): Promise<string> {
+  const split = options.split ?? "test";
+  const rows = [];
+  for (const load of [metatool, clinc, dotnet]) {
+    const set = load();
+    const cases = split === "dev" ? set.dev : set.test;
+    if (cases.length === 0) continue;
+    const results = evaluateSet(set, cases, options.tuning);
+    const positives = results[0]?.report.positives ?? 0;
+    const nones = results[0]?.report.none.cases ?? 0;
+    rows.push({ set: `${set.name} ${split}`, cases: cases.length, positives, nones, results });
+  }
+  return routingTable(rows);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dev = process.argv.includes("--dev");
+  const tuningArg = process.argv.find((a) => a.startsWith("--tuning="));
+  const tuning = tuningArg ? (JSON.parse(tuningArg.slice("--tuning=".length)) as MatcherOptions) : {};
+  console.log(await runRouting({ split: dev ? "dev" : "test", tuning }));
+}
