@@ -1,7 +1,150 @@
+/**
+ * `skillshelf list`: the skills a shelf would resolve here — name, scope, file, and the
+ * files each one shadows — plus the files that could not be loaded.
+ *
+ * `--project DIR` and `--user DIR` name skill folders (folders holding `<name>/SKILL.md`),
+ * not project roots: `--project examples/skills`. Either option replaces that scope's
+ * default folders; `--root DIR` moves the project root the defaults are taken from.
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { builtinRoleSkills, type Diagnostic, type LoadSkillsResult, loadSkills } from "@skillshelf/core";
 import type { CommandContext } from "../context.js";
+import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
 
-// SCAFFOLD: not implemented yet; the owning work stream replaces this file.
-export async function run(_args: string[], ctx: CommandContext): Promise<number> {
-  ctx.err("skillshelf list: not implemented yet\n");
-  return 2;
+export const HELP = `Usage: skillshelf list [--root DIR] [--project DIR]... [--user DIR]... [--claude] [--json]
+
+Lists the skills a shelf resolves: name, scope, file and the files each one shadows
+(project > user > builtin), then the files that could not be loaded.
+
+Options:
+  --root DIR      project root (default: the current folder); its .skillshelf/skills and
+                  .agents/skills are the project skill folders unless --project is given
+  --project DIR   a project skill folder, holding <name>/SKILL.md; repeatable, replaces
+                  the default project folders
+  --user DIR      a user skill folder; repeatable, replaces ~/.skillshelf/skills and
+                  ~/.agents/skills
+  --claude        also read .claude/skills (under the root and under home)
+  --no-builtins   leave out the builtin role skills
+  --strict        load with the specification's rules (files that break them are skipped)
+  --json          print sources, skills (with what they shadow) and diagnostics as JSON
+  -h, --help      show this help
+
+Exit status: 0 (files that could not be loaded are reported, not fatal; use
+'skillshelf validate' to gate CI), 2 on bad usage.
+`;
+
+export async function run(args: string[], ctx: CommandContext): Promise<number> {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(args).values;
+  } catch (error) {
+    ctx.err(`skillshelf list: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    ctx.out(HELP);
+    return 0;
+  }
+
+  const fromCwd = (dir: string) => path.resolve(ctx.cwd, dir);
+  const result = await loadSkills({
+    root: fromCwd(values.root ?? "."),
+    projectDirs: values.project?.map(fromCwd),
+    userDirs: values.user?.map(fromCwd),
+    home: ctx.env.HOME,
+    claude: values.claude,
+    mode: values.strict ? "strict" : "lenient",
+    builtins: values["no-builtins"] ? [] : builtinRoleSkills(),
+  });
+
+  ctx.out(values.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : human(result, ctx));
+  return 0;
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: false,
+    options: {
+      root: { type: "string" },
+      project: { type: "string", multiple: true },
+      user: { type: "string", multiple: true },
+      claude: { type: "boolean" },
+      "no-builtins": { type: "boolean" },
+      strict: { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+function toJson(result: LoadSkillsResult) {
+  return {
+    sources: result.sources.map(({ dir, scope }) => ({ dir, scope })),
+    skills: result.skills.map((skill) => ({
+      name: skill.name,
+      scope: skill.scope,
+      file: skill.file,
+      description: skill.description,
+      shadows: result.overridden
+        .filter((o) => o.by === skill.file)
+        .map(({ file, scope, reason }) => ({ file, scope, reason })),
+    })),
+    diagnostics: result.diagnostics,
+  };
+}
+
+function human(result: LoadSkillsResult, ctx: CommandContext): string {
+  const c = ctx.color;
+  const lines: string[] = [];
+  const rows = result.skills.map((skill) => ({
+    name: skill.name,
+    scope: skill.scope,
+    file: displayPath(skill.file, ctx),
+    shadows: result.overridden.filter((o) => o.by === skill.file),
+  }));
+  const nameWidth = Math.max(4, ...rows.map((r) => r.name.length));
+  const scopeWidth = 7;
+  if (rows.length > 0) {
+    lines.push(c.dim(`${"NAME".padEnd(nameWidth)}  ${"SCOPE".padEnd(scopeWidth)}  FILE`));
+    for (const row of rows) {
+      lines.push(`${c.bold(row.name.padEnd(nameWidth))}  ${row.scope.padEnd(scopeWidth)}  ${row.file}`);
+      for (const o of row.shadows) {
+        const what =
+          o.reason === "duplicate-name" ? "duplicate ignored" : o.reason === "locked" ? "refused" : "shadows";
+        lines.push(
+          c.dim(`${" ".repeat(nameWidth + scopeWidth + 4)}${what} ${o.scope} ${displayPath(o.file, ctx)}`),
+        );
+      }
+    }
+  }
+
+  const scopes = (["project", "user", "builtin"] as const)
+    .map((scope) => [scope, result.skills.filter((s) => s.scope === scope).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([scope, n]) => `${n} ${scope}`)
+    .join(", ");
+  const folders = result.sources.map((s) => displayPath(s.dir, ctx)).join(", ");
+  lines.push(
+    `${rows.length > 0 ? "\n" : ""}${plural(result.skills.length, "skill")}${scopes ? ` (${scopes})` : ""} from ${folders || "no folders"}`,
+  );
+
+  // Files that could not be loaded matter here; warnings are `validate`'s job.
+  const errors = result.diagnostics.filter((d: Diagnostic) => d.severity === "error");
+  const warnings = result.diagnostics.filter(
+    (d) => d.severity === "warning" && !["shadowed", "duplicate-name", "locked"].includes(d.code),
+  );
+  if (errors.length > 0) {
+    const skipped = new Set(errors.map((d) => d.file)).size;
+    lines.push(
+      `\n${c.red(`${plural(skipped, "file")} could not be loaded:`)}\n${formatDiagnostics(errors, ctx)}`,
+    );
+  }
+  if (warnings.length > 0) {
+    lines.push(
+      c.dim(`\n${plural(warnings.length, "warning")}; run 'skillshelf validate <folder>' for details.`),
+    );
+  }
+  return `${lines.join("\n")}\n`;
 }

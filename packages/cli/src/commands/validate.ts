@@ -1,7 +1,224 @@
+/**
+ * `skillshelf validate [paths…] [--strict] [--json]`: checks SKILL.md files for CI and for
+ * authors. Unlike runtime loading (which keeps to `<root>/<name>/SKILL.md` and one category
+ * level), it checks every SKILL.md / skill.md below the given folders at any depth.
+ */
+import type { Dirent } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import {
+  type Diagnostic,
+  diagnostic,
+  type ParseMode,
+  readSkillFile,
+  SKILL_FILE_NAMES,
+} from "@skillshelf/core";
 import type { CommandContext } from "../context.js";
+import { displayPath, formatFileDiagnostics, plural } from "./format-diagnostics.js";
 
-// SCAFFOLD: not implemented yet; the owning work stream replaces this file.
-export async function run(_args: string[], ctx: CommandContext): Promise<number> {
-  ctx.err("skillshelf validate: not implemented yet\n");
-  return 2;
+export const HELP = `Usage: skillshelf validate [paths...] [--strict] [--json]
+
+Checks every SKILL.md (or skill.md) in the given files and folders, at any depth.
+Folders named .git or node_modules are skipped and links to folders are not followed;
+other hidden folders (.agents, .claude, ...) are checked. Default path: the current folder.
+
+Options:
+  --strict    apply the Agent Skills specification's rules (name = folder, known keys,
+              length limits) as errors, as CI should
+  --json      print every file checked with its status and diagnostics, and totals by code
+  -h, --help  show this help
+
+Exit status: 0 when no file has an error, 1 when one does (or nothing was found), 2 on bad usage.
+`;
+
+/** Folders never worth descending into when looking for skills. */
+const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
+const CONCURRENCY = 32;
+
+export type FileStatus = "ok" | "warning" | "error";
+
+export interface FileReport {
+  file: string;
+  status: FileStatus;
+  /** The skill's name when the file loaded. */
+  name?: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface ValidateReport {
+  mode: ParseMode;
+  files: FileReport[];
+  totals: {
+    files: number;
+    ok: number;
+    warning: number;
+    error: number;
+    errors: number;
+    warnings: number;
+    infos: number;
+    byCode: Record<string, number>;
+  };
+}
+
+export async function run(args: string[], ctx: CommandContext): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    ctx.err(`skillshelf validate: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    ctx.out(HELP);
+    return 0;
+  }
+  const mode: ParseMode = parsed.values.strict ? "strict" : "lenient";
+  const targets = parsed.positionals.length > 0 ? parsed.positionals : ["."];
+  const report = await validate(targets, { mode, cwd: ctx.cwd, display: (file) => displayPath(file, ctx) });
+
+  if (parsed.values.json) ctx.out(`${JSON.stringify(report, null, 2)}\n`);
+  else ctx.out(human(report, targets, ctx));
+  return report.totals.files === 0 || report.totals.errors > 0 ? 1 : 0;
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      strict: { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+export interface ValidateOptions {
+  mode?: ParseMode;
+  cwd?: string;
+  /** How file paths appear in the report (default: as found). */
+  display?: (absolutePath: string) => string;
+}
+
+/** Validates the skill files in `targets` (files or folders). */
+export async function validate(
+  targets: readonly string[],
+  options: ValidateOptions = {},
+): Promise<ValidateReport> {
+  const mode = options.mode ?? "lenient";
+  const cwd = options.cwd ?? process.cwd();
+  const display = options.display ?? ((file: string) => file);
+  const found = new Set<string>();
+  const files: FileReport[] = [];
+
+  for (const target of targets) {
+    const absolute = path.resolve(cwd, target);
+    try {
+      const info = await fs.stat(absolute);
+      if (info.isDirectory()) await collect(absolute, found);
+      else found.add(absolute); // a file named explicitly is checked whatever its name
+    } catch (error) {
+      files.push(problem(display(absolute), `cannot read ${target}: ${(error as Error).message}`));
+    }
+  }
+
+  const list = [...found].sort();
+  for (let i = 0; i < list.length; i += CONCURRENCY) {
+    const batch = list.slice(i, i + CONCURRENCY);
+    const results = await Promise.all(
+      batch.map((file) =>
+        readSkillFile(file, { path: display(file), mode, folderName: path.basename(path.dirname(file)) }),
+      ),
+    );
+    results.forEach((result, j) => {
+      const status: FileStatus = result.diagnostics.some((d) => d.severity === "error")
+        ? "error"
+        : result.diagnostics.some((d) => d.severity === "warning")
+          ? "warning"
+          : "ok";
+      const entry: FileReport = { file: display(batch[j]!), status, diagnostics: result.diagnostics };
+      if (result.skill) entry.name = result.skill.name;
+      files.push(entry);
+    });
+  }
+
+  return { mode, files, totals: totals(files) };
+}
+
+async function collect(dir: string, found: Set<string>): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch {
+    return; // unreadable folder below a target: nothing we can check there
+  }
+  const folders: string[] = [];
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      if (!SKIPPED_FOLDERS.has(entry.name)) folders.push(path.join(dir, entry.name));
+    } else if ((SKILL_FILE_NAMES as readonly string[]).includes(entry.name)) {
+      // Regular files and links alike: readSkillFile refuses anything that is not a regular file.
+      found.add(path.join(dir, entry.name));
+    }
+  }
+  await Promise.all(folders.map((folder) => collect(folder, found)));
+}
+
+function problem(file: string, message: string): FileReport {
+  return {
+    file,
+    status: "error",
+    diagnostics: [
+      diagnostic({
+        severity: "error",
+        code: "read-error",
+        message,
+        file,
+        hint: "Check the path: give SKILL.md files or folders that contain them.",
+      }),
+    ],
+  };
+}
+
+function totals(files: readonly FileReport[]): ValidateReport["totals"] {
+  const t: ValidateReport["totals"] = {
+    files: files.length,
+    ok: 0,
+    warning: 0,
+    error: 0,
+    errors: 0,
+    warnings: 0,
+    infos: 0,
+    byCode: {},
+  };
+  for (const file of files) {
+    t[file.status]++;
+    for (const d of file.diagnostics) {
+      if (d.severity === "error") t.errors++;
+      else if (d.severity === "warning") t.warnings++;
+      else t.infos++;
+      t.byCode[d.code] = (t.byCode[d.code] ?? 0) + 1;
+    }
+  }
+  t.byCode = Object.fromEntries(Object.entries(t.byCode).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return t;
+}
+
+function human(report: ValidateReport, targets: readonly string[], ctx: CommandContext): string {
+  const c = ctx.color;
+  const { totals: t } = report;
+  if (t.files === 0) {
+    return `${c.red("✖")} no SKILL.md files found in ${targets.join(", ")}\n`;
+  }
+  const blocks = report.files
+    .filter((f) => f.diagnostics.length > 0)
+    .map((f) => `${c.underline(f.file)}\n${formatFileDiagnostics(f.diagnostics, ctx)}`);
+  const problems = t.errors + t.warnings + t.infos;
+  const strict = report.mode === "strict" ? " (strict)" : "";
+  const summary =
+    problems === 0
+      ? `${c.green("✔")} ${plural(t.files, "file")} checked${strict}, no problems`
+      : `${t.errors > 0 ? c.red("✖") : c.yellow("⚠")} ${plural(problems, "problem")} (${plural(t.errors, "error")}, ${plural(t.warnings, "warning")}${t.infos ? `, ${t.infos} info` : ""}) in ${plural(t.files - t.ok, "file")} of ${t.files} checked${strict}`;
+  return `${blocks.length > 0 ? `${blocks.join("\n\n")}\n\n` : ""}${summary}\n`;
 }
