@@ -7,6 +7,8 @@ cd "$ROOT"
 if [ -f apps/demo/dist/main.js ]; then
   exec node apps/demo/dist/main.js "$@"
 fi
-# Until the demo app lands: the CLI lists and validates the example skills.
-node packages/cli/dist/bin.js list --project examples
-node packages/cli/dist/bin.js validate examples/skills
+# Until the demo app lands: the CLI lists the example skills as a shelf resolves them
+# (examples/skills as the project folder, over your user folders and the builtin roles),
+# then validates them with the specification's rules.
+node packages/cli/dist/bin.js list --project examples/skills
+node packages/cli/dist/bin.js validate examples/skills --strict

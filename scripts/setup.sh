@@ -26,9 +26,10 @@ if [ "$("$TOOLS/node_modules/.bin/node" --version 2>/dev/null)" != "v$NODE_VERSI
     "node@$NODE_VERSION" "pnpm@$PNPM_VERSION" >&2
 fi
 
-# 2. Dependencies, only when the lockfile or a manifest changed since the last install.
+# 2. Dependencies, only when the lockfile, the workspace or a manifest changed since the last install.
+sha256() { if command -v sha256sum >/dev/null; then sha256sum; else shasum -a 256; fi; }
 STAMP="$ROOT/node_modules/.skillshelf-install-stamp"
-FINGERPRINT="$(cat "$ROOT/pnpm-lock.yaml" "$ROOT"/package.json "$ROOT"/packages/*/package.json "$ROOT"/apps/*/package.json "$ROOT"/bench/package.json 2>/dev/null | sha256sum | cut -d' ' -f1)"
+FINGERPRINT="$(cat "$ROOT/pnpm-lock.yaml" "$ROOT/pnpm-workspace.yaml" "$ROOT"/package.json "$ROOT"/packages/*/package.json "$ROOT"/apps/*/package.json "$ROOT"/bench/package.json 2>/dev/null | sha256 | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$FINGERPRINT" ]; then
   say "pnpm install --frozen-lockfile"
   (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=append-only >&2)

@@ -49,6 +49,8 @@ interface FileRecord {
   depth: number;
   /** Signature taken before the last read: a write after it shows up as a change. */
   sig: Signature | undefined;
+  /** The refresh that last found this file unchanged (saves a second stat when folders changed). */
+  checked?: number;
   /** The skill this file provides now: the last parse, or the last good one if that failed. */
   skill?: Skill;
   diagnostics: Diagnostic[];
@@ -75,6 +77,7 @@ export class SkillLoader {
   private loaded = false;
   /** Refreshes run one after another; a call made during a refresh waits and re-checks. */
   private queue: Promise<unknown> = Promise.resolve();
+  private generation = 0;
 
   constructor(options: LoaderOptions) {
     this.sources = options.sources;
@@ -149,16 +152,16 @@ export class SkillLoader {
     // 1. The cheap check: has any folder listing or skill file moved?
     const staleFolders: Array<{ node: ScanNode; root: RootState }> = [];
     const changedFiles = new Set<string>();
-    const unchangedFiles = new Set<string>();
+    const generation = ++this.generation;
     for (const root of this.roots) {
       const stack: ScanNode[] = [root.node];
       while (stack.length > 0) {
         const node = stack.pop()!;
         if (node.skillFile !== undefined) {
           const sig = signatureOf(node.skillFile);
+          const record = this.files.get(node.skillFile);
           if (sig === undefined) staleFolders.push({ node, root });
-          else if (sameSignature(sig, this.files.get(node.skillFile)?.sig))
-            unchangedFiles.add(node.skillFile);
+          else if (record && sameSignature(sig, record.sig)) record.checked = generation;
           else changedFiles.add(node.skillFile);
           continue;
         }
@@ -192,7 +195,7 @@ export class SkillLoader {
         record.depth !== loc.depth
       ) {
         toRead.push(loc);
-      } else if (!unchangedFiles.has(loc.file) && !sameSignature(record.sig, signatureOf(loc.file))) {
+      } else if (record.checked !== generation && !sameSignature(record.sig, signatureOf(loc.file))) {
         // A folder that was replaced under the same path: its file was not checked in step 1.
         toRead.push(loc);
       }
