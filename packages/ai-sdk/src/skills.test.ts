@@ -424,6 +424,22 @@ describe("roleTool", () => {
     for (const name of roleNames) expect(delegate.description).toContain(`- ${name}:`);
   });
 
+  it("runs a builtin role the same way: its read-only whitelist over the host's tools", async () => {
+    const tools = hostTools();
+    const sub = scriptedModel(() => ({ text: "findings" }));
+    const delegate = skills.roleTool({ model: sub, tools });
+    const output = await delegate.execute?.(
+      { role: "researcher", task: "What changed in v2?" },
+      { toolCallId: "c", messages: [], context: undefined },
+    );
+    expect(output).toMatchObject({ status: "success", data: { role: "researcher", text: "findings" } });
+    const offered = offeredTools(sub.calls[0]);
+    expect(offered).toContain("read_file");
+    for (const writer of ["write_file", "bash", "send_email", "rename_file", "delegate"]) {
+      expect(offered).not.toContain(writer);
+    }
+  });
+
   it("runs a user-defined role skill as a sub-agent that sees only its whitelisted tools", async () => {
     const tools = hostTools();
     const checker = scriptedModel((_call, i) =>
