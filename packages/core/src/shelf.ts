@@ -6,9 +6,17 @@
  * CONTRACT NOTE (scaffold): the method groups below are owned by different work streams.
  * Edit only your group, with small edits.
  */
+import path from "node:path";
 import { SkillLoader } from "./load/loader.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
+import { createMatcher } from "./match/matcher.js";
+import type { ToolAliases } from "./policy/aliases.js";
+import { builtinRoleSkills } from "./roles/builtin-roles.js";
+import { type Delegation, type DelegationErrorType, prepareDelegation } from "./roles/delegation.js";
+import { roleOf, rolesOf } from "./roles/roles.js";
+import { createShelfSessions } from "./session/shelf-sessions.js";
+import { createFileUsageStore } from "./usage/file-store.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -22,6 +30,7 @@ import type {
   SessionState,
   Skill,
   SkillSource,
+  ToolResult,
 } from "./types.js";
 
 export interface ShelfOptions {
@@ -41,6 +50,8 @@ export interface ShelfOptions {
   stateDir?: string;
   /** Event sink; default a JSONL file under stateDir. `false` disables. */
   events?: EventSink | false;
+  /** Map whitelist names (Claude Code's `Read`, `Bash(git:*)`) to this host's tool names or globs. */
+  toolAliases?: ToolAliases;
 }
 
 export interface RefreshResult {
@@ -66,6 +77,11 @@ export interface Shelf extends SkillSource {
   match(message: string, options?: MatchOptions): MatchResult;
   roles(): Role[];
   role(name: string): Role | undefined;
+  /**
+   * Check a delegation tool call (`{ role, task }`) and resolve the sub-agent: its role, the
+   * host tools it may use (of `tools`), its instructions and model. Emits a `delegated` event.
+   */
+  prepareDelegation(input: unknown, tools: readonly string[]): ToolResult<Delegation, DelegationErrorType>;
   session(state?: SessionState): Session;
   /** Rebuild a session from a conversation (activation tool calls, explicit "/name" user messages). */
   sessionFromHistory(history: readonly HistoryItem[]): Session;
@@ -81,8 +97,8 @@ export interface Shelf extends SkillSource {
 export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   const loader = new SkillLoader({
     sources: resolveSources(options),
-    // Default role skills join here (unless builtinRoles === false) once roles/ provides them.
-    builtins: options.builtins ?? [],
+    // The default roles are builtins too: lowest precedence, so a project or user skill of the same name replaces one.
+    builtins: [...(options.builtins ?? []), ...(options.builtinRoles === false ? [] : builtinRoleSkills())],
     mode: options.mode ?? "lenient",
   });
   await loader.load();
@@ -108,6 +124,19 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     watcher?.close();
     watcher = undefined;
   };
+
+  // ── runtime (issue 3): one matcher and one usage store, shared by match() and every session ──
+  const stateDir = path.resolve(options.root ?? process.cwd(), options.stateDir ?? ".skillshelf");
+  const matcher = createMatcher();
+  const usage = createFileUsageStore({ dir: stateDir });
+  const sessions = createShelfSessions({
+    skills: loader,
+    matcher,
+    usage,
+    events: options.events,
+    stateDir,
+    toolAliases: options.toolAliases,
+  });
 
   // Temporary: each owner replaces its throw with the real wiring.
   const notAvailable = (method: string): never => {
@@ -137,15 +166,23 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
 
     // ── runtime (issue 3) ──
     match: (_message, _options) => notAvailable("match"), // TEMPORARY: owner of match/ replaces
-    roles: () => notAvailable("roles"), // TEMPORARY: owner of roles/ replaces
-    role: (_name) => notAvailable("role"), // TEMPORARY: owner of roles/ replaces
-    session: (_state) => notAvailable("session"), // TEMPORARY: owner of session/ replaces
-    sessionFromHistory: (_history) => notAvailable("sessionFromHistory"), // TEMPORARY: owner of session/ replaces
+    roles: () => rolesOf(loader),
+    role: (name) => roleOf(loader, name),
+    prepareDelegation: (input, tools) =>
+      prepareDelegation(input, {
+        roles: rolesOf(loader),
+        tools,
+        toolAliases: options.toolAliases,
+        events: sessions.events,
+      }),
+    session: (state) => sessions.session(state),
+    sessionFromHistory: (history) => sessions.fromHistory(history),
     noteRead: (_path) => notAvailable("noteRead"), // TEMPORARY: owner of usage/ replaces
 
     async close() {
       listeners.clear();
       stopWatching();
+      await sessions.flush(); // events still queued reach the log
     },
   };
 }

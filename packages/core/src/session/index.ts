@@ -23,6 +23,12 @@ export {
   type UsageRecorder,
 } from "./session.js";
 export {
+  createShelfSessions,
+  EVENTS_FILE,
+  type ShelfSessions,
+  type ShelfSessionsOptions,
+} from "./shelf-sessions.js";
+export {
   currentDateLine,
   type SubstituteOptions,
   splitArguments,

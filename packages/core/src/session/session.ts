@@ -48,6 +48,10 @@ export type SessionCatalog = (input: {
   skills: readonly Skill[];
   /** This turn's stage-1 candidates among them, best first. */
   candidates: readonly Candidate[];
+  /** The shelf's whole skill list these were taken from (stable until a refresh changes it): a cache key. */
+  list: readonly Skill[];
+  /** Names of the active skills (left out of `skills`): a cache key. */
+  active: readonly string[];
 }) => { text: string };
 
 /** Where activations are recorded as use (so the catalog order follows real use). */
@@ -83,7 +87,31 @@ interface SkillsView {
   tools: ToolNameIndex;
   /** Skills the model may be offered: not `disable-model-invocation`, not roles. */
   offerable: Skill[];
+  offerableNames: Set<string>;
   specs: Map<string, ToolSpec>;
+}
+
+/**
+ * One view per skill list, shared by every session over it. Stateless hosts build a session
+ * per step (and per tool call); sharing `offerable` keeps it the same array, so the matcher's
+ * per-list index is built once instead of once per session (≈200 ms at 900 skills).
+ */
+const views = new WeakMap<readonly Skill[], SkillsView>();
+
+function sharedView(list: readonly Skill[]): SkillsView {
+  let view = views.get(list);
+  if (!view) {
+    const offerable = list.filter((s) => !s.disableModelInvocation && !s.role);
+    view = {
+      list,
+      tools: createToolNameIndex(list),
+      offerable,
+      offerableNames: new Set(offerable.map((s) => s.name)),
+      specs: new Map(),
+    };
+    views.set(list, view);
+  }
+  return view;
 }
 
 /** Internals the history replay needs; not part of the public Session. */
@@ -162,14 +190,7 @@ export function createSessionWithInternals(options: SessionOptions): {
 
   const skillsView = (): SkillsView => {
     const current = source.skills();
-    if (view?.list !== current) {
-      view = {
-        list: current,
-        tools: createToolNameIndex(current),
-        offerable: current.filter((s) => !s.disableModelInvocation && !s.role),
-        specs: new Map(),
-      };
-    }
+    if (view?.list !== current) view = sharedView(current);
     return view;
   };
 
@@ -421,7 +442,9 @@ export function createSessionWithInternals(options: SessionOptions): {
     const key = `${activeKey()}\u0001${candidates.map((c) => c.name).join("\u0000")}`;
     if (!catalogCache || catalogCache.list !== v.list || catalogCache.key !== key) {
       const skills = state.active.length > 0 ? v.offerable.filter((s) => !isActive(s.name)) : v.offerable;
-      const text = skills.length > 0 ? options.catalog({ skills, candidates }).text : "";
+      const active = state.active.map((a) => a.name);
+      const text =
+        skills.length > 0 ? options.catalog({ skills, candidates, list: v.list, active }).text : "";
       catalogCache = { key, list: v.list, text };
     }
     return catalogCache.text;
@@ -472,8 +495,9 @@ export function createSessionWithInternals(options: SessionOptions): {
         seenMessage = message;
       }
 
-      const offerableNames = new Set(v.offerable.map((s) => s.name));
-      const candidates = lastMatch.candidates.filter((c) => offerableNames.has(c.name) && !isActive(c.name));
+      const candidates = lastMatch.candidates.filter(
+        (c) => v.offerableNames.has(c.name) && !isActive(c.name),
+      );
       const top: Skill[] = [];
       for (const c of candidates) {
         if (top.length >= topCount) break;

@@ -8,12 +8,13 @@ import type { CountTokens } from "../catalog/tokens.js";
 import { jsonlEventSink } from "../events/jsonl-sink.js";
 import type { Matcher } from "../match/matcher.js";
 import type { ToolAliases } from "../policy/aliases.js";
-import type { EventSink, HistoryItem, Session, SessionState, SkillSource } from "../types.js";
+import type { EventSink, HistoryItem, Session, SessionState, Skill, SkillSource } from "../types.js";
 import type { UsageStore } from "../usage/store.js";
 import { sessionFromHistory } from "./from-history.js";
-import { createSession, type SessionOptions } from "./session.js";
+import { createSession, type SessionCatalog, type SessionOptions } from "./session.js";
 
 export const EVENTS_FILE = "events.jsonl";
+const CATALOG_CACHE_SIZE = 64;
 
 export interface ShelfSessionsOptions {
   skills: SkillSource;
@@ -48,11 +49,29 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       ? undefined
       : (options.events ?? jsonlEventSink(path.join(options.stateDir, EVENTS_FILE)));
   const { matcher, usage } = options;
-  const base: Omit<SessionOptions, "state"> = {
-    skills: options.skills,
-    match: (skills, message) => matcher.match(skills, message, { usage }),
-    catalog: ({ skills, candidates }) =>
-      buildCatalog({
+
+  // Catalogs are shared by every session of the shelf: a stateless host builds a session per
+  // step, and most turns repeat a candidate set (often the empty one). A catalog changes with
+  // the skill list, the active skills, the candidates and the usage order; uses recorded by
+  // sessions bump `usageVersion` (a read noted elsewhere reorders at the next change).
+  let usageVersion = 0;
+  const recorder = usage && {
+    record(name: string, at: Date) {
+      usage.record(name, at);
+      usageVersion++;
+    },
+  };
+  const catalogs = new Map<string, string>();
+  let catalogList: readonly Skill[] | undefined;
+  const catalog: SessionCatalog = ({ skills, candidates, list, active }) => {
+    if (list !== catalogList) {
+      catalogs.clear();
+      catalogList = list;
+    }
+    const key = `${usageVersion}\u0001${active.join("\u0000")}\u0001${candidates.map((c) => c.name).join("\u0000")}`;
+    let text = catalogs.get(key);
+    if (text === undefined) {
+      text = buildCatalog({
         skills,
         candidates,
         usage,
@@ -60,8 +79,18 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
         entryCap: options.entryCap,
         countTokens: options.countTokens,
         now: options.now?.(),
-      }),
-    usage,
+      }).text;
+      if (catalogs.size >= CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
+    } else catalogs.delete(key); // re-insert below: most recently used last
+    catalogs.set(key, text);
+    return { text };
+  };
+
+  const base: Omit<SessionOptions, "state"> = {
+    skills: options.skills,
+    match: (skills, message) => matcher.match(skills, message, { usage }),
+    catalog,
+    usage: recorder,
     events,
     toolAliases: options.toolAliases,
     topCandidates: options.topCandidates,

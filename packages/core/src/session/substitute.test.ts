@@ -60,11 +60,11 @@ describe("substituteArguments", () => {
     expect(substituteArguments("Type \\$ARGUMENTS.", { args: "x" })).toBe("Type $ARGUMENTS.\n\nARGUMENTS: x");
   });
 
-  it("fills ${SKILL_DIR} and ${CLAUDE_SKILL_DIR} when the folder is known", () => {
+  it("fills the skill-folder placeholders when the folder is known", () => {
     expect(
-      substituteArguments("Run ${CLAUDE_SKILL_DIR}/scripts/x.py in ${SKILL_DIR}.", { skillDir: "/s/pdf" }),
+      substituteArguments(`Run \${CLAUDE_SKILL_DIR}/scripts/x.py in \${SKILL_DIR}.`, { skillDir: "/s/pdf" }),
     ).toBe("Run /s/pdf/scripts/x.py in /s/pdf.");
-    expect(substituteArguments("Run ${SKILL_DIR}/x.", {})).toBe("Run ${SKILL_DIR}/x.");
+    expect(substituteArguments(`Run \${SKILL_DIR}/x.`, {})).toBe(`Run \${SKILL_DIR}/x.`);
   });
 
   it("handles Unicode argument names and values", () => {

@@ -75,7 +75,7 @@ export function substituteArguments(body: string, options: SubstituteOptions = {
     .join("|");
   const pattern = new RegExp(
     String.raw`(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)(?![\p{L}\p{N}_])|\{(SKILL_DIR|CLAUDE_SKILL_DIR)\}|(\d+)(?![\p{L}\p{N}_]|\.\d)` +
-      (namePattern ? String.raw`|(${namePattern})(?!${NAME_CONTINUES})` : "") +
+      (namePattern ? `|(${namePattern})(?!${NAME_CONTINUES})` : "") +
       ")",
     "gu",
   );

@@ -1,0 +1,137 @@
+/**
+ * Sessions and plan(): the per-model-call cost a host pays, at 1,000 and 10,000 real
+ * skills (corpus.ts). Each "new message" call plans a different real user request (MetaTool
+ * Task1 queries, and requests written from corpus skill descriptions so stage 1 has real
+ * candidates), so nothing is served from the session's per-message cache: stage-1 matching,
+ * the budgeted catalog, activation tool specs and the tool policy are all computed.
+ *
+ * Also measured: a replan of the same message (the next step of a tool loop), plan() with two
+ * active skills that restrict tools, plan() with the default JSONL event log on, and guard().
+ * match() and buildCatalog() alone are shown for reference: plan() is mostly those two.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildCatalog, createMatcher, createShelf, type Session, type Shelf } from "@skillshelf/core";
+import { buildSkillTree, corpusFiles } from "./corpus.ts";
+import { formatMs, type Measured, measure } from "./lib.ts";
+
+const ROUTING_DIR = fileURLToPath(new URL("../../shared/data/routing/", import.meta.url));
+
+const HOST_TOOLS = [
+  "read_file",
+  "write_file",
+  "edit_file",
+  "ls",
+  "glob",
+  "grep",
+  "execute",
+  "web_search",
+  "fetch_url",
+];
+
+function messages(): string[] {
+  const task1 = JSON.parse(
+    fs.readFileSync(path.join(ROUTING_DIR, "metatool", "Task1.json"), "utf8"),
+  ) as Array<{
+    query: string;
+  }>;
+  const fromSkills = corpusFiles()
+    .slice(0, 200)
+    .map((f) => /\ndescription:\s*["']?(.+)/.exec(f.text)?.[1] ?? "")
+    .filter((d) => d.length > 20)
+    .map((d) => `Please help me: ${d.split(/\s+/).slice(0, 12).join(" ")}`);
+  const queries = task1.slice(0, 200).map((t) => t.query);
+  // Interleave so consecutive calls alternate hits and misses.
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(queries.length, fromSkills.length); i++) {
+    if (queries[i]) out.push(queries[i]!);
+    if (fromSkills[i]) out.push(fromSkills[i]!);
+  }
+  return out;
+}
+
+async function shelfOf(count: number, events: boolean): Promise<{ shelf: Shelf; stateDir: string }> {
+  const dir = buildSkillTree(count);
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-plan-state-"));
+  const shelf = await createShelf({
+    root: path.dirname(dir),
+    projectDirs: [dir],
+    userDirs: [],
+    stateDir,
+    ...(events ? {} : { events: false }),
+  });
+  return { shelf, stateDir };
+}
+
+function rotating(session: Session, list: readonly string[]) {
+  let i = 0;
+  return () => session.plan({ message: list[i++ % list.length]!, tools: HOST_TOOLS });
+}
+
+async function suite(count: number, list: readonly string[]): Promise<Measured[]> {
+  const { shelf, stateDir } = await shelfOf(count, false);
+  const withLog = await shelfOf(count, true);
+  const skills = shelf.skills().filter((s) => !s.role && !s.disableModelInvocation);
+
+  const fresh = shelf.session();
+  const same = shelf.session();
+  same.plan({ message: list[0]!, tools: HOST_TOOLS });
+
+  // Two active skills with whitelists: the policy is an intersection over both.
+  const restricted = shelf.session();
+  const withTools = skills.filter((s) => s.allowedTools && s.allowedTools.length > 0).slice(0, 2);
+  for (const s of withTools) restricted.activate(s.name, { by: "code" });
+
+  const logged = withLog.shelf.session();
+  const matcher = createMatcher();
+  let m = 0;
+  let c = 0;
+  const guarded = shelf.session();
+  for (const s of withTools) guarded.activate(s.name, { by: "code" });
+  guarded.plan({ tools: HOST_TOOLS });
+
+  const label = count.toLocaleString("en-US");
+  const rows = await measure(
+    [
+      [`plan() · ${label} skills · new message each call`, rotating(fresh, list)],
+      [
+        `plan() · ${label} skills · same message (next step of the turn)`,
+        () => same.plan({ tools: HOST_TOOLS }),
+      ],
+      [
+        `plan() · ${label} skills · new message, ${withTools.length} active skills with allowed-tools`,
+        rotating(restricted, list),
+      ],
+      [`plan() · ${label} skills · new message, JSONL event log on`, rotating(logged, list)],
+      [`guard() · ${withTools.length} active skills`, () => guarded.guard("execute")],
+      [`reference: match() alone · ${label} skills`, () => matcher.match(skills, list[m++ % list.length]!)],
+      [
+        `reference: buildCatalog() alone · ${label} skills`,
+        () => buildCatalog({ skills, candidates: [skills[c++ % skills.length]!.name] }),
+      ],
+    ],
+    { iterations: 300, time: 2000, warmupIterations: 50 },
+  );
+  await shelf.close();
+  await withLog.shelf.close();
+  fs.rmSync(stateDir, { recursive: true, force: true });
+  fs.rmSync(withLog.stateDir, { recursive: true, force: true });
+  return rows;
+}
+
+export async function run(): Promise<void> {
+  const list = messages();
+  console.log(
+    `${list.length} distinct messages (MetaTool Task1 queries + requests from corpus descriptions), ` +
+      `${HOST_TOOLS.length} host tools. Median (p50) per call.\n`,
+  );
+  console.log("| task | median | samples |\n|---|---:|---:|");
+  for (const count of [1_000, 10_000]) {
+    for (const row of await suite(count, list)) {
+      const ms = row.median < 0.1 ? `${(row.median * 1000).toFixed(1)} µs` : formatMs(row.median);
+      console.log(`| ${row.name} | ${ms} | ${row.samples} |`);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import { describe, expect, it } from "vitest";
+import { memoryEventSink } from "../events/memory-sink.js";
+import { loadBuiltins } from "../load/builtin.js";
+import { fixedSource, makeSkill } from "../session/test-utils/skills.js";
+import type { Role } from "../types.js";
+import { builtinRoleSkills } from "./builtin-roles.js";
+import { DELEGATE_TOOL, delegationToolSpec, prepareDelegation, resolveRoleTools } from "./delegation.js";
+import { roleFromSkill, roleOf, rolesOf } from "./roles.js";
+
+const DEEPAGENTS_TOOLS = [
+  "ls",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "glob",
+  "grep",
+  "execute",
+  "web_search",
+  "task",
+];
+
+function builtinRoles(options?: { locked?: boolean }): Role[] {
+  const { skills, diagnostics } = loadBuiltins(builtinRoleSkills(options));
+  expect(diagnostics).toEqual([]);
+  return rolesOf(fixedSource(skills));
+}
+
+describe("builtin roles", () => {
+  it("are researcher, developer and reviewer, loaded as role skills without diagnostics", () => {
+    const roles = builtinRoles();
+    expect(roles.map((r) => r.name)).toEqual(["researcher", "developer", "reviewer"]);
+    for (const role of roles) {
+      expect(role.scope).toBe("builtin");
+      expect(role.file).toBe(`builtin:${role.name}`);
+      expect(role.instructions.length).toBeGreaterThan(600);
+      expect(role.instructions).toMatch(/## What to return/);
+      expect(role.description.length).toBeLessThan(1024);
+    }
+  });
+
+  it("are not locked unless asked", () => {
+    expect(loadBuiltins(builtinRoleSkills()).skills.every((s) => !s.locked)).toBe(true);
+    expect(loadBuiltins(builtinRoleSkills({ locked: true })).skills.every((s) => s.locked)).toBe(true);
+  });
+
+  it("get sensible tools from a deepagents-style host", () => {
+    const [researcher, developer, reviewer] = builtinRoles();
+    expect(resolveRoleTools(researcher!, DEEPAGENTS_TOOLS).tools).toEqual([
+      "ls",
+      "read_file",
+      "glob",
+      "grep",
+      "web_search",
+    ]);
+    expect(resolveRoleTools(developer!, DEEPAGENTS_TOOLS).tools).toEqual([
+      "ls",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "glob",
+      "grep",
+      "execute",
+      "web_search",
+    ]);
+    // The reviewer reads (code, and docs on the web) but never writes or runs commands.
+    expect(resolveRoleTools(reviewer!, DEEPAGENTS_TOOLS).tools).toEqual([
+      "ls",
+      "read_file",
+      "glob",
+      "grep",
+      "web_search",
+    ]);
+  });
+
+  it("pick up read-only MCP-style tools by glob, and the reviewer's disallow list wins", () => {
+    const [, , reviewer] = builtinRoles();
+    const tools = ["search_code", "list_files", "read_page", "write_page", "edit_issue", "jira_search"];
+    expect(resolveRoleTools(reviewer!, tools).tools).toEqual([
+      "search_code",
+      "list_files",
+      "read_page",
+      "jira_search",
+    ]);
+  });
+});
+
+describe("roles from skills", () => {
+  it("maps a role skill to a Role (and skips plain skills)", () => {
+    const source = fixedSource([
+      makeSkill("translator", {
+        role: true,
+        description: "Translates text.",
+        whenToUse: "for any translation",
+        body: "\n# Translator\nTranslate faithfully.\n",
+        allowedTools: ["read_file"],
+        disallowedTools: ["execute"],
+        model: "gpt-small",
+      }),
+      makeSkill("pdf"),
+    ]);
+    expect(rolesOf(source)).toEqual([
+      {
+        name: "translator",
+        description: "Translates text. for any translation",
+        instructions: "# Translator\nTranslate faithfully.",
+        allowedTools: ["read_file"],
+        disallowedTools: ["execute"],
+        model: "gpt-small",
+        scope: "project",
+        file: "/skills/translator/SKILL.md",
+      },
+    ]);
+    expect(roleOf(source, "pdf")).toBeUndefined();
+    expect(roleOf(source, "nope")).toBeUndefined();
+    expect(roleFromSkill(makeSkill("bare", { role: true })).allowedTools).toBeUndefined();
+  });
+});
+
+describe("delegation", () => {
+  const roles = builtinRoles();
+
+  it("delegationToolSpec: { role (enum), task }, each role described", () => {
+    const spec = delegationToolSpec(roles)!;
+    expect(spec.name).toBe(DELEGATE_TOOL);
+    expect(spec.inputSchema).toMatchObject({
+      type: "object",
+      required: ["role", "task"],
+      properties: {
+        role: { type: "string", enum: ["researcher", "developer", "reviewer"] },
+        task: { type: "string" },
+      },
+    });
+    for (const role of roles) expect(spec.description).toContain(`- ${role.name}: `);
+    expect(delegationToolSpec([])).toBeUndefined();
+    expect(delegationToolSpec(roles, { name: "spawn_agent" })!.name).toBe("spawn_agent");
+  });
+
+  it("prepareDelegation resolves the sub-agent and emits an event", () => {
+    const events = memoryEventSink();
+    const result = prepareDelegation(
+      { role: "reviewer", task: "  Review src/a.ts  " },
+      {
+        roles,
+        tools: [...DEEPAGENTS_TOOLS, DELEGATE_TOOL],
+        events,
+        now: () => new Date("2026-11-30T10:00:00Z"),
+        timeZone: "UTC",
+      },
+    );
+    if (result.status !== "success") throw new Error(result.message);
+    expect(result.data.task).toBe("Review src/a.ts");
+    expect(result.data.tools).toEqual(["ls", "read_file", "glob", "grep", "web_search"]);
+    expect(result.data.instructions.startsWith("Today is Monday, 2026-11-30 (UTC).")).toBe(true);
+    expect(result.data.instructions).toContain("# Reviewer");
+    expect(events.events).toEqual([
+      {
+        type: "delegated",
+        at: "2026-11-30T10:00:00.000Z",
+        role: "reviewer",
+        task: "Review src/a.ts",
+        tools: ["ls", "read_file", "glob", "grep", "web_search"],
+      },
+    ]);
+  });
+
+  it("never hands the delegation tool itself to a sub-agent", () => {
+    const open: Role = { name: "any", description: "d", instructions: "i", scope: "project", file: "f" };
+    expect(resolveRoleTools(open, ["read_file", DELEGATE_TOOL]).tools).toEqual(["read_file"]);
+    expect(resolveRoleTools(open, ["read_file", "spawn"], { exclude: ["spawn"] }).tools).toEqual([
+      "read_file",
+    ]);
+  });
+
+  it("maps through the host's aliases and reports unknown names", () => {
+    const role: Role = {
+      name: "ops",
+      description: "d",
+      instructions: "i",
+      allowedTools: ["Bash", "Kubectl"],
+      scope: "project",
+      file: "/p/ops/SKILL.md",
+    };
+    const { tools, diagnostics } = resolveRoleTools(role, ["sh", "read_file"], {
+      toolAliases: { Bash: "sh" },
+    });
+    expect(tools).toEqual(["sh"]);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: "unknown-tool", file: "/p/ops/SKILL.md" });
+  });
+
+  it("errors are results the lead model can act on", () => {
+    const options = { roles, tools: DEEPAGENTS_TOOLS };
+    expect(prepareDelegation({ role: "pilot", task: "fly" }, options)).toMatchObject({
+      status: "error",
+      error_type: "UNKNOWN_ROLE",
+      message: expect.stringContaining("researcher, developer, reviewer"),
+    });
+    expect(prepareDelegation({ role: "reviewer" }, options)).toMatchObject({
+      status: "error",
+      error_type: "INVALID_ARGUMENTS",
+    });
+    expect(prepareDelegation("nonsense", options)).toMatchObject({
+      status: "error",
+      error_type: "INVALID_ARGUMENTS",
+    });
+  });
+});

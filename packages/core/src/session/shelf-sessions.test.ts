@@ -1,0 +1,218 @@
+/**
+ * Sessions from a real shelf: real SKILL.md files from the corpus, the real loader,
+ * matcher, catalog, usage store and JSONL event log, in a temp project.
+ */
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readEvents } from "../events/read-events.js";
+import { summarizeEvents } from "../events/summarize.js";
+import { createShelf, type Shelf } from "../shelf.js";
+import { TOOL_NAME_PATTERN } from "./activation-tools.js";
+
+const CORPUS = fileURLToPath(new URL("../../../../../shared/data/skills-corpus/", import.meta.url));
+const FROM_CORPUS = {
+  "review-contract": "anthropics--knowledge-work-plugins/small-business/skills/review-contract",
+  "make-repo-contribution": "github--awesome-copilot/skills/make-repo-contribution",
+  "task-management": "anthropics--knowledge-work-plugins/productivity/skills/task-management",
+  brainstorming: "obra--superpowers/skills/brainstorming",
+  "webapp-testing": "anthropics--skills/skills/webapp-testing",
+};
+
+// Seed 000's accident: a skill that must only run when the user asks for it.
+const BULK_RENAME = `---
+name: bulk-rename
+description: Renames many files at once following a naming pattern.
+disable-model-invocation: true
+argument-hint: <pattern>
+---
+Rename every file matching $0 and report what changed.
+`;
+
+const HOST_TOOLS = ["read_file", "edit_file", "execute", "web_search", "delete_file"];
+
+let root: string;
+let shelf: Shelf | undefined;
+
+async function addSkill(name: string, content: string) {
+  const dir = path.join(root, ".skillshelf", "skills", name);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "SKILL.md"), content);
+}
+
+async function open(options: Parameters<typeof createShelf>[0] = {}) {
+  shelf = await createShelf({ root, userDirs: [], ...options });
+  return shelf;
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-shelf-sessions-"));
+  for (const [name, rel] of Object.entries(FROM_CORPUS)) {
+    await cp(path.join(CORPUS, rel), path.join(root, ".skillshelf", "skills", name), { recursive: true });
+  }
+  await addSkill("bulk-rename", BULK_RENAME);
+});
+
+afterEach(async () => {
+  await shelf?.close();
+  shelf = undefined;
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("shelf.session() on real skills", () => {
+  it("plans a turn: candidates, valid activation tools, catalog in the system text", async () => {
+    const s = await open();
+    const plan = s
+      .session()
+      .plan({ message: "Please review this contract and flag any red flags", tools: HOST_TOOLS });
+    expect(plan.candidates[0]?.name).toBe("review-contract");
+    expect(plan.activationTools[0]?.name).toBe("skill_review-contract");
+    for (const tool of plan.activationTools) expect(tool.name).toMatch(TOOL_NAME_PATTERN);
+    // Never offered to the model: disable-model-invocation skills and roles.
+    const offered = JSON.stringify(plan.activationTools);
+    expect(offered).not.toContain("bulk-rename");
+    expect(offered).not.toContain('"researcher"');
+    expect(plan.system).toContain("review-contract");
+    expect(plan.system).not.toContain("bulk-rename");
+    expect(plan.allowedTools).toEqual(HOST_TOOLS);
+  });
+
+  it("enforces a real whitelist with Claude Code names mapped to the host's tools", async () => {
+    const s = await open();
+    const session = s.session();
+    expect(session.activate("make-repo-contribution", { by: "model" }).status).toBe("success");
+    const plan = session.plan({ tools: HOST_TOOLS });
+    // allowed-tools: Read Edit Bash(git:*) Bash(gh issue:*) Bash(gh pr:*)
+    expect(plan.allowedTools).toEqual(["read_file", "edit_file", "execute"]);
+    expect(plan.system).toContain('<skill_content name="make-repo-contribution">');
+    expect(session.guard("delete_file").allowed).toBe(false);
+    // A second skill narrows further (Read, WebFetch, Bash): never wider.
+    session.activate("review-contract", { by: "model" });
+    expect(session.plan({ tools: HOST_TOOLS }).allowedTools).toEqual(["read_file", "execute"]);
+  });
+
+  it("runs /bulk-rename for the user but refuses it to the model", async () => {
+    const s = await open();
+    const session = s.session();
+    const refused = session.callActivationTool("activate_skill", { name: "bulk-rename" });
+    expect(refused).toMatchObject({ status: "error", error_type: "MODEL_INVOCATION_DISABLED" });
+    const plan = session.plan({ message: "/bulk-rename *.jpeg", tools: HOST_TOOLS });
+    expect(plan.explicit?.status).toBe("success");
+    expect(plan.system).toContain("Rename every file matching *.jpeg and report what changed.");
+    const hidden = session.plan({ message: "/task-management add milk", tools: HOST_TOOLS });
+    expect(hidden.explicit).toMatchObject({ status: "error", error_type: "NOT_USER_INVOCABLE" });
+  });
+
+  it("lists a real skill's resources when it is activated", async () => {
+    const s = await open();
+    const result = s.session().activate("webapp-testing", { by: "model" });
+    if (result.status !== "success") throw new Error(result.message);
+    expect(result.data.resources.length).toBeGreaterThan(0);
+    expect(result.data.resources.every((r) => !r.startsWith(".") && r !== "SKILL.md")).toBe(true);
+    expect(result.data.resources.some((r) => r.startsWith("scripts/"))).toBe(true);
+  });
+
+  it("records usage and writes every decision to <stateDir>/events.jsonl", async () => {
+    const s = await open();
+    const session = s.session();
+    session.plan({ message: "review this contract", tools: HOST_TOOLS });
+    session.callActivationTool("skill_review-contract", {});
+    session.callActivationTool("activate_skill", { name: "bulk-rename" });
+    session.guard("delete_file");
+    await s.close();
+    shelf = undefined;
+
+    const usage = JSON.parse(await readFile(path.join(root, ".skillshelf", "usage.json"), "utf8"));
+    expect(usage.skills["review-contract"].count).toBe(1);
+    const { events, invalidLines } = await readEvents(path.join(root, ".skillshelf", "events.jsonl"));
+    expect(invalidLines).toEqual([]);
+    expect(events.map((e) => e.type)).toEqual([
+      "candidates",
+      "activated",
+      "activation-refused",
+      "tool-blocked",
+    ]);
+    const summary = summarizeEvents(events);
+    expect(summary.skills.find((x) => x.name === "review-contract")).toMatchObject({
+      activations: 1,
+      byModel: 1,
+    });
+    expect(summary.blocked).toMatchObject({ total: 1, bySkill: [{ skill: "review-contract", count: 1 }] });
+  });
+
+  it("shares catalogs between sessions, and reorders them when a session records a use", async () => {
+    const s = await open();
+    const line = (text: string, name: string) => text.indexOf(`- ${name}:`);
+    const before = s.session().plan({ message: "hello there", tools: [] }).system;
+    expect(line(before, "brainstorming")).toBeGreaterThan(-1);
+    expect(line(before, "brainstorming")).toBeLessThan(line(before, "webapp-testing"));
+    const other = s.session();
+    other.activate("webapp-testing", { by: "model" });
+    other.deactivate("webapp-testing");
+    const after = s.session().plan({ message: "hello there", tools: [] }).system;
+    expect(line(after, "webapp-testing")).toBeLessThan(line(after, "brainstorming"));
+  });
+
+  it("rebuilds a session from history for stateless hosts", async () => {
+    const s = await open();
+    const session = s.sessionFromHistory([
+      { kind: "user", text: "/bulk-rename *.png" },
+      { kind: "tool-call", toolName: "skill_review-contract", input: {}, output: { status: "success" } },
+      { kind: "user", text: "thanks" },
+    ]);
+    expect(session.state.active.map((a) => a.name)).toEqual(["bulk-rename", "review-contract"]);
+  });
+
+  it("can turn events off", async () => {
+    const s = await open({ events: false });
+    s.session().activate("brainstorming");
+    await s.close();
+    shelf = undefined;
+    expect((await readEvents(path.join(root, ".skillshelf", "events.jsonl"))).events).toEqual([]);
+  });
+});
+
+describe("shelf.roles()", () => {
+  it("has the builtin researcher, developer and reviewer", async () => {
+    const s = await open();
+    expect(
+      s
+        .roles()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["developer", "researcher", "reviewer"]);
+    const reviewer = s.role("reviewer")!;
+    expect(reviewer.scope).toBe("builtin");
+    expect(reviewer.file).toBe("builtin:reviewer");
+    expect(reviewer.instructions).toContain("# Reviewer");
+    expect(reviewer.disallowedTools).toContain("Write");
+    expect(s.role("brainstorming")).toBeUndefined(); // a skill, not a role
+  });
+
+  it("a project role skill overrides a builtin role and adds new ones", async () => {
+    await addSkill(
+      "reviewer",
+      "---\nname: reviewer\ndescription: Our house reviewer.\nrole: true\nallowed-tools: Read\nmodel: small-model\n---\nReview like we do.\n",
+    );
+    await addSkill(
+      "translator",
+      "---\nname: translator\ndescription: Translates.\nrole: true\n---\nTranslate.\n",
+    );
+    const s = await open();
+    expect(s.role("reviewer")).toMatchObject({
+      scope: "project",
+      instructions: "Review like we do.",
+      allowedTools: ["Read"],
+      model: "small-model",
+    });
+    expect(s.role("translator")?.allowedTools).toBeUndefined();
+    expect(s.roles()).toHaveLength(4);
+  });
+
+  it("builtinRoles: false leaves only the shelf's own roles", async () => {
+    const s = await open({ builtinRoles: false });
+    expect(s.roles()).toEqual([]);
+  });
+});
