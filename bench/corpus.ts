@@ -1,0 +1,86 @@
+/**
+ * Benchmark skill folders built from the real corpus (../shared/data/skills-corpus): the
+ * 939 SKILL.md files replicated under new names until there are `count` of them, each in
+ * `<root>/<name>/SKILL.md` with its frontmatter `name:` rewritten to match the folder, so
+ * every loader sees a valid Agent Skills layout. Built once per size in the OS temp folder
+ * and reused while the corpus is unchanged.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const DATA_DIR = fileURLToPath(new URL("../../shared/data/", import.meta.url));
+export const CORPUS_DIR = path.join(DATA_DIR, "skills-corpus");
+
+export interface CorpusFile {
+  /** Path relative to the corpus folder. */
+  path: string;
+  text: string;
+}
+
+let corpusCache: CorpusFile[] | undefined;
+
+/** Every SKILL.md listed in MANIFEST.tsv, in manifest order. */
+export function corpusFiles(): CorpusFile[] {
+  if (corpusCache) return corpusCache;
+  const manifest = fs.readFileSync(path.join(CORPUS_DIR, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1);
+  corpusCache = manifest
+    .map((line) => line.split("\t")[0]!)
+    .filter((p) => /(^|\/)skill\.md$/i.test(p))
+    .map((p) => ({ path: p, text: fs.readFileSync(path.join(CORPUS_DIR, p), "utf8") }));
+  return corpusCache;
+}
+
+/** Replaces the first top-level `name:` line of the frontmatter; files without one are left as they are. */
+export function renameSkill(text: string, name: string): string {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const lines = text.split(/\r?\n/);
+  if (lines[0]?.replace(/^\uFEFF/, "").trim() !== "---") return text;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "---") break;
+    if (/^name\s*:/.test(line)) {
+      lines[i] = `name: ${name}`;
+      return lines.join(eol);
+    }
+  }
+  return text;
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "skill"
+  );
+}
+
+/**
+ * A folder with `count` skills (`<root>/<name>/SKILL.md`). Names are `<original-folder>-<n>`,
+ * so they are unique, spec-valid and equal to their folder.
+ */
+export function buildSkillTree(count: number): string {
+  const files = corpusFiles();
+  const fingerprint = createHash("sha256");
+  for (const f of files) fingerprint.update(f.path).update(f.text);
+  const key = fingerprint.digest("hex").slice(0, 12);
+  const root = path.join(os.tmpdir(), `skillshelf-bench-${count}-${key}`);
+  const done = path.join(root, ".complete");
+  if (fs.existsSync(done)) return path.join(root, "skills");
+
+  fs.rmSync(root, { recursive: true, force: true });
+  const skills = path.join(root, "skills");
+  fs.mkdirSync(skills, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const source = files[i % files.length]!;
+    const name = `${slug(path.basename(path.dirname(source.path)))}-${i}`;
+    fs.mkdirSync(path.join(skills, name));
+    fs.writeFileSync(path.join(skills, name, "SKILL.md"), renameSkill(source.text, name));
+  }
+  fs.writeFileSync(done, "");
+  return skills;
+}

@@ -1,0 +1,178 @@
+/**
+ * Loading: cold load of 1,000 and 10,000 real skills, refresh() with nothing changed, and
+ * the same folders loaded by deepagents, Mastra and the npm skills-ref port.
+ *
+ * The folders are built from ../shared/data/skills-corpus (corpus.ts). Every loader reads
+ * the same files; each is used through its public entry point as an application would:
+ * - deepagents `listSkills({ projectSkillsDir })` (sync fs) and its agent middleware's
+ *   loader (`createSkillsMiddleware({ backend: new FilesystemBackend(...) })`, whose
+ *   `beforeModel` hook lists skills from the backend when `skillsMetadata` is null);
+ * - Mastra `new Workspace({ filesystem: new LocalFilesystem(...), skills: [...] }).skills.list()`;
+ * - skills-ref `readProperties(dir)` for every skill folder (it has no folder scan of its own).
+ * Baselines log every skipped file with console.warn/error; that output is silenced.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { LocalFilesystem, Workspace } from "@mastra/core/workspace";
+import { createShelf, parseSkill } from "@skillshelf/core";
+import { createSkillsMiddleware, FilesystemBackend, listSkills } from "deepagents";
+import { parseFrontmatter, readProperties } from "skills-ref";
+import { buildSkillTree } from "./corpus.ts";
+import { type Measured, measure, median, table } from "./lib.ts";
+
+type Loader = (dir: string) => Promise<number>;
+
+/** Runs a baseline with its console logging (one line per skipped or long file) silenced. */
+const quiet = async <T>(fn: () => Promise<T>): Promise<T> => {
+  const saved = [console.warn, console.error, console.debug, console.log, console.info] as const;
+  const writes = [process.stdout.write, process.stderr.write] as const;
+  const mute = () => undefined;
+  console.warn = console.error = console.debug = console.log = console.info = mute;
+  // Some loggers keep their own reference to console methods: silence the streams too.
+  process.stdout.write = process.stderr.write = (() => true) as typeof process.stdout.write;
+  try {
+    return await fn();
+  } finally {
+    [console.warn, console.error, console.debug, console.log, console.info] = saved;
+    [process.stdout.write, process.stderr.write] = writes;
+  }
+};
+
+/** The shelf options every skillshelf measurement uses: one project folder, nothing else. */
+const shelfOptions = (dir: string) => ({
+  root: path.dirname(dir),
+  projectDirs: [dir],
+  userDirs: [],
+  builtinRoles: false,
+  events: false as const,
+});
+
+export const loaders: Record<string, Loader> = {
+  skillshelf: async (dir) => {
+    const shelf = await createShelf(shelfOptions(dir));
+    return shelf.skills().length;
+  },
+  "deepagents listSkills": async (dir) => quiet(async () => listSkills({ projectSkillsDir: dir }).length),
+  "deepagents middleware (FilesystemBackend)": async (dir) =>
+    quiet(async () => {
+      const middleware = createSkillsMiddleware({
+        backend: new FilesystemBackend({ rootDir: dir }),
+        sources: [dir],
+      });
+      const hook = middleware.beforeModel as unknown;
+      const run = (typeof hook === "function" ? hook : (hook as { hook: unknown }).hook) as (
+        state: unknown,
+        runtime: unknown,
+      ) => Promise<{ skillsMetadata: unknown[] }>;
+      return (await run({ skillsMetadata: null }, {})).skillsMetadata.length;
+    }),
+  "Mastra Workspace skills.list()": async (dir) =>
+    quiet(async () => {
+      const workspace = new Workspace({
+        filesystem: new LocalFilesystem({ basePath: path.dirname(dir) }),
+        skills: [path.basename(dir)],
+      });
+      return (await workspace.skills!.list()).length;
+    }),
+  "skills-ref readProperties": async (dir) => {
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    const results = await Promise.allSettled(
+      entries.filter((e) => e.isDirectory()).map((e) => readProperties(path.join(dir, e.name))),
+    );
+    return results.filter((r) => r.status === "fulfilled").length;
+  },
+};
+
+async function coldLoads(dir: string, options: Parameters<typeof measure>[1]): Promise<Measured[]> {
+  return measure(
+    Object.entries(loaders).map(([name, load]) => [name, () => load(dir)] as const),
+    options,
+  );
+}
+
+/** The first load in a new Node process (JIT cold, modules loaded before the clock starts). */
+function freshProcessMedian(name: string, dir: string, runs: number): number {
+  const script = fileURLToPath(new URL("./fresh-load.ts", import.meta.url));
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = execFileSync(
+      process.execPath,
+      ["--experimental-strip-types", "--no-warnings", script, name, dir],
+      {
+        encoding: "utf8",
+      },
+    );
+    times.push(Number(JSON.parse(out.trim().split("\n").pop()!).ms));
+  }
+  return median(times);
+}
+
+export async function run(): Promise<void> {
+  const dir1k = buildSkillTree(1_000);
+  const dir10k = buildSkillTree(10_000);
+
+  const counts: Record<string, string> = {};
+  for (const [name, load] of Object.entries(loaders)) counts[name] = ` (${await load(dir1k)} loaded)`;
+
+  console.log("### Cold load, 1,000 skills (same process, warm JIT; tinybench median)\n");
+  const cold1k = await coldLoads(dir1k, { iterations: 20, time: 2000 });
+  console.log(table(cold1k, "skillshelf", counts));
+
+  console.log("\n### Cold load, 1,000 skills, first load in a fresh process (median of 5)\n");
+  const fresh = Object.keys(loaders).map((name) => ({
+    name,
+    median: freshProcessMedian(name, dir1k, 5),
+    samples: 5,
+  }));
+  console.log(table(fresh, "skillshelf"));
+
+  console.log("\n### Cold load, 10,000 skills (tinybench median)\n");
+  const counts10k: Record<string, string> = {};
+  for (const [name, load] of Object.entries(loaders)) counts10k[name] = ` (${await load(dir10k)} loaded)`;
+  const cold10k = await coldLoads(dir10k, { iterations: 5, time: 0, warmupIterations: 1 });
+  console.log(table(cold10k, "skillshelf", counts10k));
+
+  console.log("\n### refresh() with nothing changed\n");
+  const shelf1k = await createShelf(shelfOptions(dir1k));
+  const shelf10k = await createShelf(shelfOptions(dir10k));
+  const refresh = await measure(
+    [
+      ["skillshelf refresh(), 1,000 skills", () => shelf1k.refresh()],
+      ["skillshelf refresh(), 10,000 skills", () => shelf10k.refresh()],
+    ],
+    { iterations: 200, time: 1500 },
+  );
+  console.log(table(refresh, "skillshelf refresh(), 1,000 skills"));
+
+  console.log("\n### Parsing only (1,000 corpus files already in memory)\n");
+  const texts = fs
+    .readdirSync(dir1k)
+    .map((name) => ({ file: path.join(dir1k, name, "SKILL.md") }))
+    .map(({ file }) => ({ file, text: fs.readFileSync(file, "utf8") }));
+  const parsing = await measure(
+    [
+      [
+        "skillshelf parseSkill",
+        () => {
+          for (const { file, text } of texts) parseSkill(text, { path: file });
+        },
+      ],
+      [
+        "skills-ref parseFrontmatter",
+        () => {
+          for (const { text } of texts) {
+            try {
+              parseFrontmatter(text);
+            } catch {
+              // counted like a skipped file
+            }
+          }
+        },
+      ],
+    ],
+    { iterations: 30, time: 1500 },
+  );
+  console.log(table(parsing, "skillshelf parseSkill"));
+}
