@@ -1,0 +1,332 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { MemorySaver } from "@langchain/langgraph";
+import {
+  AIMessage,
+  type BaseMessage,
+  createAgent,
+  fakeModel,
+  HumanMessage,
+  ToolMessage,
+  tool,
+} from "langchain";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { skillsMiddleware } from "./middleware.js";
+import { STATE_KEY } from "./state.js";
+import { project, recorder, sharedData, skillFile } from "./test-utils/fixtures.js";
+
+const pdfSkill = skillFile(
+  {
+    name: "pdf-report",
+    description: "Build a PDF report from the user's data.",
+    triggers: ["pdf report"],
+    "allowed-tools": "read_file",
+  },
+  "PDF-BODY: read the data with read_file, then lay out the report.",
+);
+
+const reviewSkill = skillFile(
+  { name: "code-review", description: "Review a code change.", triggers: ["review"] },
+  "REVIEW-BODY: check tests first.",
+);
+
+const deploySkill = skillFile(
+  {
+    name: "deploy",
+    description: "Deploy the app to an environment.",
+    triggers: ["deploy"],
+    "disable-model-invocation": true,
+    "argument-hint": "<environment>",
+  },
+  "DEPLOY-BODY: deploy to $ARGUMENTS now.",
+);
+
+/** Host tools, each with a spy so a test can prove a tool never ran. */
+function hostTools() {
+  const spies = { read_file: vi.fn(), shell: vi.fn(), web_fetch: vi.fn() };
+  const tools = Object.entries(spies).map(([name, spy]) =>
+    tool(
+      (input: Record<string, unknown>) => {
+        spy(input);
+        return `${name} ok`;
+      },
+      { name, description: `The ${name} tool.`, schema: z.looseObject({}) },
+    ),
+  );
+  return { tools, spies };
+}
+
+function toolMessages(messages: BaseMessage[]): ToolMessage[] {
+  return messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+}
+
+function parsed(message: ToolMessage | undefined): Record<string, unknown> {
+  return JSON.parse(message?.text ?? "null") as Record<string, unknown>;
+}
+
+describe("skillsMiddleware", () => {
+  it("offers the matching skill, then puts its body into the system message of the next call", async () => {
+    const p = await project({ "pdf-report": pdfSkill, "code-review": reviewSkill });
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("report done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+    });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("Make a pdf report of sales")] });
+
+    expect(rec.calls[0]?.tools).toContain("skill_pdf-report");
+    expect(rec.calls[0]?.system).toContain("pdf-report");
+    expect(rec.calls[0]?.system).not.toContain("PDF-BODY");
+    expect(rec.calls[1]?.system).toContain("PDF-BODY");
+    const activation = parsed(toolMessages(result.messages)[0]);
+    expect(activation.status).toBe("success");
+    expect(result[STATE_KEY]?.active.map((a) => a.name)).toEqual(["pdf-report"]);
+    // What the model itself received, not just what the middleware handed on.
+    expect(model.calls[1]?.messages[0]?.text).toContain("PDF-BODY");
+    expect(p.events.some((e) => e.type === "activated" && e.skill === "pdf-report")).toBe(true);
+  });
+
+  it("filters the tool list to the active skill's whitelist", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+    });
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
+
+    expect(rec.calls[0]?.tools).toEqual(expect.arrayContaining(["read_file", "shell", "web_fetch"]));
+    expect(rec.calls[1]?.tools).toContain("read_file");
+    expect(rec.calls[1]?.tools).not.toContain("shell");
+    expect(rec.calls[1]?.tools).not.toContain("web_fetch");
+  });
+
+  it("blocks a call to a tool outside the whitelist: it never runs, the model reads TOOL_NOT_ALLOWED, the event is logged", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const host = hostTools();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      // Hidden from the model by now, but a model can still emit it; LangChain would run it.
+      .respondWithTools([{ name: "shell", args: { cmd: "rm -rf /" }, id: "s1" }])
+      .respondWithTools([{ name: "read_file", args: { path: "sales.csv" }, id: "r1" }])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: host.tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
+    });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
+
+    expect(host.spies.shell).not.toHaveBeenCalled();
+    expect(host.spies.read_file).toHaveBeenCalledOnce();
+    const blocked = toolMessages(result.messages).find((m) => m.tool_call_id === "s1");
+    expect(blocked?.status).toBe("error");
+    expect(parsed(blocked)).toMatchObject({ status: "error", error_type: "TOOL_NOT_ALLOWED" });
+    expect(String(parsed(blocked).message)).toContain("shell");
+    expect(p.events).toContainEqual(expect.objectContaining({ type: "tool-blocked", tool: "shell" }));
+  });
+
+  it("keeps the active skill across turns with a checkpointer", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("turn one done"))
+      .respond(new AIMessage("turn two done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "t1" } };
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] }, config);
+    const second = await agent.invoke({ messages: [new HumanMessage("now add a chart")] }, config);
+
+    const turnTwo = rec.calls[2];
+    expect(turnTwo?.system).toContain("PDF-BODY");
+    expect(turnTwo?.tools).not.toContain("shell");
+    expect(second[STATE_KEY]?.active.map((a) => a.name)).toEqual(["pdf-report"]);
+  });
+
+  it("rebuilds the state from the message history when there is no checkpointer", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("turn one done"))
+      .respond(new AIMessage("turn two done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+    });
+
+    const first = await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
+    await agent.invoke({ messages: [...first.messages, new HumanMessage("now add a chart")] });
+
+    expect(rec.calls[2]?.system).toContain("PDF-BODY");
+    expect(rec.calls[2]?.tools).not.toContain("shell");
+  });
+
+  it("runs two activations requested in one step (parallel tool calls)", async () => {
+    const p = await project({ "pdf-report": pdfSkill, "code-review": reviewSkill });
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "skill_pdf-report", args: {}, id: "a1" },
+        { name: "skill_code-review", args: {}, id: "a2" },
+      ])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+      checkpointer: new MemorySaver(),
+    });
+
+    const result = await agent.invoke(
+      { messages: [new HumanMessage("pdf report, then review it")] },
+      { configurable: { thread_id: "p" } },
+    );
+
+    expect(result[STATE_KEY]?.active.map((a) => a.name).sort()).toEqual(["code-review", "pdf-report"]);
+    expect(rec.calls[1]?.system).toContain("PDF-BODY");
+    expect(rec.calls[1]?.system).toContain("REVIEW-BODY");
+  });
+
+  it("never offers a disable-model-invocation skill, refuses it to the model, yet `/name args` works", async () => {
+    const p = await project({ deploy: deploySkill });
+    const rec = recorder();
+    const model = fakeModel()
+      // The model tries anyway (it guessed the name): refused, structured.
+      .respondWithTools([{ name: "skill_deploy", args: {}, id: "d1" }])
+      .respond(new AIMessage("I cannot deploy."))
+      .respond(new AIMessage("deploying"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "d" } };
+
+    const first = await agent.invoke({ messages: [new HumanMessage("deploy the app")] }, config);
+    expect(rec.calls[0]?.tools.some((t) => t.includes("deploy"))).toBe(false);
+    expect(rec.calls[0]?.system).not.toContain("DEPLOY-BODY");
+    const refused = parsed(toolMessages(first.messages)[0]);
+    expect(refused).toMatchObject({ status: "error", error_type: "MODEL_INVOCATION_DISABLED" });
+
+    const second = await agent.invoke({ messages: [new HumanMessage("/deploy staging")] }, config);
+    expect(rec.calls[2]?.system).toContain("DEPLOY-BODY: deploy to staging now.");
+    expect(second[STATE_KEY]?.active).toEqual([expect.objectContaining({ name: "deploy", by: "user" })]);
+  });
+
+  it("sees an edited SKILL.md on the next turn (hot reload)", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("one"))
+      .respond(new AIMessage("two"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "h" } };
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] }, config);
+    expect(rec.calls[1]?.tools).not.toContain("web_fetch");
+
+    await p.write(
+      "pdf-report",
+      pdfSkill
+        .replace("PDF-BODY:", "PDF-BODY-V2:")
+        .replace("allowed-tools: read_file", "allowed-tools: read_file web_fetch"),
+    );
+    await agent.invoke({ messages: [new HumanMessage("and fetch last year's numbers")] }, config);
+
+    expect(rec.calls[2]?.system).toContain("PDF-BODY-V2:");
+    expect(rec.calls[2]?.tools).toContain("web_fetch");
+  });
+
+  // TODO(core usage owner): enable once shelf.noteRead() is implemented (it throws "not available yet").
+  it.skip("counts reading a SKILL.md through the host's file tool as use (noteRead)", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const file = join(p.root, ".skillshelf", "skills", "pdf-report", "SKILL.md");
+    const model = fakeModel()
+      .respondWithTools([{ name: "read_file", args: { path: file }, id: "r1" }])
+      .respond(new AIMessage("read it"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf, readTools: { read_file: true } })],
+    });
+
+    await agent.invoke({ messages: [new HumanMessage("what skills do you have?")] });
+
+    expect(p.events).toContainEqual(expect.objectContaining({ type: "skill-read", skill: "pdf-report" }));
+  });
+
+  it("enforces a real corpus skill's whitelist (markitdown: Read Write Edit Bash)", async () => {
+    const source = join(
+      sharedData,
+      "skills-corpus/K-Dense-AI--claude-scientific-skills/scientific-skills/markitdown/SKILL.md",
+    );
+    const p = await project();
+    await p.write("markitdown", await readFile(source, "utf8"));
+    const host = hostTools();
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_markitdown", args: {}, id: "m1" }])
+      .respondWithTools([{ name: "web_fetch", args: { url: "https://example.com" }, id: "w1" }])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: host.tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+    });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("convert this docx file to markdown")] });
+
+    expect(parsed(toolMessages(result.messages)[0]).status).toBe("success");
+    expect(rec.calls[1]?.tools).toContain("read_file");
+    expect(rec.calls[1]?.tools).not.toContain("web_fetch");
+    expect(host.spies.web_fetch).not.toHaveBeenCalled();
+  });
+
+  it("calls afterRun only after a run in which a skill was active", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const afterRun = vi.fn();
+    const model = fakeModel()
+      .respond(new AIMessage("hello"))
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf, afterRun })],
+    });
+
+    await agent.invoke({ messages: [new HumanMessage("hi")] });
+    expect(afterRun).not.toHaveBeenCalled();
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
+    expect(afterRun).toHaveBeenCalledOnce();
+    expect(afterRun.mock.calls[0]?.[0].active).toEqual([expect.objectContaining({ name: "pdf-report" })]);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * `skillsMiddleware({ shelf })`: skillshelf for `createAgent`. Every decision (what to offer,
+ * what is allowed, what an activation does) is core's `TurnPlan` / `Session`; this file only
+ * translates it into LangChain's hooks.
+ */
+
+import { type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { Command } from "@langchain/langgraph";
+import type { Session, SessionState, Shelf, ToolResult, ToolSpec } from "@skillshelf/core";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import { latestUserText, STATE_KEY, skillsStateSchema, toHistory } from "./state.js";
+import { toolName } from "./tool-name.js";
+
+/** Gets the file path out of a file-reading tool's arguments. */
+export type ReadPath = (args: Record<string, unknown>) => string | undefined;
+
+export interface SkillsMiddlewareOptions {
+  shelf: Shelf;
+  /**
+   * Host tools that read files, so reading a SKILL.md counts as using that skill
+   * (`shelf.noteRead`). Tool name → how to find the path; `true` looks at `path`,
+   * `file_path`, `filePath`, `file`. Example: `{ read_file: true }`.
+   */
+  readTools?: Record<string, true | ReadPath>;
+  /** Check the skill folders for edits before every model call (default true). */
+  refresh?: boolean;
+  /** Called after a run in which a skill was active, e.g. to queue an improvement analysis. */
+  afterRun?: (run: SkillRun) => void | Promise<void>;
+}
+
+/** What `afterRun` gets: the skills active at the end of the run and its messages. */
+export interface SkillRun {
+  active: SessionState["active"];
+  messages: BaseMessage[];
+}
+
+export function skillsMiddleware(options: SkillsMiddlewareOptions) {
+  const { shelf, readTools = {}, refresh = true, afterRun } = options;
+
+  /** The session for this thread: from the checkpoint, else rebuilt from the messages. */
+  const sessionOf = (state: { [STATE_KEY]?: SessionState | undefined; messages: BaseMessage[] }): Session =>
+    state[STATE_KEY] ? shelf.session(state[STATE_KEY]) : shelf.sessionFromHistory(toHistory(state.messages));
+
+  return createMiddleware({
+    name: "skillshelf",
+    stateSchema: skillsStateSchema,
+
+    wrapModelCall: async (request, handler) => {
+      if (refresh) await shelf.refresh();
+      const stored = request.state[STATE_KEY];
+      const session = sessionOf(request.state);
+      const plan = session.plan({
+        message: latestUserText(request.messages),
+        tools: request.tools.map(toolName),
+      });
+      const allowed = new Set(plan.allowedTools);
+      const response = await handler({
+        ...request,
+        tools: [
+          ...request.tools.filter((t) => allowed.has(toolName(t))),
+          ...plan.activationTools.map(activationToolFor),
+        ],
+        systemMessage: appendSystem(request.systemMessage, plan.system),
+      });
+      // An explicit "/name" (or a first call without a checkpoint) changed the state: persist it.
+      const next = session.toJSON();
+      if (stored !== undefined && sameState(stored, next)) return response;
+      return new Command({ update: { [STATE_KEY]: { ...next, replace: true } } });
+    },
+
+    wrapToolCall: async (request, handler) => {
+      const { toolCall } = request;
+      const callId = toolCall.id ?? "";
+      const session = sessionOf(request.state);
+
+      if (session.isActivationTool(toolCall.name)) {
+        // Activation tools are offered per call (the set changes with hot reload), so LangChain
+        // has no implementation registered for them: supply it here, through the handler so
+        // inner middleware still sees the call.
+        const activate = tool(
+          (input: Record<string, unknown>) => {
+            const result = session.callActivationTool(toolCall.name, input);
+            const message = resultMessage(
+              result ?? notAnActivationTool(toolCall.name),
+              callId,
+              toolCall.name,
+            );
+            if (result?.status !== "success") return message;
+            return new Command({ update: { [STATE_KEY]: session.toJSON(), messages: [message] } });
+          },
+          { name: toolCall.name, description: "skillshelf activation", schema: z.looseObject({}) },
+        );
+        return handler({ ...request, tool: activate });
+      }
+
+      // Hiding a tool from the model does not stop LangChain from running it: enforce here.
+      const verdict = session.guard(toolCall.name);
+      if (!verdict.allowed) return resultMessage(verdict.result, callId, toolCall.name);
+
+      const result = await handler(request);
+      const readPath = readTools[toolCall.name];
+      if (readPath) {
+        try {
+          const path = (readPath === true ? defaultReadPath : readPath)(toolCall.args);
+          if (path) shelf.noteRead(path);
+        } catch {
+          // Reading counts as use, a ranking hint: it must never fail the host's tool call.
+        }
+      }
+      return result;
+    },
+
+    afterAgent: async (state) => {
+      if (!afterRun) return;
+      const active = state[STATE_KEY]?.active ?? [];
+      if (active.length > 0) await afterRun({ active, messages: state.messages });
+    },
+  });
+}
+
+/** The model-facing declaration of an activation tool; it runs through `wrapToolCall`. */
+function activationToolFor(spec: ToolSpec) {
+  return tool(
+    () => {
+      throw new Error(`${spec.name} runs through the skillshelf middleware's wrapToolCall`);
+    },
+    { name: spec.name, description: spec.description, schema: spec.inputSchema },
+  );
+}
+
+function resultMessage(result: ToolResult, toolCallId: string, name: string): ToolMessage {
+  return new ToolMessage({
+    content: JSON.stringify(result),
+    tool_call_id: toolCallId,
+    name,
+    status: result.status === "success" ? "success" : "error",
+  });
+}
+
+function notAnActivationTool(name: string): ToolResult {
+  return { status: "error", error_type: "NOT_FOUND", message: `${name} is not a skill activation tool.` };
+}
+
+function appendSystem(system: SystemMessage, text: string): SystemMessage {
+  if (!text) return system;
+  return system.text ? system.concat(`\n\n${text}`) : new SystemMessage(text);
+}
+
+function sameState(a: SessionState, b: SessionState): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const defaultReadPath: ReadPath = (args) => {
+  for (const key of ["path", "file_path", "filePath", "file"]) {
+    const value = args[key];
+    if (typeof value === "string" && value) return value;
+  }
+  return undefined;
+};
