@@ -82,6 +82,31 @@ describe("plan: what the model is offered", () => {
     expect(plan.system).toContain("CATALOG: alpha, beta, gamma, delta, epsilon");
   });
 
+  it("limits activate_skill's enum to what the catalog could name within its budget", () => {
+    const names = ["alpha", "beta", "gamma", "delta", "epsilon"];
+    const { session } = setup(
+      names.map((n) => makeSkill(n)),
+      {
+        catalog: ({ candidates }) => ({
+          text: "CATALOG",
+          names: [...candidates.map((c) => c.name), "epsilon"],
+        }),
+      },
+    );
+    const plan = session.plan({ message: "alpha delta", tools: [] });
+    expect(plan.activationTools.map((t) => t.name)).toEqual([
+      "skill_alpha",
+      "skill_delta",
+      ACTIVATE_SKILL_TOOL,
+    ]);
+    const generic = plan.activationTools.at(-1)!;
+    expect((generic.inputSchema.properties as Record<string, { enum: string[] }>).name?.enum).toEqual([
+      "epsilon",
+    ]);
+    // A skill left out of the enum can still be activated by name.
+    expect(session.callActivationTool(ACTIVATE_SKILL_TOOL, { name: "gamma" })?.status).toBe("success");
+  });
+
   it("honours topCandidates", () => {
     const { session } = setup([makeSkill("alpha"), makeSkill("beta")], { topCandidates: 1 });
     const plan = session.plan({ message: "alpha beta", tools: [] });

@@ -52,7 +52,15 @@ export type SessionCatalog = (input: {
   list: readonly Skill[];
   /** Names of the active skills (left out of `skills`): a cache key. */
   active: readonly string[];
-}) => { text: string };
+}) => {
+  text: string;
+  /**
+   * The skills the text names (in full or by name), when it cannot name them all within its
+   * budget: `activate_skill`'s enum is then limited to these, so the tool schema stays as
+   * small as the catalog. Skills left out are still offered when a message matches them.
+   */
+  names?: readonly string[];
+};
 
 /** Where activations are recorded as use (so the catalog order follows real use). */
 export interface UsageRecorder {
@@ -176,7 +184,9 @@ export function createSessionWithInternals(options: SessionOptions): {
   let matchedList: readonly Skill[] | undefined;
   let knownTools: readonly string[] | undefined;
   let policyCache: { list: readonly Skill[]; key: string; policy: ToolPolicy; skills: Skill[] } | undefined;
-  let catalogCache: { key: string; list: readonly Skill[]; text: string } | undefined;
+  let catalogCache:
+    | { key: string; list: readonly Skill[]; text: string; names: readonly string[] | undefined }
+    | undefined;
   let activateCache: { key: string; list: readonly Skill[]; spec: ToolSpec | undefined } | undefined;
 
   const emit = (event: SkillEvent) => {
@@ -417,7 +427,11 @@ export function createSessionWithInternals(options: SessionOptions): {
     );
   };
 
-  const activationToolsFor = (top: Skill[], v: SkillsView): ToolSpec[] => {
+  const activationToolsFor = (
+    top: Skill[],
+    v: SkillsView,
+    listed: readonly string[] | undefined,
+  ): ToolSpec[] => {
     const specs: ToolSpec[] = [];
     for (const skill of top) {
       let spec = v.specs.get(skill.name);
@@ -427,27 +441,31 @@ export function createSessionWithInternals(options: SessionOptions): {
       }
       specs.push(spec);
     }
-    const key = `${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}`;
+    const key = `${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}\u0001${listed?.join("\u0000") ?? ""}`;
     if (!activateCache || activateCache.list !== v.list || activateCache.key !== key) {
       const skip = new Set(top.map((s) => s.name));
-      const names = v.offerable.filter((s) => !skip.has(s.name) && !isActive(s.name)).map((s) => s.name);
+      const pool = listed ?? v.offerable.map((s) => s.name);
+      const names = pool.filter((name) => !skip.has(name) && !isActive(name) && v.offerableNames.has(name));
       activateCache = { key, list: v.list, spec: activateSkillToolSpec(names) };
     }
     if (activateCache.spec) specs.push(activateCache.spec);
     return specs;
   };
 
-  const catalogText = (v: SkillsView, candidates: readonly Candidate[]): string => {
-    if (!options.catalog) return "";
+  const catalogFor = (
+    v: SkillsView,
+    candidates: readonly Candidate[],
+  ): { text: string; names: readonly string[] | undefined } => {
+    if (!options.catalog) return { text: "", names: undefined };
     const key = `${activeKey()}\u0001${candidates.map((c) => c.name).join("\u0000")}`;
     if (!catalogCache || catalogCache.list !== v.list || catalogCache.key !== key) {
       const skills = state.active.length > 0 ? v.offerable.filter((s) => !isActive(s.name)) : v.offerable;
       const active = state.active.map((a) => a.name);
-      const text =
-        skills.length > 0 ? options.catalog({ skills, candidates, list: v.list, active }).text : "";
-      catalogCache = { key, list: v.list, text };
+      const built =
+        skills.length > 0 ? options.catalog({ skills, candidates, list: v.list, active }) : { text: "" };
+      catalogCache = { key, list: v.list, text: built.text, names: built.names };
     }
-    return catalogCache.text;
+    return catalogCache;
   };
 
   const session: Session = {
@@ -504,16 +522,16 @@ export function createSessionWithInternals(options: SessionOptions): {
         const skill = source.get(c.name);
         if (skill) top.push(skill);
       }
-      const activationTools = activationToolsFor(top, v);
+      const catalog = catalogFor(v, candidates);
+      const activationTools = activationToolsFor(top, v, catalog.names);
 
       const { policy: p } = policy();
       const allowedTools = p.allowedTools(input.tools);
       const diagnostics: Diagnostic[] = p.restricted ? p.unknownTools(input.tools) : [];
 
-      const sections = [
-        catalogText(v, candidates),
-        activeSection(now, p.restricted ? allowedTools : undefined),
-      ].filter((s) => s !== "");
+      const sections = [catalog.text, activeSection(now, p.restricted ? allowedTools : undefined)].filter(
+        (s) => s !== "",
+      );
 
       const plan: TurnPlan = {
         system: sections.join("\n\n"),

@@ -9,8 +9,12 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEvents } from "../events/read-events.js";
 import { summarizeEvents } from "../events/summarize.js";
+import { createMatcher } from "../match/matcher.js";
 import { createShelf, type Shelf } from "../shelf.js";
+import { createMemoryUsageStore } from "../usage/store.js";
 import { TOOL_NAME_PATTERN } from "./activation-tools.js";
+import { createShelfSessions } from "./shelf-sessions.js";
+import { fixedSource, makeSkill } from "./test-utils/skills.js";
 
 const CORPUS = fileURLToPath(new URL("../../../../../shared/data/skills-corpus/", import.meta.url));
 const FROM_CORPUS = {
@@ -171,6 +175,29 @@ describe("shelf.session() on real skills", () => {
     await s.close();
     shelf = undefined;
     expect((await readEvents(path.join(root, ".skillshelf", "events.jsonl"))).events).toEqual([]);
+  });
+});
+
+describe("createShelfSessions", () => {
+  it("keeps activate_skill as small as a budget-limited catalog", () => {
+    const skills = Array.from({ length: 300 }, (_, i) =>
+      makeSkill(`skill-${String(i).padStart(3, "0")}`, { description: `Handles task number ${i} of many.` }),
+    );
+    const sessions = createShelfSessions({
+      skills: fixedSource(skills),
+      matcher: createMatcher(),
+      usage: createMemoryUsageStore(),
+      events: false,
+      stateDir: root,
+      budgetTokens: 400,
+    });
+    const plan = sessions.session().plan({ message: "hello", tools: [] });
+    expect(plan.system).toMatch(/\+\d+ more skills not listed here/);
+    const generic = plan.activationTools.find((t) => t.name === "activate_skill")!;
+    const listed = (generic.inputSchema.properties as Record<string, { enum: string[] }>).name!.enum;
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.length).toBeLessThan(300);
+    for (const name of listed) expect(plan.system).toContain(name);
   });
 });
 

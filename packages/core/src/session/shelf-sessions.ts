@@ -61,7 +61,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       usageVersion++;
     },
   };
-  const catalogs = new Map<string, string>();
+  const catalogs = new Map<string, { text: string; names: readonly string[] | undefined }>();
   let catalogList: readonly Skill[] | undefined;
   const catalog: SessionCatalog = ({ skills, candidates, list, active }) => {
     if (list !== catalogList) {
@@ -69,9 +69,9 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       catalogList = list;
     }
     const key = `${usageVersion}\u0001${active.join("\u0000")}\u0001${candidates.map((c) => c.name).join("\u0000")}`;
-    let text = catalogs.get(key);
-    if (text === undefined) {
-      text = buildCatalog({
+    let built = catalogs.get(key);
+    if (built === undefined) {
+      const result = buildCatalog({
         skills,
         candidates,
         usage,
@@ -79,11 +79,16 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
         entryCap: options.entryCap,
         countTokens: options.countTokens,
         now: options.now?.(),
-      }).text;
+      });
+      // Name every listed skill in activate_skill's enum only when the catalog had to leave some out.
+      built = {
+        text: result.text,
+        names: result.omitted > 0 ? result.entries.map((e) => e.name) : undefined,
+      };
       if (catalogs.size >= CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
     } else catalogs.delete(key); // re-insert below: most recently used last
-    catalogs.set(key, text);
-    return { text };
+    catalogs.set(key, built);
+    return built;
   };
 
   const base: Omit<SessionOptions, "state"> = {
