@@ -1,9 +1,10 @@
 import { defineConfig } from "vitest/config";
 
-// "source" resolves workspace packages to their TypeScript sources, so tests never
-// run against a stale dist/.
+// Workspace packages resolve to their TypeScript sources (tests never run against a stale
+// dist/) through the namespaced "@skillshelf/source" export condition. Namespaced because
+// some dependencies (eventsource-parser) publish raw .ts under a plain "source" condition.
 export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
+  resolve: { conditions: ["@skillshelf/source"] },
+  ssr: { resolve: { conditions: ["@skillshelf/source"] } },
   test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 20_000 },
 });
