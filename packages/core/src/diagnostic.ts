@@ -7,6 +7,8 @@ import type { Diagnostic, DiagnosticCode, Severity } from "./types.js";
 /** The default fix for each code; callers pass a more specific hint when they know one. */
 export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
   "file-too-large": "Move long reference material into references/ files and keep SKILL.md short.",
+  "frontmatter-too-large":
+    "Keep the frontmatter to its fields; move long text into the body or a references/ file.",
   "binary-file": "SKILL.md must be UTF-8 text; replace it with a Markdown file.",
   "empty-file": "Add YAML frontmatter with `name:` and `description:`, then the instructions.",
   "no-frontmatter":

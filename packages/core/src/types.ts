@@ -28,6 +28,7 @@ export interface Diagnostic {
 export type DiagnosticCode =
   // parse
   | "file-too-large"
+  | "frontmatter-too-large"
   | "binary-file"
   | "empty-file"
   | "no-frontmatter"

@@ -404,11 +404,11 @@ describe("parseSkill: bad input never crashes", () => {
   });
 
   it("pathologically nested YAML: refused by a pre-scan, never parsed into a stack overflow", () => {
+    // All under the 64 KiB frontmatter cap, all far deeper than the 256-level limit.
     const shapes = [
-      `x: ${"[".repeat(100_000)}${"]".repeat(100_000)}`,
-      `x: ${"{a: ".repeat(50_000)}${"}".repeat(50_000)}`,
-      `x:\n  ${"- ".repeat(100_000)}a`,
-      `x:\n${Array.from({ length: 1100 }, (_, i) => `${" ".repeat(i + 1)}a:`).join("\n")} b`,
+      `x: ${"[".repeat(20_000)}${"]".repeat(20_000)}`,
+      `x: ${"{a: ".repeat(12_000)}${"}".repeat(12_000)}`,
+      `x:\n  ${"- ".repeat(30_000)}a`,
     ];
     for (const shape of shapes) {
       const result = parseSkill(md(`name: my-skill\ndescription: d\n${shape}`), at);
@@ -422,6 +422,27 @@ describe("parseSkill: bad input never crashes", () => {
       at,
     );
     expect(fine.diagnostics).toEqual([]);
+  });
+
+  it("a frontmatter over 64 KiB: refused with `frontmatter-too-large` before YAML sees it", () => {
+    const keys = Array.from({ length: 9000 }, (_, i) => `k${i}: v`).join("\n");
+    const result = parseSkill(md(`name: my-skill\ndescription: d\n${keys}`), at);
+    expect(codes(result.diagnostics)).toEqual(["frontmatter-too-large@1 error"]);
+    expect(result.diagnostics[0]!.hint).toMatch(/body/);
+  });
+
+  it("one mistake repeated thousands of times: 20 diagnostics, then one that counts the rest", () => {
+    const repeated = Array.from({ length: 1000 }, () => "name: my-skill").join("\n");
+    const { skill, diagnostics } = parseSkill(md(`${repeated}\ndescription: d`), at);
+    expect(skill?.name).toBe("my-skill");
+    expect(diagnostics).toHaveLength(21);
+    expect(diagnostics.filter((d) => d.code === "duplicate-key")).toHaveLength(21);
+    expect(diagnostics.at(-1)).toMatchObject({
+      code: "duplicate-key",
+      severity: "warning",
+      line: 23,
+      message: "979 more `duplicate-key` problems from here on, not listed",
+    });
   });
 
   it("compatibility over 500 characters: `compatibility-too-long`", () => {

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { basename, dirname } from "node:path";
 import type { ParseOptions, ParseResult } from "../types.js";
 import { countNewlines, splitFrontmatter } from "./frontmatter.js";
-import { BODY_MAX_LINES } from "./limits.js";
+import { BODY_MAX_LINES, MAX_FRONTMATTER_LENGTH } from "./limits.js";
 import { normalizeMeta } from "./normalize-meta.js";
 import { Locator, Report } from "./report.js";
 import { readFrontmatter } from "./yaml-frontmatter.js";
@@ -74,6 +74,14 @@ function parseInto(report: Report, input: string | Uint8Array, options: ParseOpt
   }
   if (split.kind === "unclosed") {
     report.error("unclosed-frontmatter", "the frontmatter opened on line 1 is never closed by a `---` line");
+    return report.result();
+  }
+
+  if (split.yaml.length > MAX_FRONTMATTER_LENGTH) {
+    report.error(
+      "frontmatter-too-large",
+      `the frontmatter is ${split.yaml.length} characters; at most ${MAX_FRONTMATTER_LENGTH} are read`,
+    );
     return report.result();
   }
 

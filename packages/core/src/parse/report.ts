@@ -4,9 +4,15 @@
  */
 import { diagnostic } from "../diagnostic.js";
 import type { Diagnostic, DiagnosticCode, ParseMode, ParseResult, Severity } from "../types.js";
+import { MAX_DIAGNOSTICS_PER_CODE } from "./limits.js";
 
 export class Report {
   readonly diagnostics: Diagnostic[] = [];
+  /**
+   * Per code: how many were reported (and the line of the first one not listed), so a file
+   * repeating one mistake cannot flood the host.
+   */
+  private perCode: Map<DiagnosticCode, { count: number; severity: Severity; line: number }> | undefined;
   constructor(
     readonly file: string,
     readonly mode: ParseMode,
@@ -20,6 +26,13 @@ export class Report {
     hint?: string,
     column?: number,
   ): void {
+    this.perCode ??= new Map();
+    const seen = this.perCode.get(code);
+    if (seen === undefined) this.perCode.set(code, { count: 1, severity, line: 0 });
+    else if (++seen.count > MAX_DIAGNOSTICS_PER_CODE) {
+      if (seen.line === 0) seen.line = line ?? 1;
+      return;
+    }
     this.diagnostics.push(diagnostic({ severity, code, message, file: this.file, line, column, hint }));
   }
 
@@ -38,6 +51,19 @@ export class Report {
 
   /** The skill is returned exactly when no diagnostic is an error. */
   result(skill?: ParseResult["skill"]): ParseResult {
+    for (const [code, seen] of this.perCode ?? []) {
+      if (seen.count <= MAX_DIAGNOSTICS_PER_CODE) continue;
+      const hidden = seen.count - MAX_DIAGNOSTICS_PER_CODE;
+      this.diagnostics.push(
+        diagnostic({
+          severity: seen.severity,
+          code,
+          message: `${hidden} more \`${code}\` problem${hidden === 1 ? "" : "s"} from here on, not listed`,
+          file: this.file,
+          line: seen.line,
+        }),
+      );
+    }
     // Top to bottom, as a reader fixes them (sort is stable: same-line ones keep their order).
     if (this.diagnostics.length > 1) this.diagnostics.sort((a, b) => a.line - b.line);
     return skill === undefined || this.hasError()
