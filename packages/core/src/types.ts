@@ -230,6 +230,12 @@ export interface PlanInput {
   message?: string;
   /** Names of the host's own tools. */
   tools: readonly string[];
+  /**
+   * `message` was already planned at an earlier step of this turn, by a session the host has
+   * since rebuilt from a checkpoint (e.g. LangChain, once per model call): offer the same
+   * candidates, but don't run its "/name" or emit its candidates again.
+   */
+  planned?: boolean;
 }
 
 export interface TurnPlan {

@@ -143,6 +143,17 @@ describe("plan: what the model is offered", () => {
     expect(events.events.filter((e) => e.type === "candidates")).toHaveLength(1);
   });
 
+  it("a message marked planned (session rebuilt from a checkpoint mid-turn) keeps its candidates, emits nothing, runs no /name", () => {
+    const { session, events, recorded } = setup([makeSkill("pdf"), makeSkill("deploy")]);
+    const later = session.plan({ message: "a pdf please", tools: [], planned: true });
+    expect(later.candidates.map((c) => c.name)).toEqual(["pdf"]);
+    const command = session.plan({ message: "/deploy prod", tools: [], planned: true });
+    expect(command.explicit).toBeUndefined();
+    expect(session.state.active).toEqual([]);
+    expect(events.events).toEqual([]);
+    expect(recorded).toEqual([]);
+  });
+
   it("passes the matcher's ambiguity through", () => {
     const ambiguousMatcher: SessionMatcher = (skills, message) => ({
       ...byName(skills, message),

@@ -479,7 +479,7 @@ export function createSessionWithInternals(options: SessionOptions): {
       knownTools = input.tools;
       const message = input.message;
       let explicit: ActivationResult | undefined;
-      const fresh = message !== undefined && message !== seenMessage;
+      const fresh = message !== undefined && message !== seenMessage && !input.planned;
 
       if (message !== undefined) {
         const invocation = parseExplicitInvocation(message);
