@@ -1,22 +1,18 @@
 // Public API of @skillshelf/core. Each feature module exports what hosts and adapters need.
+// (Kept in path order: Biome's organizeImports sorts these exports, so no section banners.)
 
+export {
+  buildCatalog,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogOptions,
+  catalogLine,
+  DEFAULT_CATALOG_HEADING,
+} from "./catalog/catalog.js";
+export { type CountTokens, estimateTokens } from "./catalog/tokens.js";
 export type { DiagnosticInput } from "./diagnostic.js";
 export { DEFAULT_HINTS, diagnostic, formatDiagnostic } from "./diagnostic.js";
-export { splitFrontmatter } from "./parse/frontmatter.js";
-export {
-  BODY_MAX_LINES,
-  COMPATIBILITY_MAX_LENGTH,
-  DESCRIPTION_MAX_LENGTH,
-  MAX_SKILL_FILE_BYTES,
-  MAX_YAML_ALIASES,
-  MAX_YAML_DEPTH,
-  NAME_MAX_LENGTH,
-} from "./parse/limits.js";
-export { checkName, normalizeName, suggestName } from "./parse/name-rules.js";
-export { parseSkill } from "./parse/parse-skill.js";
-export type { ReadSkillOptions } from "./parse/read-skill-file.js";
-export { readSkillFile } from "./parse/read-skill-file.js";
-export { splitPhraseList, splitToolList } from "./parse/schema.js";
+export * from "./events/index.js";
 export {
   builtinFile,
   CLAUDE_DIR,
@@ -34,18 +30,14 @@ export {
   SKILL_FILE_NAMES,
   type SourceRoot,
 } from "./load/index.js";
-export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
-export { createShelf } from "./shelf.js";
-// ── stage-1 matching, catalog, usage (issue 3 §1–2) ──
 export {
-  buildCatalog,
-  type Catalog,
-  type CatalogEntry,
-  type CatalogOptions,
-  catalogLine,
-  DEFAULT_CATALOG_HEADING,
-} from "./catalog/catalog.js";
-export { type CountTokens, estimateTokens } from "./catalog/tokens.js";
+  type CaseError,
+  type Confusion,
+  evaluateRouting,
+  parseRoutingCases,
+  type RoutingCase,
+  type RoutingReport,
+} from "./match/evaluate.js";
 export {
   createMatcher,
   DEFAULT_TUNING,
@@ -55,16 +47,29 @@ export {
   type MatcherOptions,
   type MatchTuning,
 } from "./match/matcher.js";
-export {
-  type CaseError,
-  type Confusion,
-  evaluateRouting,
-  parseRoutingCases,
-  type RoutingCase,
-  type RoutingReport,
-} from "./match/evaluate.js";
 export { normalizeText } from "./match/normalize.js";
 export { type CompiledTrigger, type CompileResult, compileTrigger } from "./match/triggers.js";
+export { splitFrontmatter } from "./parse/frontmatter.js";
+export {
+  BODY_MAX_LINES,
+  COMPATIBILITY_MAX_LENGTH,
+  DESCRIPTION_MAX_LENGTH,
+  MAX_SKILL_FILE_BYTES,
+  MAX_YAML_ALIASES,
+  MAX_YAML_DEPTH,
+  NAME_MAX_LENGTH,
+} from "./parse/limits.js";
+export { checkName, normalizeName, suggestName } from "./parse/name-rules.js";
+export { parseSkill } from "./parse/parse-skill.js";
+export type { ReadSkillOptions } from "./parse/read-skill-file.js";
+export { readSkillFile } from "./parse/read-skill-file.js";
+export { splitPhraseList, splitToolList } from "./parse/schema.js";
+export * from "./policy/index.js";
+export * from "./roles/index.js";
+export * from "./session/index.js";
+export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
+export { createShelf } from "./shelf.js";
+export type * from "./types.js";
 export {
   createFileUsageStore,
   type FileUsageStore,
@@ -72,9 +77,3 @@ export {
   USAGE_FILE,
 } from "./usage/file-store.js";
 export { createMemoryUsageStore, recency, type UsageRecord, type UsageStore } from "./usage/store.js";
-// ── sessions, policy, roles, events (issue 3 §3) ──
-export * from "./events/index.js";
-export * from "./policy/index.js";
-export * from "./roles/index.js";
-export * from "./session/index.js";
-export type * from "./types.js";

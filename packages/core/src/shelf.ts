@@ -16,7 +16,6 @@ import { builtinRoleSkills } from "./roles/builtin-roles.js";
 import { type Delegation, type DelegationErrorType, prepareDelegation } from "./roles/delegation.js";
 import { roleOf, rolesOf } from "./roles/roles.js";
 import { createShelfSessions } from "./session/shelf-sessions.js";
-import { createFileUsageStore } from "./usage/file-store.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -32,6 +31,7 @@ import type {
   SkillSource,
   ToolResult,
 } from "./types.js";
+import { createFileUsageStore } from "./usage/file-store.js";
 
 export interface ShelfOptions {
   /** Project root; project scope = <root>/.skillshelf/skills and <root>/.agents/skills. Default: process.cwd(). */
