@@ -239,7 +239,8 @@ function resolveName(
     );
   }
 
-  for (const problem of checkName(name)) {
+  const problems = checkName(name);
+  for (const problem of problems) {
     const suggestion = suggestName(name);
     report.rule(
       problem.code,
@@ -255,10 +256,20 @@ function resolveName(
       "name-mismatch",
       `\`name\` "${name}" differs from its folder "${folderName}"`,
       line,
-      `Rename the folder to "${name}", or set \`name: ${folderName}\`.`,
+      mismatchHint(name, problems.length === 0, folderName),
     );
   }
   return name;
+}
+
+/** Never suggest adopting a name that breaks the rules, on either side. */
+function mismatchHint(name: string, nameValid: boolean, folderName: string): string {
+  const folderValid = checkName(normalizeName(folderName)).length === 0;
+  if (nameValid && folderValid) return `Rename the folder to "${name}", or set \`name: ${folderName}\`.`;
+  if (folderValid) return `Set \`name: ${folderName}\` to match its folder.`;
+  if (nameValid) return `Rename the folder to "${name}".`;
+  const suggestion = suggestName(name) || suggestName(folderName);
+  return `Use one valid name for both the folder and \`name\`, e.g. "${suggestion}".`;
 }
 
 function describe(value: unknown): string {

@@ -327,6 +327,19 @@ describe("parseSkill: bad input never crashes", () => {
     expect(parseSkill(text, { ...at, folderName: "other-name" }).diagnostics).toEqual([]);
   });
 
+  it("a name-mismatch hint never suggests a name that breaks the rules", () => {
+    const hint = (name: string, folderName: string) =>
+      parseSkill(md(`name: ${name}\ndescription: d`), { ...at, folderName }).diagnostics.find(
+        (d) => d.code === "name-mismatch",
+      )!.hint;
+    expect(hint("pdf-tools", "pdf")).toBe('Rename the folder to "pdf-tools", or set `name: pdf`.');
+    expect(hint("PDF Tools", "pdf-tools")).toBe("Set `name: pdf-tools` to match its folder.");
+    expect(hint("pdf-tools", "PDF Tools")).toBe('Rename the folder to "pdf-tools".');
+    expect(hint("PDF Tools", "PDF")).toBe(
+      'Use one valid name for both the folder and `name`, e.g. "pdf-tools".',
+    );
+  });
+
   it("missing name: lenient uses the folder name with a warning; strict (or no folder) skips", () => {
     const text = md("description: d");
     const lenient = parseSkill(text, at);
