@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -391,3 +392,43 @@ async function mkdirp(parent: string, name: string): Promise<string> {
   await fs.mkdir(dir, { recursive: true });
   return dir;
 }
+
+describe("odd sources", () => {
+  it("a source path that is a file loads nothing and does not count as a change on every refresh", async () => {
+    const root = await tempDir();
+    const file = path.join(root, "not-a-folder");
+    await fs.writeFile(file, "x");
+    const shelf = await createShelf({ root, projectDirs: [file], userDirs: [], builtinRoles: false });
+    expect(shelf.skills()).toEqual([]);
+    expect(await shelf.refresh()).toMatchObject({ changed: false });
+  });
+
+  it("a SKILL.md that is not a regular file (folder, FIFO) is reported, never read or waited on", async () => {
+    const root = await tempDir();
+    const skills = path.join(root, "skills");
+    await fs.mkdir(path.join(skills, "dir-skill/SKILL.md"), { recursive: true });
+    await fs.mkdir(path.join(skills, "fifo-skill"), { recursive: true });
+    execFileSync("mkfifo", [path.join(skills, "fifo-skill/SKILL.md")]);
+    const shelf = await createShelf({ root, projectDirs: [skills], userDirs: [], builtinRoles: false });
+    expect(shelf.skills()).toEqual([]);
+    expect(shelf.diagnostics().map((d) => [path.relative(skills, d.file), d.code])).toEqual([
+      ["dir-skill/SKILL.md", "read-error"],
+      ["fifo-skill/SKILL.md", "read-error"],
+    ]);
+    expect((await shelf.refresh()).changed).toBe(false);
+  });
+
+  it("a file over the size cap is skipped with file-too-large (handed to readSkillFile, not read whole)", async () => {
+    const root = await tempDir();
+    const skills = path.join(root, "skills");
+    const file = await writeSkill(
+      skills,
+      "huge",
+      skillText("huge", "Huge.", `notes: ${"x".repeat(2 * 1024 * 1024)}\n`),
+    );
+    await writeSkill(skills, "small");
+    const shelf = await createShelf({ root, projectDirs: [skills], userDirs: [], builtinRoles: false });
+    expect(shelf.skills().map((s) => s.name)).toEqual(["small"]);
+    expect(shelf.diagnostics()).toMatchObject([{ code: "file-too-large", file, severity: "error" }]);
+  });
+});

@@ -148,9 +148,10 @@ export async function scanNode(
   try {
     entries = await ctx.limit(() => fsp.readdir(dir, { withFileTypes: true }));
   } catch (error) {
+    // Keep the signature (undefined when missing) so the next refresh only rescans if it moves.
+    node.sig = sig;
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") {
-      node.sig = sig;
       node.diagnostics.push(
         diagnostic({
           severity: "warning",
@@ -169,11 +170,17 @@ export async function scanNode(
       if (!entry) continue;
       const full = path.join(dir, name);
       const kind = entryKind(entry, full, ctx);
-      if (kind === "file") {
+      if (typeof kind === "object") {
+        node.diagnostics.push(escapeDiagnostic(full, kind.escape));
+        continue;
+      }
+      // Anything else by that name (a folder, a FIFO) is still the skill's file, so the reader
+      // reports it ("not a regular file") instead of the skill vanishing silently. Only a
+      // dangling link, which has nothing to report on, is passed over.
+      if (kind === "file" || signatureOf(full) !== undefined) {
         node.skillFile = full;
         return node;
       }
-      if (typeof kind === "object") node.diagnostics.push(escapeDiagnostic(full, kind.escape));
     }
   }
 
