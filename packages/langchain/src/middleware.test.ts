@@ -11,7 +11,7 @@ import {
   tool,
 } from "langchain";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
 import { STATE_KEY } from "./state.js";
 import { project, recorder, sharedData, skillFile } from "./test-utils/fixtures.js";
@@ -233,6 +233,31 @@ describe("skillsMiddleware", () => {
     const second = await agent.invoke({ messages: [new HumanMessage("/deploy staging")] }, config);
     expect(rec.calls[2]?.system).toContain("DEPLOY-BODY: deploy to staging now.");
     expect(second[STATE_KEY]?.active).toEqual([expect.objectContaining({ name: "deploy", by: "user" })]);
+  });
+
+  it("plans each user message once per turn: one candidates event, one /name activation, however many model calls", async () => {
+    const p = await project({ "pdf-report": pdfSkill, deploy: deploySkill });
+    const model = fakeModel()
+      .respondWithTools([{ name: "read_file", args: { path: "a" }, id: "r1" }])
+      .respondWithTools([{ name: "read_file", args: { path: "b" }, id: "r2" }])
+      .respond(new AIMessage("one"))
+      .respondWithTools([{ name: "shell", args: { cmd: "make" }, id: "s1" }])
+      .respond(new AIMessage("two"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "once" } };
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("/deploy prod")] }, config);
+
+    expect(p.events.filter((e) => e.type === "candidates")).toHaveLength(1);
+    expect(p.events.filter((e) => e.type === "activated")).toEqual([
+      expect.objectContaining({ skill: "deploy", by: "user", args: "prod" }),
+    ]);
   });
 
   it("sees an edited SKILL.md on the next turn (hot reload)", async () => {

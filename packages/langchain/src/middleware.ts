@@ -9,8 +9,8 @@ import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import type { Session, SessionState, Shelf, ToolResult, ToolSpec } from "@skillshelf/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
-import { latestUserText, STATE_KEY, skillsStateSchema, toHistory } from "./state.js";
+import { z } from "zod/v4";
+import { latestUserMessage, STATE_KEY, skillsStateSchema, toHistory } from "./state.js";
 import { toolName } from "./tool-name.js";
 
 /** Gets the file path out of a file-reading tool's arguments. */
@@ -51,8 +51,10 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       if (refresh) await shelf.refresh();
       const stored = request.state[STATE_KEY];
       const session = sessionOf(request.state);
+      const user = latestUserMessage(request.messages);
       const plan = session.plan({
-        message: latestUserText(request.messages),
+        message: user.text,
+        planned: user.planned,
         tools: request.tools.map(toolName),
       });
       const allowed = new Set(plan.allowedTools);

@@ -6,7 +6,7 @@ import { ChatOpenAI } from "@langchain/openai";
 import { reply, startScriptedOpenAIServer } from "@skillshelf/test-utils";
 import { createAgent, HumanMessage, tool } from "langchain";
 import { expect, it, onTestFinished, vi } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
 import { project, skillFile } from "./test-utils/fixtures.js";
 

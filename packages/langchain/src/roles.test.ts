@@ -9,7 +9,7 @@ import {
   tool,
 } from "langchain";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { createRoleAgent, delegateTool } from "./roles.js";
 import { project, recorder, skillFile } from "./test-utils/fixtures.js";
 

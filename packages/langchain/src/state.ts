@@ -6,7 +6,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import type { HistoryItem } from "@skillshelf/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** The agent-state key the middleware owns. */
 export const STATE_KEY = "skillshelf";
@@ -52,13 +52,19 @@ export const skillsStateSchema = new StateSchema({
   }),
 });
 
-/** The latest user message's text ("" when there is none). */
-export function latestUserText(messages: readonly BaseMessage[]): string {
+/**
+ * The latest user message, and whether an earlier model call of this turn already planned it
+ * (something follows it: the model answered or a tool ran), so its "/name" and candidates
+ * are not run or counted twice.
+ */
+export function latestUserMessage(messages: readonly BaseMessage[]): { text: string; planned: boolean } {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
-    if (message && HumanMessage.isInstance(message)) return message.text;
+    if (message && HumanMessage.isInstance(message)) {
+      return { text: message.text, planned: i < messages.length - 1 };
+    }
   }
-  return "";
+  return { text: "", planned: false };
 }
 
 /** A neutral view of a LangChain conversation for `shelf.sessionFromHistory()`. */
