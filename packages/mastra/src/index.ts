@@ -1,2 +1,9 @@
-// @skillshelf/mastra — scaffold; the adapter issue fills this in.
-export {};
+// @skillshelf/mastra: skillshelf skills for Mastra agents.
+
+export { mastraGenerate } from "./generate.js";
+export { type Conversation, readConversation, toHistory } from "./history.js";
+export { checkNativeSkills, MASTRA_SKILL_TOOLS } from "./native-skills.js";
+export { createSkillsProcessor, type SkillsProcessorOptions } from "./processor.js";
+export { createDelegateTool, createRoleAgents, type RoleAgentsOptions } from "./roles.js";
+export { type CreateSkillsOptions, createSkills, type Skills } from "./skills.js";
+export { activationTool, guardTools } from "./tools.js";
