@@ -55,7 +55,9 @@ export interface ShelfOptions {
 }
 
 export interface RefreshResult {
+  /** Something on disk moved: a file was read, added or removed (skills() or diagnostics() may differ). */
   changed: boolean;
+  /** Names of resolved skills that appeared, were replaced by another version, or went away. */
   added: string[];
   updated: string[];
   removed: string[];
