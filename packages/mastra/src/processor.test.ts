@@ -1,7 +1,7 @@
 import { Agent } from "@mastra/core/agent";
 import { MockMemory } from "@mastra/core/memory";
 import { RequestContext } from "@mastra/core/request-context";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
 import { type ScriptStep, scriptedModel, systemText, toolNames, toolOutput } from "./test-utils/model.js";
@@ -186,6 +186,65 @@ describe.each<Mode>(["generate", "stream"])("skills processor with %s()", (mode)
     await run(agent, "It is in contract.pdf", mode, { requestContext });
     expect(systemText(mock.calls()[before]).join("\n")).toContain(REVIEW_BODY);
     expect(toolNames(mock.calls()[before])).not.toContain("web_search");
+  });
+});
+
+describe("skills processor diagnostics", () => {
+  it("reports a whitelisted tool the agent does not have, once, through console.warn by default", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const skills = createSkills({ shelf: project.shelf });
+      const { tools } = hostTools();
+      const { WebFetch: _dropped, ...withoutWebFetch } = tools;
+      const mock = scriptedModel([
+        { calls: [["skill_review-contract", {}]] },
+        { calls: [["Read", {}]] },
+        { text: "ok" },
+      ]);
+      const agent = new Agent({
+        id: "a",
+        name: "a",
+        instructions: "x",
+        model: mock.model,
+        tools: withoutWebFetch,
+        inputProcessors: [skills.processor],
+      });
+      await run(agent, "Please review this contract for red flags", "generate");
+
+      const unknown = warn.mock.calls.filter(([text]) => String(text).includes("unknown-tool"));
+      expect(unknown).toHaveLength(1);
+      expect(String(unknown[0]?.[0])).toContain('"WebFetch"');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("hands every plan to onPlan", async () => {
+    const seen: Array<{ step: number; active: string[]; offered: boolean }> = [];
+    const skills = createSkills({
+      shelf: project.shelf,
+      onDiagnostic: () => undefined,
+      onPlan: (plan, { stepNumber, session }) =>
+        seen.push({
+          step: stepNumber,
+          active: session.active().map((s) => s.name),
+          offered: plan.activationTools.some((t) => t.name === "skill_review-contract"),
+        }),
+    });
+    const mock = scriptedModel([{ calls: [["skill_review-contract", {}]] }, { text: "ok" }]);
+    const agent = new Agent({
+      id: "a",
+      name: "a",
+      instructions: "x",
+      model: mock.model,
+      tools: hostTools().tools,
+      inputProcessors: [skills.processor],
+    });
+    await run(agent, "Please review this contract for red flags", "stream");
+    expect(seen).toEqual([
+      { step: 0, active: [], offered: true },
+      { step: 1, active: ["review-contract"], offered: false },
+    ]);
   });
 });
 
