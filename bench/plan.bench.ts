@@ -13,7 +13,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildCatalog, createMatcher, createShelf, type Session, type Shelf } from "@skillshelf/core";
+import {
+  buildCatalog,
+  createMatcher,
+  createSession,
+  createShelf,
+  type Session,
+  type Shelf,
+} from "@skillshelf/core";
 import { buildSkillTree, corpusFiles } from "./corpus.ts";
 import { formatMs, type Measured, measure } from "./lib.ts";
 
@@ -75,27 +82,43 @@ async function suite(count: number, list: readonly string[]): Promise<Measured[]
   const withLog = await shelfOf(count, true);
   const skills = shelf.skills().filter((s) => !s.role && !s.disableModelInvocation);
 
-  const fresh = shelf.session();
+  // Split the messages by whether stage 1 finds a candidate: a turn without one reuses the
+  // shelf's cached catalog; a new candidate set builds a new catalog.
+  const matcher = createMatcher();
+  const hits = list.filter((m) => matcher.match(skills, m).candidates.length > 0);
+  const misses = list.filter((m) => matcher.match(skills, m).candidates.length === 0);
+
   const same = shelf.session();
   same.plan({ message: list[0]!, tools: HOST_TOOLS });
 
   // Two active skills with whitelists: the policy is an intersection over both.
-  const restricted = shelf.session();
   const withTools = skills.filter((s) => s.allowedTools && s.allowedTools.length > 0).slice(0, 2);
+  const restricted = shelf.session();
   for (const s of withTools) restricted.activate(s.name, { by: "code" });
-
-  const logged = withLog.shelf.session();
-  const matcher = createMatcher();
-  let m = 0;
-  let c = 0;
   const guarded = shelf.session();
   for (const s of withTools) guarded.activate(s.name, { by: "code" });
   guarded.plan({ tools: HOST_TOOLS });
 
+  // The session's own work (explicit /name, match, tool specs, policy, system text) without the catalog.
+  const bare = createSession({ skills: shelf, match: (all, message) => matcher.match(all, message) });
+
+  let m = 0;
+  let c = 0;
   const label = count.toLocaleString("en-US");
   const rows = await measure(
     [
-      [`plan() · ${label} skills · new message each call`, rotating(fresh, list)],
+      [
+        `plan() · ${label} skills · new message each call (${hits.length} hit / ${misses.length} miss)`,
+        rotating(shelf.session(), list),
+      ],
+      [
+        `plan() · ${label} skills · new message, no candidate (cached catalog)`,
+        rotating(shelf.session(), misses),
+      ],
+      [
+        `plan() · ${label} skills · new message with candidates (catalog rebuilt)`,
+        rotating(shelf.session(), hits),
+      ],
       [
         `plan() · ${label} skills · same message (next step of the turn)`,
         () => same.plan({ tools: HOST_TOOLS }),
@@ -104,7 +127,8 @@ async function suite(count: number, list: readonly string[]): Promise<Measured[]
         `plan() · ${label} skills · new message, ${withTools.length} active skills with allowed-tools`,
         rotating(restricted, list),
       ],
-      [`plan() · ${label} skills · new message, JSONL event log on`, rotating(logged, list)],
+      [`plan() · ${label} skills · new message, JSONL event log on`, rotating(withLog.shelf.session(), list)],
+      [`plan() without the catalog · ${label} skills · new message`, rotating(bare, list)],
       [`guard() · ${withTools.length} active skills`, () => guarded.guard("execute")],
       [`reference: match() alone · ${label} skills`, () => matcher.match(skills, list[m++ % list.length]!)],
       [

@@ -15,7 +15,7 @@ import type { ToolAliases } from "./policy/aliases.js";
 import { builtinRoleSkills } from "./roles/builtin-roles.js";
 import { type Delegation, type DelegationErrorType, prepareDelegation } from "./roles/delegation.js";
 import { roleOf, rolesOf } from "./roles/roles.js";
-import { createShelfSessions } from "./session/shelf-sessions.js";
+import { createShelfSessions, type SessionOverrides } from "./session/shelf-sessions.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -84,9 +84,10 @@ export interface Shelf extends SkillSource {
    * host tools it may use (of `tools`), its instructions and model. Emits a `delegated` event.
    */
   prepareDelegation(input: unknown, tools: readonly string[]): ToolResult<Delegation, DelegationErrorType>;
-  session(state?: SessionState): Session;
+  /** A session, fresh or resumed from a checkpointed state; `overrides` change per-session settings (tool aliases, …). */
+  session(state?: SessionState, overrides?: SessionOverrides): Session;
   /** Rebuild a session from a conversation (activation tool calls, explicit "/name" user messages). */
-  sessionFromHistory(history: readonly HistoryItem[]): Session;
+  sessionFromHistory(history: readonly HistoryItem[], overrides?: SessionOverrides): Session;
   noteRead(path: string): void;
 
   close(): Promise<void>;
@@ -177,8 +178,8 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
         toolAliases: options.toolAliases,
         events: sessions.events,
       }),
-    session: (state) => sessions.session(state),
-    sessionFromHistory: (history) => sessions.fromHistory(history),
+    session: (state, overrides) => sessions.session(state, overrides),
+    sessionFromHistory: (history, overrides) => sessions.fromHistory(history, overrides),
     noteRead: (_path) => notAvailable("noteRead"), // TEMPORARY: owner of usage/ replaces
 
     async close() {

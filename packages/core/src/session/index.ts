@@ -25,6 +25,7 @@ export {
 export {
   createShelfSessions,
   EVENTS_FILE,
+  type SessionOverrides,
   type ShelfSessions,
   type ShelfSessionsOptions,
 } from "./shelf-sessions.js";

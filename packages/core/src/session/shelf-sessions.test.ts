@@ -97,6 +97,18 @@ describe("shelf.session() on real skills", () => {
     expect(session.plan({ tools: HOST_TOOLS }).allowedTools).toEqual(["read_file", "execute"]);
   });
 
+  it("takes tool aliases from the shelf, merged with per-session overrides", async () => {
+    const s = await open({ toolAliases: { Bash: "sh" } });
+    const tools = ["fs_read", "read_file", "sh", "execute"];
+    const plain = s.session();
+    plain.activate("make-repo-contribution");
+    expect(plain.plan({ tools }).allowedTools).toEqual(["read_file", "sh"]);
+    const custom = s.session(undefined, { toolAliases: { Read: "fs_read" }, timeZone: "UTC" });
+    custom.activate("make-repo-contribution");
+    expect(custom.plan({ tools }).allowedTools).toEqual(["fs_read", "sh"]);
+    expect(custom.plan({ tools }).system).toMatch(/Today is \w+day, \d{4}-\d{2}-\d{2} \(UTC\)/);
+  });
+
   it("runs /bulk-rename for the user but refuses it to the model", async () => {
     const s = await open();
     const session = s.session();

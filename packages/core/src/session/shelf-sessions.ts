@@ -34,9 +34,19 @@ export interface ShelfSessionsOptions {
   now?: () => Date;
 }
 
+/** Per-session settings a host may change from the shelf's (e.g. one agent with other tools). */
+export interface SessionOverrides {
+  /** Merged over the shelf's aliases, key by key. */
+  toolAliases?: ToolAliases;
+  /** How many top candidates get their own `skill_<name>` tool (default 3). */
+  topCandidates?: number;
+  /** Time zone for the date given to active skills (default: the runtime's). */
+  timeZone?: string;
+}
+
 export interface ShelfSessions {
-  session(state?: SessionState): Session;
-  fromHistory(history: readonly HistoryItem[]): Session;
+  session(state?: SessionState, overrides?: SessionOverrides): Session;
+  fromHistory(history: readonly HistoryItem[], overrides?: SessionOverrides): Session;
   /** The sink every session emits to (undefined when events are off). */
   readonly events: EventSink | undefined;
   /** Wait until every event emitted so far is written. */
@@ -102,10 +112,19 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     timeZone: options.timeZone,
     now: options.now,
   };
+  const withOverrides = (overrides: SessionOverrides | undefined): Omit<SessionOptions, "state"> => {
+    if (!overrides) return base;
+    const merged = { ...base };
+    if (overrides.toolAliases) merged.toolAliases = { ...base.toolAliases, ...overrides.toolAliases };
+    if (overrides.topCandidates !== undefined) merged.topCandidates = overrides.topCandidates;
+    if (overrides.timeZone !== undefined) merged.timeZone = overrides.timeZone;
+    return merged;
+  };
+
   return {
     events,
-    session: (state) => createSession({ ...base, state }),
-    fromHistory: (history) => sessionFromHistory(history, base),
+    session: (state, overrides) => createSession({ ...withOverrides(overrides), state }),
+    fromHistory: (history, overrides) => sessionFromHistory(history, withOverrides(overrides)),
     flush: async () => {
       const flushable = events as { flush?: () => Promise<void> } | undefined;
       await flushable?.flush?.();
