@@ -118,6 +118,59 @@ describe.each<Mode>(["generateText", "streamText"])("wrap() with %s", (mode) => 
     const blocked = result.steps[1]?.content.find((part) => part.type === "tool-error");
     expect(blocked).toMatchObject({ toolName: "send_email" });
   });
+
+  it("answers a call to a tool the skill hid with core's refusal: the event, and TOOL_NOT_ALLOWED for the model", async () => {
+    const tools = hostTools();
+    const model = scriptedModel((call, i) => {
+      if (i === 0) return { toolCalls: [activate(call, "markitdown")] };
+      // A tool it saw before the skill hid it (models do this).
+      if (i === 1) return { toolCalls: [{ name: "send_email", input: { to: "boss@example.com" } }] };
+      return { text: "ok" };
+    });
+    const result = await run(mode, {
+      model,
+      messages: ask(CONVERT),
+      stopWhen: isStepCount(5),
+      ...skills.wrap({ messages: ask(CONVERT), tools }),
+    });
+
+    expect(tools.send_email?.execute).not.toHaveBeenCalled();
+    expect(fixture.events.filter((e) => e.type === "tool-blocked")).toEqual([
+      expect.objectContaining({ tool: "send_email", skill: "markitdown", active: ["markitdown"] }),
+    ]);
+    // The loop went on, and the next call's prompt carries core's structured result.
+    expect(model.calls).toHaveLength(3);
+    const toolMessages = model.calls[2]?.prompt.filter((m) => m.role === "tool") ?? [];
+    const refusal = JSON.stringify(toolMessages.at(-1));
+    expect(refusal).toContain("TOOL_NOT_ALLOWED");
+    expect(refusal).toContain(
+      'Tool \\\\\\"send_email\\\\\\" is not allowed while skill \\\\\\"markitdown\\\\\\" is active',
+    );
+    expect(result.text).toBe("ok");
+  });
+
+  it("leaves other unparsable calls to the SDK and to the user's own repairToolCall", async () => {
+    const tools = hostTools();
+    const seen: string[] = [];
+    const model = scriptedModel((_call, i) =>
+      i === 0 ? { toolCalls: [{ name: "no_such_tool", input: {} }] } : { text: "ok" },
+    );
+    await run(mode, {
+      model,
+      messages: ask("hello"),
+      stopWhen: isStepCount(3),
+      ...skills.wrap({
+        messages: ask("hello"),
+        tools,
+        repairToolCall: async ({ toolCall }) => {
+          seen.push(toolCall.toolName);
+          return null;
+        },
+      }),
+    });
+    expect(seen).toEqual(["no_such_tool"]);
+    expect(fixture.events.some((e) => e.type === "tool-blocked")).toBe(false);
+  });
 });
 
 describe("the execution-time guard", () => {
@@ -349,6 +402,22 @@ describe("composition with the user's own options", () => {
 });
 
 describe("a long-lived ToolLoopAgent (prepareCall)", () => {
+  it("answers a call to a hidden tool with core's refusal there too", async () => {
+    const tools = hostTools();
+    const model = scriptedModel((call, i) => {
+      if (i === 0) return { toolCalls: [activate(call, "markitdown")] };
+      if (i === 1) return { toolCalls: [{ name: "send_email", input: {} }] };
+      return { text: "done" };
+    });
+    const agent = new ToolLoopAgent({ model, tools, prepareCall: skills.prepareCall });
+    await agent.generate({ prompt: CONVERT });
+    expect(tools.send_email?.execute).not.toHaveBeenCalled();
+    expect(fixture.events.filter((e) => e.type === "tool-blocked")).toEqual([
+      expect.objectContaining({ tool: "send_email", skill: "markitdown" }),
+    ]);
+    expect(JSON.stringify(model.calls[2]?.prompt)).toContain("TOOL_NOT_ALLOWED");
+  });
+
   it("wraps every call with that call's messages, streaming or not", async () => {
     const tools = hostTools();
     // One model for the agent's lifetime; each call gets its own script and call log.

@@ -19,12 +19,14 @@ import {
   type PrepareStepResult,
   type StopCondition,
   type Tool,
+  type ToolCallRepairFunction,
   type ToolSet,
   tool,
 } from "ai";
 import { guardTools } from "./guard.js";
 import { lastUserText, type Messages, toHistory } from "./history.js";
 import { withSkillInstructions } from "./instructions.js";
+import { guardingRepair } from "./repair.js";
 import { createRoleTool } from "./role-tool.js";
 
 export interface CreateSkillsOptions {
@@ -47,12 +49,21 @@ export interface WrapOptions<TOOLS extends ToolSet> {
   prepareStep?: PrepareStepFunction<TOOLS>;
   /** Your own static restriction; skills can only narrow it further. */
   activeTools?: ActiveTools<TOOLS>;
+  /** Your own repair of unparsable tool calls; it runs for every call skillshelf does not answer. */
+  repairToolCall?: ToolCallRepairFunction<TOOLS>;
 }
 
 export interface WrappedOptions<TOOLS extends ToolSet> {
   /** Your tools (guarded) plus the activation tools (`skill_<name>`, `activate_skill`). */
   tools: TOOLS;
   prepareStep: PrepareStepFunction<TOOLS>;
+  /**
+   * Answers a call to one of your tools that a skill hid this step (the AI SDK fails it as an
+   * unknown tool before any `execute` runs) with core's refusal: a `tool-blocked` event, and
+   * core's TOOL_NOT_ALLOWED result in the tool error the model reads. Other calls go to yours.
+   * (Typed over any tool set: it reads no tool's types, so it fits whatever `TOOLS` the call infers.)
+   */
+  repairToolCall: ToolCallRepairFunction<ToolSet>;
 }
 
 export interface RoleToolOptions {
@@ -73,6 +84,10 @@ export interface AgentCallArgs {
   messages?: ModelMessage[];
   prepareStep?: PrepareStepFunction<ToolSet>;
   activeTools?: ActiveTools<ToolSet>;
+  // `never`: accepts a repair typed for any tool set (parameters are contravariant).
+  repairToolCall?: ToolCallRepairFunction<never>;
+  /** @deprecated by the AI SDK in favour of `repairToolCall`; still honoured. */
+  experimental_repairToolCall?: ToolCallRepairFunction<never>;
 }
 
 export interface Skills {
@@ -145,20 +160,29 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       } as PrepareStepResult<TOOLS>;
     };
 
-    return { tools, prepareStep };
+    const repairToolCall = guardingRepair(
+      hostToolNames,
+      sessionAt,
+      wrapOptions.repairToolCall as ToolCallRepairFunction<ToolSet> | undefined,
+    );
+    return { tools, prepareStep, repairToolCall };
   }
 
   const prepareCall = <ARGS extends AgentCallArgs>(args: ARGS): ARGS => {
     const messages =
       args.messages ??
       (typeof args.prompt === "string" ? [{ role: "user" as const, content: args.prompt }] : args.prompt);
+    const { experimental_repairToolCall, ...rest } = args;
     const wrapped = wrap({
       messages,
       tools: args.tools,
       prepareStep: args.prepareStep,
       activeTools: args.activeTools,
+      repairToolCall: (args.repairToolCall ?? experimental_repairToolCall) as
+        | ToolCallRepairFunction<ToolSet>
+        | undefined,
     });
-    return { ...args, ...wrapped };
+    return { ...rest, ...wrapped } as unknown as ARGS;
   };
 
   return {
