@@ -9,6 +9,7 @@ import {
   HumanMessage,
   ToolMessage,
   tool,
+  toolStrategy,
 } from "langchain";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
@@ -258,6 +259,23 @@ describe("skillsMiddleware", () => {
     expect(p.events.filter((e) => e.type === "activated")).toEqual([
       expect.objectContaining({ skill: "deploy", by: "user", args: "prod" }),
     ]);
+  });
+
+  it("keeps a structured response (responseFormat) on a call that also changed the skill state", async () => {
+    const p = await project({ deploy: deploySkill });
+    const model = fakeModel().respondWithTools([{ name: "Answer", args: { answer: "deployed" }, id: "x1" }]);
+    const agent = createAgent({
+      model,
+      tools: [],
+      responseFormat: toolStrategy(z.object({ answer: z.string() }).meta({ title: "Answer" })),
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
+    });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("/deploy prod")] });
+
+    expect(result.structuredResponse).toEqual({ answer: "deployed" });
+    expect(result[STATE_KEY]?.active.map((a) => a.name)).toEqual(["deploy"]);
+    expect(model.calls[0]?.messages[0]?.text).toContain("DEPLOY-BODY: deploy to prod now.");
   });
 
   it("sees an edited SKILL.md on the next turn (hot reload)", async () => {

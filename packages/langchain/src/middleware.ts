@@ -10,7 +10,7 @@ import { Command } from "@langchain/langgraph";
 import type { Session, SessionState, Shelf, ToolResult, ToolSpec } from "@skillshelf/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
-import { latestUserMessage, STATE_KEY, skillsStateSchema, toHistory } from "./state.js";
+import { latestUserMessage, STATE_KEY, skillsStateSchema, snapshotUpdate, toHistory } from "./state.js";
 import { toolName } from "./tool-name.js";
 
 /** Gets the file path out of a file-reading tool's arguments. */
@@ -47,18 +47,30 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     name: "skillshelf",
     stateSchema: skillsStateSchema,
 
-    wrapModelCall: async (request, handler) => {
+    // Planning a new user message can change the state (an explicit "/name"; the first call
+    // of a thread without a checkpoint), so it happens here, where a hook may return a state
+    // update. wrapModelCall then only replays the plan: returning a Command from it would drop
+    // a structured response (responseFormat).
+    beforeModel: async (state) => {
       if (refresh) await shelf.refresh();
-      const stored = request.state[STATE_KEY];
+      const stored = state[STATE_KEY];
+      const session = sessionOf(state);
+      const user = latestUserMessage(state.messages);
+      session.plan({ message: user.text, planned: user.planned, tools: [] });
+      const next = session.toJSON();
+      if (stored !== undefined && sameState(stored, next)) return undefined;
+      return { [STATE_KEY]: snapshotUpdate(next) };
+    },
+
+    wrapModelCall: (request, handler) => {
       const session = sessionOf(request.state);
-      const user = latestUserMessage(request.messages);
       const plan = session.plan({
-        message: user.text,
-        planned: user.planned,
+        message: latestUserMessage(request.messages).text,
+        planned: true, // beforeModel planned it
         tools: request.tools.map(toolName),
       });
       const allowed = new Set(plan.allowedTools);
-      const response = await handler({
+      return handler({
         ...request,
         tools: [
           ...request.tools.filter((t) => allowed.has(toolName(t))),
@@ -66,10 +78,6 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
         ],
         systemMessage: appendSystem(request.systemMessage, plan.system),
       });
-      // An explicit "/name" (or a first call without a checkpoint) changed the state: persist it.
-      const next = session.toJSON();
-      if (stored !== undefined && sameState(stored, next)) return response;
-      return new Command({ update: { [STATE_KEY]: { ...next, replace: true } } });
     },
 
     wrapToolCall: async (request, handler) => {

@@ -4,13 +4,7 @@
  * Builtin and user-written roles both come from `shelf.roles()`, so they behave alike; core
  * checks delegation calls and resolves each role's tools.
  */
-import {
-  delegationToolSpec,
-  prepareDelegation,
-  type Role,
-  resolveRoleTools,
-  type Shelf,
-} from "@skillshelf/core";
+import { delegationToolSpec, type Role, resolveRoleTools, type Shelf } from "@skillshelf/core";
 import {
   type AgentMiddleware,
   AIMessage,
@@ -47,7 +41,9 @@ export function createRoleAgent(role: string | Role, options: RoleAgentOptions) 
       `skillshelf: there is no role "${String(role)}"; roles: ${names.join(", ") || "(none)"}.`,
     );
   }
-  const { tools } = resolveRoleTools(found, options.tools.map(toolName));
+  const { tools } = resolveRoleTools(found, options.tools.map(toolName), {
+    toolAliases: options.shelf.options.toolAliases,
+  });
   return roleAgent(found, found.instructions, tools, options);
 }
 
@@ -88,12 +84,9 @@ export function delegateTool(options: DelegateToolOptions) {
   return tool(
     async (input: unknown, runtime): Promise<string> => {
       await shelf.refresh();
-      const prepared = prepareDelegation(input, {
-        roles: shelf.roles(),
-        tools: options.tools.map(toolName),
-        exclude: [spec.name], // no recursion
-        events: shelf.options.events,
-      });
+      // Core checks the call, resolves the role's tools and logs a `delegated` event.
+      const offered = options.tools.map(toolName).filter((name) => name !== spec.name); // no recursion
+      const prepared = shelf.prepareDelegation(input, offered);
       if (prepared.status === "error") return JSON.stringify(prepared);
       const { role, task, tools, instructions } = prepared.data;
       const agent = roleAgent(role, instructions, tools, options);

@@ -5,7 +5,7 @@
 
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
-import type { HistoryItem } from "@skillshelf/core";
+import type { HistoryItem, SessionState } from "@skillshelf/core";
 import { z } from "zod/v4";
 
 /** The agent-state key the middleware owns. */
@@ -38,6 +38,11 @@ export function mergeState(
   if (replace || current === undefined) return snapshot;
   const known = new Set(current.active.map((a) => a.name));
   return { ...current, active: [...current.active, ...next.active.filter((a) => !known.has(a.name))] };
+}
+
+/** A full snapshot of a session's state, as the one writer of its step writes it. */
+export function snapshotUpdate(state: SessionState): StateUpdate {
+  return { ...(state as StoredState), replace: true };
 }
 
 /**
