@@ -1,0 +1,70 @@
+/**
+ * A separate process doing managed writes, for the fault tests (started by spawn-writer.ts).
+ *
+ *   loop <projectRoot> <keep>  warm up, print "ready", wait for a "go" line on stdin, then
+ *                              write iteration after iteration until killed, printing
+ *                              "wrote <version>" after each write returns. (The parent starts
+ *                              the next writer while the current one runs: the "go" keeps
+ *                              process start-up out of the window the kill lands in.)
+ *   race <projectRoot> <keep>  for each stdin line "<expectedHash> <tag> <startAtMs>":
+ *                              wait until startAtMs, write the next iteration tagged <tag>,
+ *                              print {"ok":true,"hash":…} or {"ok":false,"code":…}.
+ */
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { parseSkill } from "../../parse/parse-skill.js";
+import { SkillWriteError } from "../errors.js";
+import { sha256 } from "../hash.js";
+import { withFileLock } from "../lock.js";
+import { bumpVersion, readVersion } from "../version-bump.js";
+import { createSkillStore } from "../writer.js";
+import { FAULT_SKILL, nextFaultContent } from "./fault-skill.js";
+import { makeSkillFolder } from "./skill-folder.js";
+
+const [mode, root, keep] = process.argv.slice(2);
+const folder = await makeSkillFolder(root);
+const store = createSkillStore({ source: folder.source, stateDir: folder.stateDir, keep: Number(keep) });
+const file = folder.fileOf(FAULT_SKILL);
+
+/** Runs the code paths of a write once without touching the skill, so the first real write is not slowed by start-up. */
+async function warmUp(): Promise<void> {
+  const text = (await readFile(file)).toString("utf8");
+  parseSkill(bumpVersion(nextFaultContent(text), readVersion(text)).text, { path: file });
+  const scratch = join(folder.root, `warmup-${process.pid}`);
+  await writeFile(scratch, "");
+  await withFileLock(scratch, async () => {});
+  await rm(scratch);
+}
+
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+
+if (mode === "loop") {
+  await warmUp();
+  process.stdout.write("ready\n");
+  await lines.next(); // "go"
+  for (;;) {
+    const current = await readFile(file);
+    const result = await store.write(FAULT_SKILL, nextFaultContent(current.toString("utf8")), {
+      expectedHash: sha256(current),
+    });
+    process.stdout.write(`wrote ${result.version}\n`);
+  }
+} else if (mode === "race") {
+  await warmUp();
+  process.stdout.write("ready\n");
+  for (let next = await lines.next(); !next.done; next = await lines.next()) {
+    const [expectedHash, tag, startAt] = next.value.split(" ");
+    const current = (await readFile(file)).toString("utf8");
+    const content = nextFaultContent(current, tag);
+    const wait = Number(startAt) - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    try {
+      const result = await store.write(FAULT_SKILL, content, { expectedHash: expectedHash! });
+      process.stdout.write(`${JSON.stringify({ ok: true, hash: result.hash })}\n`);
+    } catch (error) {
+      const code = error instanceof SkillWriteError ? error.code : String(error);
+      process.stdout.write(`${JSON.stringify({ ok: false, code })}\n`);
+    }
+  }
+}

@@ -1,0 +1,469 @@
+/**
+ * Managed writes: the only way skillshelf changes a skill file. Each write validates the
+ * new content, takes the file's lock, compares the file's sha256 with what the caller
+ * read (a stale writer gets CONFLICT, never a lost update), makes sure the version being
+ * replaced is kept in history, bumps the version, replaces the file atomically, records
+ * the new version, and appends the decision to the ledger.
+ *
+ * Order matters for crashes: the old version is kept before the file changes, and the new
+ * one is recorded after, so a process killed at any point leaves the complete old or new
+ * file and every version that was ever current still on record (the newest may be
+ * recorded by the next write or refresh, as an `external-edit`).
+ */
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { parseSkill } from "../parse/parse-skill.js";
+import type { EventSink, ParseOptions, ParseResult, Skill, SkillSource } from "../types.js";
+import { type AtomicFs, atomicWrite, removeStaleTempFiles } from "./atomic-write.js";
+import { SkillWriteError } from "./errors.js";
+import { sha256 } from "./hash.js";
+import { createHistoryStore, type HistoryEntry, type HistoryStore } from "./history-store.js";
+import { createLedger, type Ledger, type LedgerRecord, type LedgerType } from "./ledger.js";
+import { type LockOptions, removeDeadLockScratch, withFileLock } from "./lock.js";
+import { bumpVersion, readVersion } from "./version-bump.js";
+
+export interface SkillStoreOptions {
+  /** Where skills are found by name: a shelf, or any SkillSource. */
+  source: SkillSource;
+  /** skillshelf's state folder: history in `<stateDir>/history/<name>/`, the ledger in `<stateDir>/ledger.jsonl`. */
+  stateDir: string;
+  /** Earlier versions kept per skill, besides the current one (default 10); older ones are pruned. */
+  keep?: number;
+  lock?: LockOptions;
+  /** Validates new content (default parseSkill, lenient). */
+  parse?: (text: string, options: ParseOptions) => ParseResult;
+  /** File-system calls of atomic writes (tests inject failures here). */
+  fs?: AtomicFs;
+  events?: EventSink;
+  /** Called after every managed write (a shelf refreshes its copy here). */
+  afterWrite?: (result: WriteResult) => void | Promise<void>;
+}
+
+export interface WriteOptions {
+  /**
+   * sha256 of the file as the caller last read it (`skill.hash`, or a version's `hash`).
+   * When the file no longer has it, the write fails with CONFLICT and nothing changes.
+   */
+  expectedHash: string;
+  /** Free text kept in the ledger with this write. */
+  note?: string;
+}
+
+/** Internal: what kind of decision a write records (rollback, accepted proposal). */
+export interface CommitOptions extends WriteOptions {
+  type?: Extract<LedgerType, "write" | "rollback" | "accepted">;
+  record?: Partial<Pick<LedgerRecord, "to" | "proposal" | "tokens" | "flags" | "reason">>;
+}
+
+export interface WriteResult {
+  name: string;
+  file: string;
+  /** False when the content was identical to the file (nothing written, no version bump). */
+  changed: boolean;
+  hash: string;
+  previousHash: string;
+  version: string | undefined;
+  previousVersion: string | undefined;
+  /** History id of the version now current (`"current"` if it could not be kept yet; see `notes`). */
+  versionId: string;
+  /** The exact text now in the file (the version bumped). */
+  content: string;
+  /** Things worth telling a user (a version left as is, a folder that could not be fsynced). */
+  notes: string[];
+}
+
+/** One version of a skill: a kept copy, or the current file. Newest first in `history()`. */
+export interface VersionInfo {
+  /** History id; `"current"` for a current file not (yet) on record. */
+  id: string;
+  at: string | undefined;
+  version: string | undefined;
+  hash: string;
+  size: number;
+  /** This is the file's content now. */
+  current: boolean;
+  /** A kept copy exists (false only for an unrecorded current file). */
+  recorded: boolean;
+  /** What produced it, from the ledger: a write, rollback, accepted proposal, external edit, or `initial` (found before the first managed write). */
+  source: LedgerType | "initial" | undefined;
+  /** False when a kept copy no longer matches its id's hash. */
+  intact: boolean;
+}
+
+export interface SkillStore {
+  readonly history: HistoryStore;
+  readonly ledger: Ledger;
+  write(name: string, content: string, options: WriteOptions): Promise<WriteResult>;
+  /** @internal The write every managed change goes through; `type` names the ledger decision. */
+  commit(name: string, content: string, options: CommitOptions): Promise<WriteResult>;
+  /** Kept versions, newest first; the first one is the current file. */
+  versions(name: string): Promise<VersionInfo[]>;
+  /**
+   * One version's exact text. References: `current`, a history id or a unique prefix of
+   * it, `~N` (N versions before the current one), a version (`1.0.3`) or a sha256 prefix.
+   */
+  read(name: string, ref?: string): Promise<string>;
+  resolve(name: string, ref: string): Promise<VersionInfo>;
+  /** Unified diff from `a` to `b` (default the current file). */
+  diff(name: string, a: string, b?: string, options?: { context?: number }): Promise<string>;
+  /** Restores a kept version as a new managed write (so it can itself be rolled back). */
+  rollback(name: string, ref: string, options?: { expectedHash?: string }): Promise<WriteResult>;
+  /**
+   * For refresh(): if a managed skill's file changed outside a managed write, keep the new
+   * content on record (the version before it already is). Cheap when nothing changed.
+   */
+  recordExternalChange(name: string, knownHash?: string): Promise<{ recorded: boolean; versionId?: string }>;
+}
+
+const DEFAULT_KEEP = 10;
+
+export function createSkillStore(options: SkillStoreOptions): SkillStore {
+  const keep = Math.max(0, options.keep ?? DEFAULT_KEEP);
+  const history = createHistoryStore({ dir: join(options.stateDir, "history"), fs: options.fs });
+  const ledger = createLedger(join(options.stateDir, "ledger.jsonl"));
+  const parse = options.parse ?? ((text, o) => parseSkill(text, o));
+  // The current version counts as one entry: keep + 1 in total.
+  const entriesKept = keep + 1;
+
+  function writable(name: string): Skill & { dir: string } {
+    const skill = options.source.get(name);
+    if (!skill) throw new SkillWriteError("NOT_FOUND", `no skill named "${name}"`, { name });
+    if (skill.scope === "builtin" || skill.dir === undefined) {
+      throw new SkillWriteError(
+        "NOT_WRITABLE",
+        `"${name}" is a builtin skill, defined in code; to change it, create a project skill of the same name (.skillshelf/skills/${name}/SKILL.md), which overrides it unless it is locked`,
+        { name, scope: skill.scope },
+      );
+    }
+    return skill as Skill & { dir: string };
+  }
+
+  function validate(name: string, file: string, content: string): void {
+    const result = parse(content, { path: file, mode: "lenient" });
+    if (!result.skill) {
+      const errors = result.diagnostics.filter((d) => d.severity === "error");
+      const first = errors[0];
+      throw new SkillWriteError(
+        "INVALID",
+        `the new content of ${name} is not a valid SKILL.md${first ? ` (line ${first.line}: ${first.message}; ${first.hint})` : ""}; nothing was written`,
+        { name, diagnostics: result.diagnostics },
+      );
+    }
+    if (result.skill.name !== name) {
+      throw new SkillWriteError(
+        "NAME_CHANGED",
+        `the new content names "${result.skill.name}", not "${name}"; a managed write keeps the name (rename the folder by hand to rename a skill); nothing was written`,
+        { name, newName: result.skill.name },
+      );
+    }
+  }
+
+  async function readCurrent(file: string, name: string): Promise<Buffer> {
+    try {
+      return await readFile(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        throw new SkillWriteError("NOT_FOUND", `${file} no longer exists (skill "${name}")`, { name, file });
+      }
+      throw error;
+    }
+  }
+
+  async function commit(name: string, content: string, commitOptions: CommitOptions): Promise<WriteResult> {
+    const skill = writable(name);
+    const file = skill.file;
+    validate(name, file, content);
+
+    const result = await withFileLock(
+      file,
+      async (lock) => {
+        await removeStaleTempFiles(dirname(file), basename(file));
+        removeDeadLockScratch(file);
+        const currentBytes = await readCurrent(file, name);
+        const currentHash = sha256(currentBytes);
+        if (currentHash !== commitOptions.expectedHash) {
+          throw new SkillWriteError(
+            "CONFLICT",
+            `${name} changed since it was read (expected sha256 ${commitOptions.expectedHash.slice(0, 12)}…, found ${currentHash.slice(0, 12)}…); re-read it, re-apply your change and write again; nothing was written`,
+            { name, file, expectedHash: commitOptions.expectedHash, actualHash: currentHash },
+          );
+        }
+        const currentText = currentBytes.toString("utf8");
+        const previousVersion = readVersion(currentText);
+        const notes: string[] = [];
+
+        // Whatever happens next, the version being replaced is on record first.
+        const kept = await history.add(name, currentBytes, { version: previousVersion, keep: entriesKept });
+        if (kept.added && kept.previous) {
+          await ledger.append({
+            type: "external-edit",
+            skill: name,
+            before: kept.previous.hash,
+            after: currentHash,
+            version: previousVersion,
+            versionId: kept.entry.id,
+            note: "changed outside a managed write (hand edit, or a write interrupted before it was recorded)",
+          });
+        }
+
+        if (content === currentText) {
+          return {
+            name,
+            file,
+            changed: false,
+            hash: currentHash,
+            previousHash: currentHash,
+            version: previousVersion,
+            previousVersion,
+            versionId: kept.entry.id,
+            content,
+            notes,
+          } satisfies WriteResult;
+        }
+
+        const bump = bumpVersion(content, previousVersion);
+        if (bump.note) notes.push(bump.note);
+        if (bump.text !== content) validate(name, file, bump.text);
+        const hash = sha256(bump.text);
+
+        lock.assertHeld();
+        const written = await atomicWrite(file, bump.text, { fs: options.fs });
+        // From here on the write has happened: bookkeeping failures become notes, not errors
+        // (an error would tell the caller the file is unchanged). What is not recorded now
+        // is recorded by the next write or refresh, as an external edit.
+        if (!written.dirSynced)
+          notes.push(
+            `could not fsync ${dirname(file)}; the write is complete but may not survive a power loss`,
+          );
+        let versionId = "current";
+        try {
+          versionId = (await history.add(name, bump.text, { version: bump.version, keep: entriesKept })).entry
+            .id;
+        } catch (error) {
+          notes.push(
+            `written, but not yet kept in history (${(error as Error).message}); the next write or refresh records it`,
+          );
+        }
+        try {
+          await ledger.append({
+            type: commitOptions.type ?? "write",
+            skill: name,
+            before: currentHash,
+            after: hash,
+            version: bump.version,
+            ...(versionId !== "current" ? { versionId } : {}),
+            ...(commitOptions.note ? { note: commitOptions.note } : {}),
+            ...commitOptions.record,
+          });
+        } catch (error) {
+          notes.push(`written, but the ledger could not be appended to (${(error as Error).message})`);
+        }
+        return {
+          name,
+          file,
+          changed: true,
+          hash,
+          previousHash: currentHash,
+          version: bump.version,
+          previousVersion,
+          versionId,
+          content: bump.text,
+          notes,
+        } satisfies WriteResult;
+      },
+      options.lock,
+    );
+
+    if (result.changed) {
+      options.events?.emit({
+        type: "skill-written",
+        at: new Date().toISOString(),
+        skill: name,
+        ...(result.version ? { version: result.version } : {}),
+        before: result.previousHash,
+        after: result.hash,
+      });
+      await options.afterWrite?.(result);
+    }
+    return result;
+  }
+
+  async function versions(name: string): Promise<VersionInfo[]> {
+    const skill = writable(name);
+    const [entries, currentBytes, { records }] = await Promise.all([
+      history.list(name),
+      readFile(skill.file).catch(() => undefined),
+      ledger.read({ skill: name }),
+    ]);
+    const currentHash = currentBytes ? sha256(currentBytes) : undefined;
+    const producedBy = new Map<string, LedgerType>();
+    const replaced = new Set<string>();
+    for (const record of records) {
+      if (record.before) replaced.add(record.before);
+      if (!record.after || record.after === record.before) continue;
+      // A write whose recording was interrupted is re-found later as an external edit: the write is the truer source.
+      if (record.type !== "external-edit" || !producedBy.has(record.after))
+        producedBy.set(record.after, record.type);
+      if (record.before) replaced.add(record.before);
+    }
+    const source = (hash: string): VersionInfo["source"] =>
+      producedBy.get(hash) ?? (replaced.has(hash) ? "initial" : undefined);
+
+    const list: VersionInfo[] = entries.map((entry: HistoryEntry, index) => ({
+      id: entry.id,
+      at: entry.at,
+      version: entry.version,
+      hash: entry.hash,
+      size: entry.size,
+      current: index === 0 && entry.hash === currentHash,
+      recorded: true,
+      source: source(entry.hash),
+      intact: entry.intact,
+    }));
+    if (currentBytes && currentHash && list[0]?.current !== true) {
+      list.unshift({
+        id: "current",
+        at: undefined,
+        version: readVersion(currentBytes.toString("utf8")),
+        hash: currentHash,
+        size: currentBytes.length,
+        current: true,
+        recorded: false,
+        source: list.length > 0 ? "external-edit" : undefined,
+        intact: true,
+      });
+    }
+    return list;
+  }
+
+  async function resolve(name: string, ref: string): Promise<VersionInfo> {
+    const list = await versions(name);
+    const wanted = ref.trim();
+    const fail = (code: "NOT_FOUND" | "AMBIGUOUS", message: string, matches: VersionInfo[] = list) => {
+      const ids = matches.slice(0, 12).map((v) => `${v.current ? "current  " : ""}${v.id}`);
+      return new SkillWriteError(
+        code,
+        `${message}; ${code === "AMBIGUOUS" ? "matches" : "kept versions"}: ${ids.join(", ") || "none"}`,
+        {
+          name,
+          ref,
+          ids,
+        },
+      );
+    };
+    if (wanted === "current" || wanted === "~0") {
+      const current = list.find((v) => v.current);
+      if (!current) throw fail("NOT_FOUND", `${name} has no current file`);
+      return current;
+    }
+    const back = /^~(\d+)$/.exec(wanted);
+    if (back) {
+      const version = list[Number(back[1])];
+      if (!version)
+        throw fail(
+          "NOT_FOUND",
+          `${name} has only ${list.length - 1} earlier version(s); "${ref}" goes further back`,
+        );
+      return version;
+    }
+    const exact = list.find((v) => v.id === wanted);
+    if (exact) return exact;
+    const candidates = [
+      list.filter((v) => v.recorded && v.id.startsWith(wanted)),
+      list.filter(
+        (v) =>
+          v.version !== undefined &&
+          (v.version === wanted || `v${v.version}` === wanted || v.version === `v${wanted}`),
+      ),
+      /^[0-9a-f]{4,64}$/.test(wanted) ? list.filter((v) => v.hash.startsWith(wanted)) : [],
+    ];
+    for (const matches of candidates) {
+      // The same content can be on record twice (e.g. an edit reverted by hand): one answer.
+      const distinct = new Map(matches.map((v) => [v.hash, v]));
+      if (distinct.size === 1) return matches[0]!;
+      if (matches.length > 1)
+        throw fail(
+          "AMBIGUOUS",
+          `"${ref}" matches ${matches.length} versions of ${name}; use a full id`,
+          matches,
+        );
+    }
+    throw fail("NOT_FOUND", `no version of ${name} matches "${ref}"`);
+  }
+
+  async function read(name: string, ref = "current"): Promise<string> {
+    const version = await resolve(name, ref);
+    if (!version.recorded) return (await readCurrent(writable(name).file, name)).toString("utf8");
+    return (await history.read(name, version.id)).toString("utf8");
+  }
+
+  return {
+    history,
+    ledger,
+    commit,
+    write: (name, content, writeOptions) =>
+      commit(name, content, { expectedHash: writeOptions.expectedHash, note: writeOptions.note }),
+    versions,
+    resolve,
+    read,
+    async diff(name, a, b = "current", diffOptions = {}) {
+      const [from, to] = await Promise.all([resolve(name, a), resolve(name, b)]);
+      const [textA, textB] = await Promise.all([
+        read(name, from.recorded ? from.id : "current"),
+        read(name, to.recorded ? to.id : "current"),
+      ]);
+      const label = (v: VersionInfo) =>
+        `${name}@${v.id}${v.current && v.id !== "current" ? " (current)" : ""}`;
+      // Loaded on first use: most processes that write never diff.
+      const { createTwoFilesPatch } = await import("diff");
+      return createTwoFilesPatch(label(from), label(to), textA, textB, undefined, undefined, {
+        context: diffOptions.context ?? 3,
+      });
+    },
+    async rollback(name, ref, rollbackOptions = {}) {
+      const target = await resolve(name, ref);
+      const content = await read(name, target.recorded ? target.id : "current");
+      const expectedHash =
+        rollbackOptions.expectedHash ?? sha256(await readCurrent(writable(name).file, name));
+      return commit(name, content, { expectedHash, type: "rollback", record: { to: target.id } });
+    },
+    async recordExternalChange(name, knownHash) {
+      let skill: Skill & { dir: string };
+      try {
+        skill = writable(name);
+      } catch {
+        return { recorded: false };
+      }
+      const newest = await history.newestId(name);
+      if (newest === undefined) return { recorded: false }; // not managed: nothing earlier to keep
+      if (knownHash !== undefined && newest.endsWith(`_${knownHash.slice(0, 8)}`)) return { recorded: false };
+      try {
+        return await withFileLock(
+          skill.file,
+          async () => {
+            const bytes = await readFile(skill.file).catch(() => undefined);
+            if (!bytes) return { recorded: false };
+            const version = readVersion(bytes.toString("utf8"));
+            const kept = await history.add(name, bytes, { version, keep: entriesKept });
+            if (!kept.added) return { recorded: false, versionId: kept.entry.id };
+            await ledger.append({
+              type: "external-edit",
+              skill: name,
+              before: kept.previous?.hash ?? null,
+              after: kept.entry.hash,
+              version,
+              versionId: kept.entry.id,
+              note: "changed outside a managed write (hand edit, or a write interrupted before it was recorded)",
+            });
+            return { recorded: true, versionId: kept.entry.id };
+          },
+          { ...options.lock, wait: Math.min(options.lock?.wait ?? 2_000, 2_000) },
+        );
+      } catch (error) {
+        // A managed write holds the lock: it records what it finds itself.
+        if (error instanceof SkillWriteError && error.code === "LOCKED") return { recorded: false };
+        throw error;
+      }
+    },
+  };
+}
