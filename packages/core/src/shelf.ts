@@ -10,7 +10,7 @@ import path from "node:path";
 import { SkillLoader } from "./load/loader.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
-import { createMatcher } from "./match/matcher.js";
+import { createMatcher, type MatcherOptions } from "./match/matcher.js";
 import type { ToolAliases } from "./policy/aliases.js";
 import { builtinRoleSkills } from "./roles/builtin-roles.js";
 import { type Delegation, type DelegationErrorType, prepareDelegation } from "./roles/delegation.js";
@@ -32,6 +32,7 @@ import type {
   ToolResult,
 } from "./types.js";
 import { createFileUsageStore } from "./usage/file-store.js";
+import { skillForReadPath } from "./usage/note-read.js";
 
 export interface ShelfOptions {
   /** Project root; project scope = <root>/.skillshelf/skills and <root>/.agents/skills. Default: process.cwd(). */
@@ -52,6 +53,8 @@ export interface ShelfOptions {
   events?: EventSink | false;
   /** Map whitelist names (Claude Code's `Read`, `Bash(git:*)`) to this host's tool names or globs. */
   toolAliases?: ToolAliases;
+  /** Stage-1 matching: thresholds, margin, an optional `embed` function (see createMatcher). */
+  matcher?: MatcherOptions;
 }
 
 export interface RefreshResult {
@@ -130,7 +133,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
 
   // ── runtime (issue 3): one matcher and one usage store, shared by match() and every session ──
   const stateDir = path.resolve(options.root ?? process.cwd(), options.stateDir ?? ".skillshelf");
-  const matcher = createMatcher();
+  const matcher = createMatcher(options.matcher);
   const usage = createFileUsageStore({ dir: stateDir });
   const sessions = createShelfSessions({
     skills: loader,
@@ -140,11 +143,6 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     stateDir,
     toolAliases: options.toolAliases,
   });
-
-  // Temporary: each owner replaces its throw with the real wiring.
-  const notAvailable = (method: string): never => {
-    throw new Error(`shelf.${method}() is not available yet`);
-  };
 
   return {
     options: Object.freeze({ ...options }),
@@ -168,7 +166,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     },
 
     // ── runtime (issue 3) ──
-    match: (_message, _options) => notAvailable("match"), // TEMPORARY: owner of match/ replaces
+    match: (message, matchOptions) => matcher.match(loader.skills(), message, { ...matchOptions, usage }),
     roles: () => rolesOf(loader),
     role: (name) => roleOf(loader, name),
     prepareDelegation: (input, tools) =>
@@ -180,7 +178,18 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
       }),
     session: (state, overrides) => sessions.session(state, overrides),
     sessionFromHistory: (history, overrides) => sessions.fromHistory(history, overrides),
-    noteRead: (_path) => notAvailable("noteRead"), // TEMPORARY: owner of usage/ replaces
+    noteRead(filePath) {
+      const skill = skillForReadPath(loader.skills(), filePath, path.resolve(options.root ?? process.cwd()));
+      if (!skill) return;
+      const at = new Date();
+      usage.record(skill.name, at);
+      sessions.events?.emit({
+        type: "skill-read",
+        at: at.toISOString(),
+        skill: skill.name,
+        path: skill.file,
+      });
+    },
 
     async close() {
       listeners.clear();

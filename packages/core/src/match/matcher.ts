@@ -108,11 +108,17 @@ interface Prepared {
   anchored: Map<string, number[]>;
   /** Triggers with no anchor (regex): tried on every message. */
   unanchored: number[];
+  /** anchor key → skills whose name rule hangs on it. */
+  nameAnchored: Map<string, number[]>;
   diagnostics: Diagnostic[];
   // Scratch buffers reused across messages (match is synchronous, so never shared).
   lexScore: Float64Array;
   lexMask: Int32Array;
   exScore: Float64Array;
+  inPool: Uint8Array;
+  passIndex: Int32Array;
+  passScore: Float64Array;
+  passLex: Float64Array;
 }
 
 const TIE = 1e-9;
@@ -217,6 +223,7 @@ function prepare(skills: readonly Skill[], tuning: MatchTuning): Prepared {
   const diagnostics: Diagnostic[] = [];
   const anchored = new Map<string, number[]>();
   const unanchored: number[] = [];
+  const nameAnchored = new Map<string, number[]>();
   const rules = skills.map((skill, s): SkillRules => {
     const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
       const out: CompiledTrigger[] = [];
@@ -244,7 +251,13 @@ function prepare(skills: readonly Skill[], tuning: MatchTuning): Prepared {
         anchored.set(trigger.anchor, list);
       }
     });
-    return { triggers, exclusions: compile(skill.exclusions, "exclusions"), name: nameRule(skill, lexical) };
+    const name = nameRule(skill, lexical);
+    if (name?.anchor !== undefined) {
+      const list = nameAnchored.get(name.anchor) ?? [];
+      list.push(s);
+      nameAnchored.set(name.anchor, list);
+    }
+    return { triggers, exclusions: compile(skill.exclusions, "exclusions"), name };
   });
   return {
     skills,
@@ -252,10 +265,15 @@ function prepare(skills: readonly Skill[], tuning: MatchTuning): Prepared {
     rules,
     anchored,
     unanchored,
+    nameAnchored,
     diagnostics,
     lexScore: new Float64Array(skills.length),
     lexMask: new Int32Array(skills.length),
     exScore: new Float64Array(lexical.exampleCount),
+    inPool: new Uint8Array(skills.length),
+    passIndex: new Int32Array(skills.length),
+    passScore: new Float64Array(skills.length),
+    passLex: new Float64Array(skills.length),
   };
 }
 
@@ -277,11 +295,14 @@ function nameRule(skill: Skill, lexical: LexicalIndex): CompiledTrigger | undefi
   return result.trigger;
 }
 
-interface Scored {
-  index: number;
-  score: number;
-  reasons: MatchReason[];
-  trigger: boolean;
+/** Per-message working state, so the explanation step can look back at what was found. */
+interface Found {
+  analysis: ReturnType<typeof analyze>;
+  input: TriggerInput;
+  queryWords: string[];
+  triggerHits: Map<number, { trigger: string; matched: string }>;
+  nameHits: Map<number, string>;
+  bestExample: Map<number, { example: number; score: number }>;
 }
 
 function score(
@@ -291,13 +312,13 @@ function score(
   tuning: MatchTuning,
   semantic: Float64Array | undefined,
 ): MatchResult {
-  const { skills, lexical } = p;
+  const { skills, lexical, lexScore, lexMask, exScore } = p;
   const includeHidden = call.includeHidden ?? false;
   const limit = call.limit ?? 5;
   const analysis = analyze(message);
   const input = triggerInput(analysis.canonical, analysis.normalized);
 
-  // Message words: distinct terms with their weight (idf; words no skill uses count partly).
+  // The message's distinct known words (unknown words cannot match anything).
   const queryIds: number[] = [];
   const queryWords: string[] = [];
   let exampleQueryWeight = 0;
@@ -315,12 +336,11 @@ function score(
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
 
-  // Lexical: walk postings into the per-skill accumulator.
+  // Lexical: walk the postings into the per-skill accumulator (reset before returning).
   const touched: number[] = [];
-  const { lexScore, lexMask, exScore } = p;
-  queryIds.forEach((id, q) => {
-    const postings = lexical.postings[id];
-    if (!postings) return;
+  for (let q = 0; q < queryIds.length; q++) {
+    const postings = lexical.postings[queryIds[q] as number];
+    if (!postings) continue;
     const bit = q < MAX_MASK_TERMS ? 1 << q : 0;
     const { docs, weights } = postings;
     for (let i = 0; i < docs.length; i++) {
@@ -329,9 +349,9 @@ function score(
       lexScore[d] = (lexScore[d] as number) + (weights[i] as number);
       lexMask[d] = (lexMask[d] as number) | bit;
     }
-  });
+  }
 
-  // Examples: shared idf weight per example, best example per skill.
+  // Examples: the best (idf-weighted Dice) example per skill.
   const bestExample = new Map<number, { example: number; score: number }>();
   if (lexical.exampleCount > 0 && exampleQueryWeight > 0) {
     const exTouched: number[] = [];
@@ -346,7 +366,10 @@ function score(
       }
     }
     for (const e of exTouched) {
-      const dice = (2 * (exScore[e] as number)) / (exampleQueryWeight + (lexical.exampleWeight[e] as number));
+      const dice = Math.min(
+        1,
+        (2 * (exScore[e] as number)) / (exampleQueryWeight + (lexical.exampleWeight[e] as number)),
+      );
       exScore[e] = 0;
       const owner = lexical.exampleOwner[e] as number;
       const best = bestExample.get(owner);
@@ -354,8 +377,9 @@ function score(
     }
   }
 
-  // Triggers: only those whose anchor word is in the message, plus the regex ones.
+  // Triggers and name mentions: only those anchored on a word of the message, plus regexes.
   const triggerHits = new Map<number, { trigger: string; matched: string }>();
+  const nameHits = new Map<number, string>();
   const tryTrigger = (s: number, t: number) => {
     if (triggerHits.has(s)) return;
     const trigger = p.rules[s]?.triggers[t];
@@ -365,82 +389,78 @@ function score(
   for (const key of input.keys) {
     const list = p.anchored.get(key);
     if (list) for (let i = 0; i < list.length; i += 2) tryTrigger(list[i] as number, list[i + 1] as number);
+    const names = p.nameAnchored.get(key);
+    if (names)
+      for (const s of names) {
+        const matched = p.rules[s]?.name?.test(input);
+        if (matched !== undefined) nameHits.set(s, matched);
+      }
   }
   for (let i = 0; i < p.unanchored.length; i += 2)
     tryTrigger(p.unanchored[i] as number, p.unanchored[i + 1] as number);
 
-  // Every skill some signal touched.
-  const pool = new Set<number>(touched);
-  for (const s of bestExample.keys()) pool.add(s);
-  for (const s of triggerHits.keys()) pool.add(s);
-  if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) pool.add(s);
-
-  const scored: Scored[] = [];
-  const vetoed: Vetoed[] = [];
-  for (const s of pool) {
+  // Score every skill some signal touched; keep those over the threshold (or triggered).
+  // Typed arrays, no per-skill objects: at 10,000 skills thousands of skills are touched.
+  const { inPool, passIndex, passScore, passLex } = p;
+  const pool = touched;
+  const lexicalCount = touched.length;
+  for (const d of touched) inPool[d] = 1;
+  const addToPool = (s: number) => {
+    if (inPool[s] === 0) {
+      inPool[s] = 1;
+      pool.push(s);
+    }
+  };
+  for (const s of bestExample.keys()) addToPool(s);
+  for (const s of triggerHits.keys()) addToPool(s);
+  for (const s of nameHits.keys()) addToPool(s);
+  if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) addToPool(s);
+  let passing = 0;
+  for (let i = 0; i < pool.length; i++) {
+    const s = pool[i] as number;
+    inPool[s] = 0;
     const skill = skills[s] as Skill;
-    const lexRaw = lexScore[s] as number;
-    const mask = lexMask[s] as number;
     if (skill.disableModelInvocation && !includeHidden) continue;
-    const reasons: MatchReason[] = [];
     // Evidence, not coverage: how much distinctive text the message shares with the skill,
     // in units of one fully saturated match of the rarest possible word, squashed to 0‥1.
     // (Coverage, i.e. dividing by the message's own weight, punished long, detailed requests
-    // and measured worse on both dev sets; see bench/RESULTS.md.)
-    const evidence = lexRaw / lexical.unseenIdf;
+    // and measured worse on every dev set; see bench/RESULTS.md.)
+    const evidence = (lexScore[s] as number) / lexical.unseenIdf;
     const lex = evidence / (evidence + 1);
-    const ex = bestExample.get(s);
-    const exampleScore = ex ? Math.min(1, ex.score) : 0;
     let base = lex;
     if (semantic)
       base = (1 - tuning.semanticWeight) * base + tuning.semanticWeight * Math.max(0, semantic[s] as number);
     let total = base;
-    const hit = triggerHits.get(s);
-    if (hit) {
-      reasons.push({ kind: "trigger", trigger: hit.trigger, matched: hit.matched });
-      total = Math.max(total, tuning.triggerFloor + (1 - tuning.triggerFloor) * base);
+    const trigger = triggerHits.size > 0 && triggerHits.has(s);
+    if (trigger) total = Math.max(total, tuning.triggerFloor + (1 - tuning.triggerFloor) * base);
+    // Naming the skill, or nearly repeating one of its examples, is as telling as a trigger.
+    if (nameHits.size > 0 || bestExample.size > 0) {
+      const example = bestExample.get(s);
+      if (nameHits.has(s) || (example && example.score >= tuning.exampleMatch))
+        total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
     }
-    const nameRule = p.rules[s]?.name;
-    const nameHit = nameRule && (lexRaw > 0 || hit) ? nameRule.test(input) : undefined;
-    if (nameHit !== undefined) {
-      reasons.push({ kind: "name", matched: nameHit });
-      total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
+    if (trigger || total >= tuning.minScore) {
+      passIndex[passing] = s;
+      passScore[passing] = Math.round(total * 10_000) / 10_000;
+      passLex[passing] = lex;
+      passing++;
     }
-    if (ex && exampleScore >= tuning.exampleMatch) {
-      // Nearly one of the skill's own example requests: as telling as naming the skill.
-      total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
-    }
-    if (ex && ex.score > 0) {
-      reasons.push({
-        kind: "example",
-        example: skill.examples[lexical.exampleSlot[ex.example] as number] ?? "",
-        score: round(exampleScore),
-      });
-    }
-    if (lexRaw > 0) {
-      const terms: string[] = [];
-      queryWords.forEach((word, q) => {
-        if (q < MAX_MASK_TERMS && mask & (1 << q)) terms.push(word);
-      });
-      reasons.push({ kind: "lexical", terms, score: round(lex) });
-    }
-    if (semantic && (semantic[s] as number) > 0)
-      reasons.push({ kind: "semantic", score: round(semantic[s] as number) });
-    const isCandidate = hit !== undefined || total >= tuning.minScore;
-    if (!isCandidate) continue;
-    const veto = vetoOf(p.rules[s]?.exclusions ?? [], input);
-    if (veto) {
-      vetoed.push({ name: skill.name, exclusion: veto.exclusion, matched: veto.matched });
-      continue;
-    }
-    scored.push({ index: s, score: round(total), reasons, trigger: hit !== undefined });
   }
+  pool.length = lexicalCount;
+
+  const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
+  const result = finish(p, passing, found, call.usage, tuning.margin, limit, semantic);
   for (const d of touched) {
     lexScore[d] = 0;
     lexMask[d] = 0;
   }
+  return result;
+}
 
-  return finish(scored, vetoed, skills, call.usage, tuning.margin, limit);
+interface Scored {
+  index: number;
+  score: number;
+  lex: number;
 }
 
 function vetoOf(exclusions: readonly CompiledTrigger[], input: TriggerInput) {
@@ -456,15 +476,23 @@ function round(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }
 
-/** Order, settle near-ties by priority, flag ambiguity, keep one per group, cut to `limit`. */
+/** How many of the best-scoring skills are ordered exactly; more only when vetoes and groups use them up. */
+const SHORTLIST = 48;
+
+/**
+ * Order, veto, keep one per group, settle near-ties by priority, flag ambiguity, cut to
+ * `limit`, and only then build the reasons (for the few candidates returned).
+ */
 function finish(
-  scored: Scored[],
-  vetoed: Vetoed[],
-  skills: readonly Skill[],
+  p: Prepared,
+  passing: number,
+  found: Found,
   usage: UsageStore | undefined,
   margin: number,
   limit: number,
+  semantic: Float64Array | undefined,
 ): MatchResult {
+  const { skills } = p;
   const recencyOf = new Map<number, number>();
   const usageRecency = (s: Scored) => {
     let r = recencyOf.get(s.index);
@@ -475,7 +503,7 @@ function finish(
     return r;
   };
   const usageBrokeTie = new Set<number>();
-  scored.sort((a, b) => {
+  const compare = (a: Scored, b: Scored) => {
     if (Math.abs(a.score - b.score) > TIE) return b.score - a.score;
     const sa = skills[a.index] as Skill;
     const sb = skills[b.index] as Skill;
@@ -491,17 +519,37 @@ function finish(
       }
     }
     return sa.name < sb.name ? -1 : sa.name > sb.name ? 1 : 0;
-  });
+  };
 
-  // One per group: the best-ranked member stands for its group.
+  // A shortlist is enough almost always: the best SHORTLIST scores, exactly ordered.
+  let ordered = shortlist(p, passing, SHORTLIST).sort(compare);
+  let exhaustive = ordered.length === passing;
+
+  const vetoed: Vetoed[] = [];
   const groups = new Set<string>();
-  const kept = scored.filter((s) => {
-    const group = (skills[s.index] as Skill).group;
-    if (group === undefined) return true;
-    if (groups.has(group)) return false;
-    groups.add(group);
-    return true;
-  });
+  const kept: Scored[] = [];
+  for (let i = 0; i < ordered.length; i++) {
+    const s = ordered[i] as Scored;
+    const top = kept[0];
+    if (kept.length >= limit && top && top.score - s.score > margin + TIE) break;
+    const skill = skills[s.index] as Skill;
+    const veto = vetoOf(p.rules[s.index]?.exclusions ?? [], found.input);
+    if (veto) {
+      vetoed.push({ name: skill.name, exclusion: veto.exclusion, matched: veto.matched });
+      continue;
+    }
+    // One per group: the best-ranked member stands for its group.
+    if (skill.group !== undefined) {
+      if (groups.has(skill.group)) continue;
+      groups.add(skill.group);
+    }
+    kept.push(s);
+    if (i === ordered.length - 1 && !exhaustive && kept.length < limit) {
+      // The shortlist ran out (vetoes, groups): order everything and go on.
+      ordered = shortlist(p, passing, passing).sort(compare);
+      exhaustive = true;
+    }
+  }
 
   // Near-tie at the top: a higher priority settles it; equal priorities are ambiguous.
   let ambiguous = false;
@@ -521,18 +569,97 @@ function finish(
     }
   }
 
-  const candidates: Candidate[] = kept.slice(0, limit).map((s) => {
-    const skill = skills[s.index] as Skill;
-    const reasons = [...s.reasons];
-    if (usage && usageBrokeTie.has(s.index)) {
-      const record = usage.get(skill.name);
-      reasons.push({
-        kind: "usage",
-        count: record?.count ?? 0,
-        ...(record?.lastUsed ? { lastUsed: record.lastUsed } : {}),
-      });
-    }
-    return { name: skill.name, score: s.score, reasons };
-  });
+  const candidates: Candidate[] = kept.slice(0, limit).map((s) => ({
+    name: (skills[s.index] as Skill).name,
+    score: s.score,
+    reasons: explain(p, s, found, semantic, usage, usageBrokeTie.has(s.index)),
+  }));
   return { candidates, vetoed, ambiguous };
+}
+
+/** The `size` highest scores (unordered; ties with the last one included), without sorting everything. */
+function shortlist(p: Prepared, passing: number, size: number): Scored[] {
+  const { passIndex, passScore, passLex } = p;
+  const at = (i: number): Scored => ({
+    index: passIndex[i] as number,
+    score: passScore[i] as number,
+    lex: passLex[i] as number,
+  });
+  if (passing <= size) return Array.from({ length: passing }, (_, i) => at(i));
+  // The cut: the size-th best score, from a min-heap of the best `size` seen so far.
+  const heap = new Float64Array(size);
+  let n = 0;
+  for (let i = 0; i < passing; i++) {
+    const x = passScore[i] as number;
+    if (n < size) {
+      let j = n++;
+      heap[j] = x;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if ((heap[parent] as number) <= (heap[j] as number)) break;
+        [heap[parent], heap[j]] = [heap[j] as number, heap[parent] as number];
+        j = parent;
+      }
+    } else if (x > (heap[0] as number)) {
+      heap[0] = x;
+      let j = 0;
+      for (;;) {
+        const l = 2 * j + 1;
+        const r = l + 1;
+        let m = j;
+        if (l < size && (heap[l] as number) < (heap[m] as number)) m = l;
+        if (r < size && (heap[r] as number) < (heap[m] as number)) m = r;
+        if (m === j) break;
+        [heap[m], heap[j]] = [heap[j] as number, heap[m] as number];
+        j = m;
+      }
+    }
+  }
+  const cut = heap[0] as number;
+  const out: Scored[] = [];
+  for (let i = 0; i < passing; i++) if ((passScore[i] as number) >= cut - TIE) out.push(at(i));
+  return out;
+}
+
+function explain(
+  p: Prepared,
+  s: Scored,
+  found: Found,
+  semantic: Float64Array | undefined,
+  usage: UsageStore | undefined,
+  usageDecided: boolean,
+): MatchReason[] {
+  const skill = p.skills[s.index] as Skill;
+  const reasons: MatchReason[] = [];
+  const hit = found.triggerHits.get(s.index);
+  if (hit) reasons.push({ kind: "trigger", trigger: hit.trigger, matched: hit.matched });
+  const name = found.nameHits.get(s.index);
+  if (name !== undefined) reasons.push({ kind: "name", matched: name });
+  const example = found.bestExample.get(s.index);
+  if (example && example.score > 0) {
+    reasons.push({
+      kind: "example",
+      example: skill.examples[p.lexical.exampleSlot[example.example] as number] ?? "",
+      score: round(example.score),
+    });
+  }
+  const mask = p.lexMask[s.index] as number;
+  if (s.lex > 0) {
+    const terms: string[] = [];
+    found.queryWords.forEach((word, q) => {
+      if (q < MAX_MASK_TERMS && mask & (1 << q)) terms.push(word);
+    });
+    reasons.push({ kind: "lexical", terms, score: round(s.lex) });
+  }
+  if (semantic && (semantic[s.index] as number) > 0)
+    reasons.push({ kind: "semantic", score: round(semantic[s.index] as number) });
+  if (usage && usageDecided) {
+    const record = usage.get(skill.name);
+    reasons.push({
+      kind: "usage",
+      count: record?.count ?? 0,
+      ...(record?.lastUsed ? { lastUsed: record.lastUsed } : {}),
+    });
+  }
+  return reasons;
 }
