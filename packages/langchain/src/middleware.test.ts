@@ -11,7 +11,7 @@ import {
   tool,
   toolStrategy,
 } from "langchain";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
 import { STATE_KEY } from "./state.js";
@@ -276,6 +276,44 @@ describe("skillsMiddleware", () => {
     expect(result.structuredResponse).toEqual({ answer: "deployed" });
     expect(result[STATE_KEY]?.active.map((a) => a.name)).toEqual(["deploy"]);
     expect(model.calls[0]?.messages[0]?.text).toContain("DEPLOY-BODY: deploy to prod now.");
+  });
+
+  it("reports a whitelisted tool that matches none of the host's tools, once by default", async () => {
+    const p = await project({
+      "pdf-report": pdfSkill.replace("allowed-tools: read_file", "allowed-tools: read_file render_pdf"),
+    });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respondWithTools([{ name: "read_file", args: { path: "a" }, id: "r1" }])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
+    });
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
+
+    const warnings = warn.mock.calls
+      .map(([text]) => String(text))
+      .filter((text) => text.includes("unknown-tool"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("render_pdf");
+
+    const onDiagnostic = vi.fn();
+    const again = createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a2" }])
+        .respond(new AIMessage("done")),
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf, onDiagnostic })],
+    });
+    await again.invoke({ messages: [new HumanMessage("pdf report please")] });
+    expect(onDiagnostic).toHaveBeenCalledWith(
+      expect.objectContaining({ code: "unknown-tool", severity: "warning" }),
+    );
   });
 
   it("sees an edited SKILL.md on the next turn (hot reload)", async () => {

@@ -10,6 +10,7 @@ import { Command } from "@langchain/langgraph";
 import type { Session, SessionState, Shelf, ToolResult, ToolSpec } from "@skillshelf/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
+import { type OnDiagnostic, warnOnce } from "./diagnostics.js";
 import { latestUserMessage, STATE_KEY, skillsStateSchema, snapshotUpdate, toHistory } from "./state.js";
 import { toolName } from "./tool-name.js";
 
@@ -26,6 +27,11 @@ export interface SkillsMiddlewareOptions {
   readTools?: Record<string, true | ReadPath>;
   /** Check the skill folders for edits before every model call (default true). */
   refresh?: boolean;
+  /**
+   * Problems core finds while planning, e.g. a skill whitelists a tool name that matches none
+   * of your tools (map it with `createShelf({ toolAliases })`). Default: each once, on console.warn.
+   */
+  onDiagnostic?: OnDiagnostic;
   /** Called after a run in which a skill was active, e.g. to queue an improvement analysis. */
   afterRun?: (run: SkillRun) => void | Promise<void>;
 }
@@ -38,6 +44,7 @@ export interface SkillRun {
 
 export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   const { shelf, readTools = {}, refresh = true, afterRun } = options;
+  const report = options.onDiagnostic ?? warnOnce();
 
   /** The session for this thread: from the checkpoint, else rebuilt from the messages. */
   const sessionOf = (state: { [STATE_KEY]?: SessionState | undefined; messages: BaseMessage[] }): Session =>
@@ -69,6 +76,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
         planned: true, // beforeModel planned it
         tools: request.tools.map(toolName),
       });
+      for (const diagnostic of plan.diagnostics) report(diagnostic);
       const allowed = new Set(plan.allowedTools);
       return handler({
         ...request,

@@ -110,6 +110,24 @@ describe("role sub-agents", () => {
     expect(fallback.callCount).toBe(0);
   });
 
+  it("reports a role's whitelist entry that matches none of the tools", async () => {
+    const p = await project({
+      reviewer: reviewerRole.replace("allowed-tools: read_file", "allowed-tools: read_file lint_code"),
+    });
+    const onDiagnostic = vi.fn();
+
+    createRoleAgent("reviewer", {
+      shelf: p.shelf,
+      tools: hostTools().tools,
+      model: fakeModel(),
+      onDiagnostic,
+    });
+
+    expect(onDiagnostic).toHaveBeenCalledWith(
+      expect.objectContaining({ code: "unknown-tool", message: expect.stringContaining("lint_code") }),
+    );
+  });
+
   it("throws a clear error for an unknown role", async () => {
     const p = await project({ reviewer: reviewerRole });
     expect(() => createRoleAgent("nobody", { shelf: p.shelf, tools: [], model: fakeModel() })).toThrow(

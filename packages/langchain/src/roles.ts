@@ -13,9 +13,12 @@ import {
   HumanMessage,
   tool,
 } from "langchain";
+import { type OnDiagnostic, warnOnce } from "./diagnostics.js";
 import { type AnyTool, toolName } from "./tool-name.js";
 
 type Model = CreateAgentParams["model"];
+
+const defaultReport = warnOnce();
 
 export interface RoleAgentOptions {
   shelf: Shelf;
@@ -30,6 +33,8 @@ export interface RoleAgentOptions {
   resolveModel?: (id: string, role: Role) => Model;
   /** Extra middleware for every role sub-agent (e.g. the host's logging). */
   middleware?: readonly AgentMiddleware[];
+  /** E.g. a role whitelists a tool that matches none of `tools`. Default: each once, on console.warn. */
+  onDiagnostic?: OnDiagnostic;
 }
 
 /** A `createAgent` for one role: its instructions as the system prompt, only its tools. */
@@ -41,9 +46,10 @@ export function createRoleAgent(role: string | Role, options: RoleAgentOptions) 
       `skillshelf: there is no role "${String(role)}"; roles: ${names.join(", ") || "(none)"}.`,
     );
   }
-  const { tools } = resolveRoleTools(found, options.tools.map(toolName), {
+  const { tools, diagnostics } = resolveRoleTools(found, options.tools.map(toolName), {
     toolAliases: options.shelf.options.toolAliases,
   });
+  for (const diagnostic of diagnostics) (options.onDiagnostic ?? defaultReport)(diagnostic);
   return roleAgent(found, found.instructions, tools, options);
 }
 
@@ -75,6 +81,7 @@ export interface DelegateToolOptions extends RoleAgentOptions {
  */
 export function delegateTool(options: DelegateToolOptions) {
   const { shelf } = options;
+  const report = options.onDiagnostic ?? defaultReport;
   const spec = delegationToolSpec(shelf.roles(), { name: options.name });
   if (!spec) {
     throw new Error(
@@ -88,7 +95,8 @@ export function delegateTool(options: DelegateToolOptions) {
       const offered = options.tools.map(toolName).filter((name) => name !== spec.name); // no recursion
       const prepared = shelf.prepareDelegation(input, offered);
       if (prepared.status === "error") return JSON.stringify(prepared);
-      const { role, task, tools, instructions } = prepared.data;
+      const { role, task, tools, instructions, diagnostics } = prepared.data;
+      for (const diagnostic of diagnostics) report(diagnostic);
       const agent = roleAgent(role, instructions, tools, options);
       const state = await agent.invoke({ messages: [new HumanMessage(task)] }, { signal: runtime?.signal });
       const text = state.messages.findLast((m) => AIMessage.isInstance(m))?.text ?? "";
