@@ -1,3 +1,6 @@
+// The stemmer ships no types; referencing them here makes them part of every program that
+// compiles this file (the CLI and adapters type-check core from source), not only core's.
+/// <reference path="./wink-porter2-stemmer.d.ts" />
 /**
  * One analysis pipeline for skills and messages alike: NFKC + lower-case, Latin-script words
  * split on anything that is not a letter or digit and lightly stemmed (Porter2/Snowball: "deploy", "deploying" and "deployment"
