@@ -13,6 +13,8 @@ export { type CountTokens, estimateTokens } from "./catalog/tokens.js";
 export type { DiagnosticInput } from "./diagnostic.js";
 export { DEFAULT_HINTS, diagnostic, formatDiagnostic } from "./diagnostic.js";
 export * from "./events/index.js";
+export * from "./history/index.js";
+export * from "./improve/index.js";
 export {
   builtinFile,
   CLAUDE_DIR,

@@ -7,6 +7,9 @@
  * Edit only your group, with small edits.
  */
 import path from "node:path";
+import { createSkillStore, type VersionInfo, type WriteOptions, type WriteResult } from "./history/writer.js";
+import type { GuardLimits } from "./improve/guards.js";
+import { createImprovements, type Improvements } from "./improve/improvements.js";
 import { SkillLoader } from "./load/loader.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
@@ -20,6 +23,7 @@ import type {
   BuiltinSkill,
   Diagnostic,
   EventSink,
+  Generate,
   HistoryItem,
   MatchOptions,
   MatchResult,
@@ -55,6 +59,12 @@ export interface ShelfOptions {
   toolAliases?: ToolAliases;
   /** Stage-1 matching: thresholds, margin, an optional `embed` function (see createMatcher). */
   matcher?: MatcherOptions;
+  /** Managed writes: earlier versions kept per skill (default 10); how long to wait for another writer's lock (ms, default 10 000). */
+  history?: { keep?: number; lockWait?: number };
+  /** The model the improvement loop uses (analyses, fallback merges); each adapter provides one. */
+  generate?: Generate;
+  /** Improvement-loop limits: guard thresholds, proposals kept per analysis (default 3). */
+  improve?: { limits?: Partial<GuardLimits>; maxProposals?: number };
 }
 
 export interface RefreshResult {
@@ -93,6 +103,20 @@ export interface Shelf extends SkillSource {
   sessionFromHistory(history: readonly HistoryItem[], overrides?: SessionOverrides): Session;
   noteRead(path: string): void;
 
+  // ── versioned writes and improvement (issue 4) ──
+  /** Managed write: validated, locked, compare-and-swap on `expectedHash` (else CONFLICT), old version kept, version bumped, atomic. */
+  write(name: string, content: string, options: WriteOptions): Promise<WriteResult>;
+  /** Kept versions, newest (the current file) first. */
+  history(name: string): Promise<VersionInfo[]>;
+  /** One version's text: `current` (default), a history id or prefix, `~N`, a version, a sha256 prefix. */
+  read(name: string, versionId?: string): Promise<string>;
+  /** Unified diff from version `a` to `b` (default: current). */
+  diff(name: string, a: string, b?: string): Promise<string>;
+  /** Restores a kept version as a new managed write (itself undoable). */
+  rollback(name: string, versionId: string, options?: { expectedHash?: string }): Promise<WriteResult>;
+  /** The user-confirmed improvement loop: analyze, list, get, preview, accept, reject, recordPositive. */
+  readonly improvements: Improvements;
+
   close(): Promise<void>;
 }
 
@@ -115,6 +139,10 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   const refresh = async (): Promise<RefreshResult> => {
     const result = await loader.refresh();
     if (result.changed) watcher?.sync(loader.watchedFolders());
+    // Hand edits are history too (issue 4): a managed skill changed outside write() is kept on record.
+    for (const name of result.updated) {
+      await store.recordExternalChange(name, loader.get(name)?.hash).catch(() => undefined);
+    }
     return result;
   };
   const refreshFromWatcher = debounce(() => {
@@ -142,6 +170,26 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     events: options.events,
     stateDir,
     toolAliases: options.toolAliases,
+  });
+
+  // ── versioned writes and improvement (issue 4) ──
+  const store = createSkillStore({
+    source: loader,
+    stateDir,
+    keep: options.history?.keep,
+    lock: { wait: options.history?.lockWait },
+    events: sessions.events,
+    afterWrite: async () => {
+      await refresh(); // get(name) serves the new version at once
+    },
+  });
+  const improvements = createImprovements({
+    source: loader,
+    store,
+    stateDir,
+    generate: options.generate,
+    limits: options.improve?.limits,
+    maxProposals: options.improve?.maxProposals,
   });
 
   return {
@@ -190,6 +238,14 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
         path: skill.file,
       });
     },
+
+    // ── versioned writes and improvement (issue 4) ──
+    write: (name, content, writeOptions) => store.write(name, content, writeOptions),
+    history: (name) => store.versions(name),
+    read: (name, versionId) => store.read(name, versionId),
+    diff: (name, a, b) => store.diff(name, a, b),
+    rollback: (name, versionId, rollbackOptions) => store.rollback(name, versionId, rollbackOptions),
+    improvements,
 
     async close() {
       listeners.clear();

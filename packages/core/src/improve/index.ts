@@ -24,4 +24,3 @@ export {
 } from "./improvements.js";
 export type { RejectedIdea, SkillRecord, Transcript } from "./prompts.js";
 export type { ImprovementProposal, ProposalStatus, RunOutcome } from "./schema.js";
-export { estimateTokens } from "./tokens.js";
