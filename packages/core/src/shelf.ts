@@ -35,8 +35,10 @@ import type {
   SkillSource,
   ToolResult,
 } from "./types.js";
+import type { CountTokens } from "./catalog/tokens.js";
 import { createFileUsageStore } from "./usage/file-store.js";
 import { skillForReadPath } from "./usage/note-read.js";
+import type { UsageStore } from "./usage/store.js";
 
 export interface ShelfOptions {
   /** Project root; project scope = <root>/.skillshelf/skills and <root>/.agents/skills. Default: process.cwd(). */
@@ -59,6 +61,10 @@ export interface ShelfOptions {
   toolAliases?: ToolAliases;
   /** Stage-1 matching: thresholds, margin, an optional `embed` function (see createMatcher). */
   matcher?: MatcherOptions;
+  /** The catalog the model sees: token budget (default 4,000), per-entry cap (default 250 characters), exact tokenizer. */
+  catalog?: { budgetTokens?: number; entryCap?: number; countTokens?: CountTokens };
+  /** Where usage (last used, count, first seen) is kept. Default: `<stateDir>/usage.json`. */
+  usage?: UsageStore;
   /** Managed writes: earlier versions kept per skill (default 10); how long to wait for another writer's lock (ms, default 10 000). */
   history?: { keep?: number; lockWait?: number };
   /** The model the improvement loop uses (analyses, fallback merges); each adapter provides one. */
@@ -162,7 +168,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   // ── runtime (issue 3): one matcher and one usage store, shared by match() and every session ──
   const stateDir = path.resolve(options.root ?? process.cwd(), options.stateDir ?? ".skillshelf");
   const matcher = createMatcher(options.matcher);
-  const usage = createFileUsageStore({ dir: stateDir });
+  const usage = options.usage ?? createFileUsageStore({ dir: stateDir });
   const sessions = createShelfSessions({
     skills: loader,
     matcher,
@@ -170,6 +176,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     events: options.events,
     stateDir,
     toolAliases: options.toolAliases,
+    ...options.catalog,
   });
 
   // ── versioned writes and improvement (issue 4) ──

@@ -1,7 +1,117 @@
+/**
+ * `skillshelf match "<message>"`: stage 1 for one message — the candidates with their
+ * scores and the reasons behind each (trigger, name, example, words), the skills an
+ * exclusion vetoed, and whether the top two are too close to call.
+ */
+import { parseArgs } from "node:util";
+import type { Candidate, MatchReason, MatchResult } from "@skillshelf/core";
 import type { CommandContext } from "../context.js";
+import { openShelf, SHELF_HELP, SHELF_OPTIONS } from "./runtime-shelf.js";
 
-// SCAFFOLD: not implemented yet; the owning work stream replaces this file.
-export async function run(_args: string[], ctx: CommandContext): Promise<number> {
-  ctx.err("skillshelf match: not implemented yet\n");
-  return 2;
+export const HELP = `Usage: skillshelf match "<message>" [options]
+
+Stage-1 candidates for a message: scores, the reasons behind each, vetoes, ambiguity.
+
+Options:
+  --limit N          candidates to show (default 5)
+  --include-hidden   also consider disable-model-invocation skills
+  --json             print the match result as JSON
+${SHELF_HELP}
+  -h, --help         show this help
+
+Exit status: 0 (also when no skill applies), 2 on bad usage.
+`;
+
+export async function run(args: string[], ctx: CommandContext): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    ctx.err(`skillshelf match: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    ctx.out(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    ctx.err(`skillshelf match: give exactly one message (quote it)\n\n${HELP}`);
+    return 2;
+  }
+  const limit = values.limit === undefined ? 5 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) {
+    ctx.err(`skillshelf match: --limit must be a positive whole number, got "${values.limit}"\n`);
+    return 2;
+  }
+  const shelf = await openShelf(values, ctx);
+  if (typeof shelf === "string") {
+    ctx.err(`skillshelf match: ${shelf}\n`);
+    return 2;
+  }
+  try {
+    const message = positionals[0] as string;
+    const result = shelf.match(message, { limit, includeHidden: values["include-hidden"] ?? false });
+    ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : human(result, shelf.skills().length, ctx));
+    return 0;
+  } finally {
+    await shelf.close();
+  }
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      limit: { type: "string" },
+      "include-hidden": { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      ...SHELF_OPTIONS,
+    },
+  });
+}
+
+export function describeReason(reason: MatchReason): string {
+  switch (reason.kind) {
+    case "trigger":
+      return `trigger "${reason.trigger}" matched "${reason.matched}"`;
+    case "name":
+      return `names the skill ("${reason.matched}")`;
+    case "example":
+      return `like example "${reason.example}" (${reason.score.toFixed(2)})`;
+    case "lexical":
+      return `words: ${reason.terms.join(", ")} (${reason.score.toFixed(2)})`;
+    case "semantic":
+      return `semantic ${reason.score.toFixed(2)}`;
+    case "usage":
+      return `tie broken by use (${reason.count}×${reason.lastUsed ? `, last ${reason.lastUsed}` : ""})`;
+  }
+}
+
+function line(candidate: Candidate, rank: number, width: number, ctx: CommandContext): string {
+  const reasons = candidate.reasons.map(describeReason).join("; ");
+  return `${String(rank).padStart(2)}. ${ctx.color.bold(candidate.name.padEnd(width))}  ${candidate.score.toFixed(3)}  ${ctx.color.dim(reasons)}`;
+}
+
+function human(result: MatchResult, skills: number, ctx: CommandContext): string {
+  const out: string[] = [];
+  if (result.candidates.length === 0) {
+    out.push(`No candidate: no skill of ${skills} applies to this message.`);
+  } else {
+    const width = Math.max(...result.candidates.map((c) => c.name.length));
+    result.candidates.forEach((c, i) => {
+      out.push(line(c, i + 1, width, ctx));
+    });
+  }
+  for (const v of result.vetoed) {
+    out.push(ctx.color.yellow(`vetoed: ${v.name} — exclusion "${v.exclusion}" matched "${v.matched}"`));
+  }
+  if (result.ambiguous) {
+    out.push(
+      ctx.color.yellow("ambiguous: the top two are too close to call; a host may ask the user which one."),
+    );
+  }
+  return `${out.join("\n")}\n`;
 }
