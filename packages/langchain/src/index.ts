@@ -1,10 +1,15 @@
 // @skillshelf/langchain: skillshelf for LangChain JS `createAgent`.
+
+export type { OnDiagnostic } from "./diagnostics.js";
 export { generateFrom } from "./generate.js";
 export {
-  type ReadPath,
+  analyzeAfterRun,
+  type ImproveOptions,
+  type RunOutcome,
+  type RunStatus,
   type SkillRun,
-  type SkillsMiddlewareOptions,
-  skillsMiddleware,
-} from "./middleware.js";
+  toTranscript,
+} from "./improve.js";
+export { type ReadPath, type SkillsMiddlewareOptions, skillsMiddleware } from "./middleware.js";
 export { createRoleAgent, type DelegateToolOptions, delegateTool, type RoleAgentOptions } from "./roles.js";
 export { STATE_KEY } from "./state.js";

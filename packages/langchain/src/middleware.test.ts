@@ -346,8 +346,7 @@ describe("skillsMiddleware", () => {
     expect(rec.calls[2]?.tools).toContain("web_fetch");
   });
 
-  // TODO(core usage owner): enable once shelf.noteRead() is implemented (it throws "not available yet").
-  it.skip("counts reading a SKILL.md through the host's file tool as use (noteRead)", async () => {
+  it("counts reading a SKILL.md through the host's file tool as use (noteRead)", async () => {
     const p = await project({ "pdf-report": pdfSkill });
     const file = join(p.root, ".skillshelf", "skills", "pdf-report", "SKILL.md");
     const model = fakeModel()

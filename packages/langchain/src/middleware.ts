@@ -11,6 +11,7 @@ import type { Session, SessionState, Shelf, ToolResult, ToolSpec } from "@skills
 import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { type OnDiagnostic, warnOnce } from "./diagnostics.js";
+import { analyzeAfterRun, type ImproveOptions, type SkillRun } from "./improve.js";
 import { latestUserMessage, STATE_KEY, skillsStateSchema, snapshotUpdate, toHistory } from "./state.js";
 import { toolName } from "./tool-name.js";
 
@@ -32,18 +33,21 @@ export interface SkillsMiddlewareOptions {
    * of your tools (map it with `createShelf({ toolAliases })`). Default: each once, on console.warn.
    */
   onDiagnostic?: OnDiagnostic;
-  /** Called after a run in which a skill was active, e.g. to queue an improvement analysis. */
+  /**
+   * Opt in to the improvement loop: after a run in which skills were active, core analyses how
+   * each was used and keeps its proposals for the user to accept or reject (nothing is written
+   * without them). `true` uses the shelf's `generate`.
+   */
+  improve?: boolean | ImproveOptions;
+  /** Your own hook, called after a run in which a skill was active. */
   afterRun?: (run: SkillRun) => void | Promise<void>;
 }
 
-/** What `afterRun` gets: the skills active at the end of the run and its messages. */
-export interface SkillRun {
-  active: SessionState["active"];
-  messages: BaseMessage[];
-}
-
 export function skillsMiddleware(options: SkillsMiddlewareOptions) {
-  const { shelf, readTools = {}, refresh = true, afterRun } = options;
+  const { shelf, readTools = {}, refresh = true } = options;
+  const improve = options.improve
+    ? analyzeAfterRun(shelf, options.improve === true ? {} : options.improve)
+    : undefined;
   const report = options.onDiagnostic ?? warnOnce();
 
   /** The session for this thread: from the checkpoint, else rebuilt from the messages. */
@@ -131,9 +135,11 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     },
 
     afterAgent: async (state) => {
-      if (!afterRun) return;
       const active = state[STATE_KEY]?.active ?? [];
-      if (active.length > 0) await afterRun({ active, messages: state.messages });
+      if (active.length === 0) return;
+      const run: SkillRun = { active, messages: state.messages };
+      await improve?.(run);
+      await options.afterRun?.(run);
     },
   });
 }
