@@ -346,6 +346,53 @@ describe("skillsMiddleware", () => {
     expect(rec.calls[2]?.tools).toContain("web_fetch");
   });
 
+  it("keeps the last good version when an edit breaks the SKILL.md, and the agent runs on", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("one"))
+      .respond(new AIMessage("two"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "broken" } };
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] }, config);
+    await p.write("pdf-report", "---\nname: pdf-report\ndescription: [unclosed\n---\nPDF-BODY-BROKEN\n");
+    const second = await agent.invoke({ messages: [new HumanMessage("continue")] }, config);
+
+    expect(second.messages.at(-1)?.text).toBe("two");
+    expect(rec.calls[2]?.system).toContain("PDF-BODY: read the data");
+    expect(rec.calls[2]?.system).not.toContain("PDF-BODY-BROKEN");
+    expect(p.shelf.diagnostics().some((d) => d.severity === "error" && d.file.endsWith("SKILL.md"))).toBe(
+      true,
+    );
+  });
+
+  it("answers a malformed activation call with a structured error and activates nothing", async () => {
+    const p = await project({ "pdf-report": pdfSkill, "code-review": reviewSkill });
+    const model = fakeModel()
+      .respondWithTools([{ name: "activate_skill", args: { skill: "code-review" }, id: "m1" }])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
+    });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
+
+    expect(parsed(toolMessages(result.messages)[0])).toMatchObject({
+      status: "error",
+      error_type: "INVALID_ARGUMENTS",
+    });
+    expect(result[STATE_KEY]?.active).toEqual([]);
+  });
+
   it("counts reading a SKILL.md through the host's file tool as use (noteRead)", async () => {
     const p = await project({ "pdf-report": pdfSkill });
     const file = join(p.root, ".skillshelf", "skills", "pdf-report", "SKILL.md");
