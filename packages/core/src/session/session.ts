@@ -96,6 +96,8 @@ interface SkillsView {
   /** Skills the model may be offered: not `disable-model-invocation`, not roles. */
   offerable: Skill[];
   offerableNames: Set<string>;
+  /** Their names, in list order. */
+  offerableList: string[];
   specs: Map<string, ToolSpec>;
 }
 
@@ -115,6 +117,7 @@ function sharedView(list: readonly Skill[]): SkillsView {
       tools: createToolNameIndex(list),
       offerable,
       offerableNames: new Set(offerable.map((s) => s.name)),
+      offerableList: offerable.map((s) => s.name),
       specs: new Map(),
     };
     views.set(list, view);
@@ -444,8 +447,9 @@ export function createSessionWithInternals(options: SessionOptions): {
     const key = `${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}\u0001${listed?.join("\u0000") ?? ""}`;
     if (!activateCache || activateCache.list !== v.list || activateCache.key !== key) {
       const skip = new Set(top.map((s) => s.name));
-      const pool = listed ?? v.offerable.map((s) => s.name);
-      const names = pool.filter((name) => !skip.has(name) && !isActive(name) && v.offerableNames.has(name));
+      const names = listed
+        ? listed.filter((name) => !skip.has(name) && !isActive(name) && v.offerableNames.has(name))
+        : v.offerableList.filter((name) => !skip.has(name) && !isActive(name));
       activateCache = { key, list: v.list, spec: activateSkillToolSpec(names) };
     }
     if (activateCache.spec) specs.push(activateCache.spec);
