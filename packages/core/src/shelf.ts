@@ -7,7 +7,13 @@
  * Edit only your group, with small edits.
  */
 import path from "node:path";
-import { createSkillStore, type VersionInfo, type WriteOptions, type WriteResult } from "./history/writer.js";
+import {
+  createSkillStore,
+  type RollbackResult,
+  type VersionInfo,
+  type WriteOptions,
+  type WriteResult,
+} from "./history/writer.js";
 import type { GuardLimits } from "./improve/guards.js";
 import { createImprovements, type Improvements } from "./improve/improvements.js";
 import { SkillLoader } from "./load/loader.js";
@@ -116,10 +122,10 @@ export interface Shelf extends SkillSource {
   history(name: string): Promise<VersionInfo[]>;
   /** One version's text: `current` (default), a history id or prefix, `~N`, a version, a sha256 prefix. */
   read(name: string, versionId?: string): Promise<string>;
-  /** Unified diff from version `a` to `b` (default: current). */
-  diff(name: string, a: string, b?: string): Promise<string>;
+  /** Unified diff from version `a` to `b` (default: current); `context` lines around changes (default 3). */
+  diff(name: string, a: string, b?: string, options?: { context?: number }): Promise<string>;
   /** Restores a kept version as a new managed write (itself undoable). */
-  rollback(name: string, versionId: string, options?: { expectedHash?: string }): Promise<WriteResult>;
+  rollback(name: string, versionId: string, options?: { expectedHash?: string }): Promise<RollbackResult>;
   /** The user-confirmed improvement loop: analyze, list, get, preview, accept, reject, recordPositive. */
   readonly improvements: Improvements;
 
@@ -250,7 +256,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     write: (name, content, writeOptions) => store.write(name, content, writeOptions),
     history: (name) => store.versions(name),
     read: (name, versionId) => store.read(name, versionId),
-    diff: (name, a, b) => store.diff(name, a, b),
+    diff: (name, a, b, diffOptions) => store.diff(name, a, b, diffOptions),
     rollback: (name, versionId, rollbackOptions) => store.rollback(name, versionId, rollbackOptions),
     improvements,
 

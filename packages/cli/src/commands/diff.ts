@@ -1,7 +1,67 @@
+/**
+ * `skillshelf diff <name> <a> [b]`: a unified diff between two kept versions of a skill,
+ * `b` defaulting to the current file.
+ */
+import { parseArgs } from "node:util";
 import type { CommandContext } from "../context.js";
+import { colorDiff, VERSIONED_HELP, VERSIONED_OPTIONS, withShelf } from "./versioned-shelf.js";
 
-// SCAFFOLD: not implemented yet; the owning work stream replaces this file.
-export async function run(_args: string[], ctx: CommandContext): Promise<number> {
-  ctx.err("skillshelf diff: not implemented yet\n");
-  return 2;
+export const HELP = `Usage: skillshelf diff <name> <a> [b] [options]
+
+A unified diff from version a to version b (default: the current file). A version is
+'current', an id from 'skillshelf history' (or a unique prefix), ~N (N versions back),
+a version number (1.0.3), or a sha256 prefix.
+
+Options:
+  -U, --context N    lines of context (default 3)
+${VERSIONED_HELP}
+  -h, --help         show this help
+
+Exit status: 0; 1 when a version or the skill is not found; 2 on bad usage.
+`;
+
+export async function run(args: string[], ctx: CommandContext): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    ctx.err(`skillshelf diff: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    ctx.out(HELP);
+    return 0;
+  }
+  if (positionals.length < 2 || positionals.length > 3) {
+    ctx.err(`skillshelf diff: give a skill name and one or two versions\n\n${HELP}`);
+    return 2;
+  }
+  const context = values.context === undefined ? 3 : Number(values.context);
+  if (!Number.isInteger(context) || context < 0) {
+    ctx.err(`skillshelf diff: --context must be a whole number, got "${values.context}"\n`);
+    return 2;
+  }
+  const [name, a, b = "current"] = positionals as [string, string, string?];
+  return withShelf("diff", values, ctx, async (shelf) => {
+    const patch = await shelf.diff(name, a, b, { context });
+    if (!patch.includes("\n@@")) {
+      ctx.out(`${name}: ${a} and ${b} are identical\n`);
+      return 0;
+    }
+    ctx.out(`${colorDiff(patch.replace(/^=+\n/, ""), ctx)}`);
+    return 0;
+  });
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      context: { type: "string", short: "U" },
+      help: { type: "boolean", short: "h" },
+      ...VERSIONED_OPTIONS,
+    },
+  });
 }

@@ -21,6 +21,7 @@ export { bumpVersion, nextVersion, readVersion, type VersionBump } from "./versi
 export {
   type CommitOptions,
   createSkillStore,
+  type RollbackResult,
   type SkillStore,
   type SkillStoreOptions,
   type VersionInfo,

@@ -22,7 +22,12 @@ beforeEach(async () => {
   await writeFile(projectFile(), COMMS);
   await mkdir(join(root, "home", "skills", "systematic-debugging"), { recursive: true });
   await writeFile(userFile(), DEBUGGING);
-  shelf = await createShelf({ root, userDirs: [join(root, "home", "skills")], events: false, history: { keep: 3 } });
+  shelf = await createShelf({
+    root,
+    userDirs: [join(root, "home", "skills")],
+    events: false,
+    history: { keep: 3 },
+  });
 });
 afterEach(async () => {
   await shelf.close();
@@ -39,7 +44,9 @@ async function editByHand(file: string, text: string) {
 describe("shelf history API", () => {
   it("write → get serves the new version at once; history, read, diff and rollback work by name", async () => {
     const before = shelf.get("internal-comms")!;
-    const result = await shelf.write("internal-comms", COMMS.replace("- FAQ responses\n", ""), { expectedHash: before.hash });
+    const result = await shelf.write("internal-comms", COMMS.replace("- FAQ responses\n", ""), {
+      expectedHash: before.hash,
+    });
 
     expect(shelf.get("internal-comms")).toMatchObject({ hash: result.hash, version: "0.0.1" });
     expect((await shelf.history("internal-comms")).map((v) => v.version)).toEqual(["0.0.1", undefined]);
@@ -54,21 +61,29 @@ describe("shelf history API", () => {
   it("a stale writer gets CONFLICT", async () => {
     const stale = shelf.get("internal-comms")!.hash;
     await shelf.write("internal-comms", COMMS.replace("- FAQ responses\n", ""), { expectedHash: stale });
-    await expect(shelf.write("internal-comms", COMMS, { expectedHash: stale })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(shelf.write("internal-comms", COMMS, { expectedHash: stale })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 
   it("writes user-scope skills too", async () => {
     const skill = shelf.get("systematic-debugging")!;
     expect(skill.scope).toBe("user");
-    await shelf.write("systematic-debugging", DEBUGGING.replace("## The Iron Law", "## The Iron Law (read first)"), {
-      expectedHash: skill.hash,
-    });
+    await shelf.write(
+      "systematic-debugging",
+      DEBUGGING.replace("## The Iron Law", "## The Iron Law (read first)"),
+      {
+        expectedHash: skill.hash,
+      },
+    );
     expect(await readFile(userFile(), "utf8")).toContain("(read first)");
   });
 
   it("refuses builtin skills: they are code", async () => {
     const builtin = shelf.skills().find((s) => s.scope === "builtin")!;
-    const error = await shelf.write(builtin.name, "---\nname: x\ndescription: y\n---\n", { expectedHash: builtin.hash }).catch((e: unknown) => e);
+    const error = await shelf
+      .write(builtin.name, "---\nname: x\ndescription: y\n---\n", { expectedHash: builtin.hash })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SkillWriteError);
     expect(error).toMatchObject({ code: "NOT_WRITABLE" });
   });
@@ -99,7 +114,11 @@ describe("shelf history API", () => {
       events: false,
       generate: scripted(answer(proposal())),
     });
-    const { proposals } = await shelf.improvements.analyze({ skill: "internal-comms", transcript: TRANSCRIPT, outcome: "failure" });
+    const { proposals } = await shelf.improvements.analyze({
+      skill: "internal-comms",
+      transcript: TRANSCRIPT,
+      outcome: "failure",
+    });
     const accepted = await shelf.improvements.accept(proposals[0]!.id);
     expect(shelf.get("internal-comms")).toMatchObject({ hash: accepted.write!.hash, version: "0.0.1" });
     expect((await shelf.history("internal-comms"))[0]!.source).toBe("accepted");

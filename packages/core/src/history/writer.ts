@@ -72,6 +72,11 @@ export interface WriteResult {
   notes: string[];
 }
 
+export interface RollbackResult extends WriteResult {
+  /** Id of the version restored (`current` when it was the unrecorded current file). */
+  restored: string;
+}
+
 /** One version of a skill: a kept copy, or the current file. Newest first in `history()`. */
 export interface VersionInfo {
   /** History id; `"current"` for a current file not (yet) on record. */
@@ -107,7 +112,7 @@ export interface SkillStore {
   /** Unified diff from `a` to `b` (default the current file). */
   diff(name: string, a: string, b?: string, options?: { context?: number }): Promise<string>;
   /** Restores a kept version as a new managed write (so it can itself be rolled back). */
-  rollback(name: string, ref: string, options?: { expectedHash?: string }): Promise<WriteResult>;
+  rollback(name: string, ref: string, options?: { expectedHash?: string }): Promise<RollbackResult>;
   /**
    * For refresh(): if a managed skill's file changed outside a managed write, keep the new
    * content on record (the version before it already is). Cheap when nothing changed.
@@ -425,7 +430,12 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
       const content = await read(name, target.recorded ? target.id : "current");
       const expectedHash =
         rollbackOptions.expectedHash ?? sha256(await readCurrent(writable(name).file, name));
-      return commit(name, content, { expectedHash, type: "rollback", record: { to: target.id } });
+      const result = await commit(name, content, {
+        expectedHash,
+        type: "rollback",
+        record: { to: target.id },
+      });
+      return { ...result, restored: target.id };
     },
     async recordExternalChange(name, knownHash) {
       let skill: Skill & { dir: string };

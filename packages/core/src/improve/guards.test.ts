@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { estimateTokens } from "../catalog/tokens.js";
 import { corpusSkill } from "../history/test-utils/skill-folder.js";
 import { bloatFlags, checkMerge } from "./guards.js";
-import { estimateTokens } from "../catalog/tokens.js";
 
 const COMMS = corpusSkill("anthropics--skills/skills/internal-comms/SKILL.md");
 const DEBUGGING = corpusSkill("obra--superpowers/skills/systematic-debugging/SKILL.md");

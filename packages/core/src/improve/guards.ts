@@ -13,10 +13,10 @@
  * Every limit is configurable; violations say which guard and by how much.
  */
 import { diffLines } from "diff";
+import { estimateTokens } from "../catalog/tokens.js";
 import { readVersion } from "../history/version-bump.js";
 import { parseSkill } from "../parse/parse-skill.js";
 import type { ParseOptions, ParseResult } from "../types.js";
-import { estimateTokens } from "../catalog/tokens.js";
 
 export interface GuardLimits {
   /** Body growth per accepted proposal, as a share of the body before (default 0.3). */
