@@ -238,7 +238,19 @@ export function createSessionWithInternals(options: SessionOptions): {
         Boolean(skill.argumentHint) || skill.arguments.length > 0 || skill.body.includes("$ARGUMENTS"),
     }).trim();
 
+  // Rendered once per skill version and arguments: a long body is not re-substituted every step.
+  const blockCache = new Map<string, string>();
   const renderBlock = (skill: Skill, entry: ActiveSkill): string => {
+    const key = `${skill.name}\u0000${skill.hash}\u0000${entry.args ?? ""}`;
+    let block = blockCache.get(key);
+    if (block === undefined) {
+      if (blockCache.size > 64) blockCache.clear();
+      block = buildBlock(skill, entry);
+      blockCache.set(key, block);
+    }
+    return block;
+  };
+  const buildBlock = (skill: Skill, entry: ActiveSkill): string => {
     const resources = skillResources(skill);
     const lines = [`<skill_content name="${escapeAttribute(skill.name)}">`, instructionsOf(skill, entry)];
     if (resources.length > 0) {
