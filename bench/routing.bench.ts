@@ -20,6 +20,7 @@
 import { createRequire } from "node:module";
 import {
   createMatcher,
+  DEFAULT_TUNING,
   evaluateRouting,
   type MatcherOptions,
   type MatchResult,
@@ -132,14 +133,14 @@ export function routingTable(
   rows: { set: string; cases: number; positives: number; nones: number; results: MethodResult[] }[],
 ): string {
   const lines = [
-    "| set (cases: positives / none) | method | recall@1 | recall@3 | recall@5 | none-accuracy |",
-    "|---|---|---:|---:|---:|---:|",
+    "| set (cases: positives / none) | method | recall@1 | recall@3 | recall@5 | none-accuracy | ambiguous |",
+    "|---|---|---:|---:|---:|---:|---:|",
   ];
   for (const row of rows) {
     for (const { method, report } of row.results) {
       const none = report.none.cases > 0 ? pct(report.none.accuracy) : "—";
       lines.push(
-        `| ${row.set} (${row.positives} / ${row.nones}) | ${method} | ${pct(report.recallAt1)} | ${pct(report.recallAt3)} | ${pct(report.recallAt5)} | ${none} |`,
+        `| ${row.set} (${row.positives} / ${row.nones}) | ${method} | ${pct(report.recallAt1)} | ${pct(report.recallAt3)} | ${pct(report.recallAt5)} | ${none} | ${method.startsWith("skillshelf") ? pct(report.ambiguous / report.cases) : "—"} |`,
       );
     }
   }
@@ -163,6 +164,25 @@ export async function runRouting(
   return routingTable(rows);
 }
 
+/** The none-threshold's trade-off: recall@3 and none-accuracy of skillshelf at several `minScore`s. */
+export function thresholdSweep(split: "dev" | "test", scores: readonly number[]): string {
+  const sets = [metatool(), clinc(), dotnet()];
+  const head = sets.map((s) => `${s.name} r@3 / none`).join(" | ");
+  const lines = [`| minScore | ${head} |`, `|---:|${sets.map(() => "---:").join("|")}|`];
+  for (const minScore of scores) {
+    const cells = sets.map((set) => {
+      const cases = split === "dev" ? set.dev : set.test;
+      const matcher = createMatcher({ minScore });
+      const r = evaluateRouting(cases, (m) => matcher.match(set.skills, m));
+      return `${pct(r.recallAt3)} / ${r.none.cases > 0 ? pct(r.none.accuracy) : "—"}`;
+    });
+    lines.push(
+      `| ${minScore}${minScore === DEFAULT_TUNING.minScore ? " (default)" : ""} | ${cells.join(" | ")} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
 /** Suite entry for run.ts: the test split (add `--dev` to see the split the defaults were tuned on). */
 export async function run(): Promise<void> {
   const dev = process.argv.includes("--dev");
@@ -170,4 +190,6 @@ export async function run(): Promise<void> {
     `Split: ${dev ? "dev (what the defaults were tuned on)" : "test (never used for tuning)"}. Percentages.\n`,
   );
   console.log(await runRouting({ split: dev ? "dev" : "test" }));
+  console.log(`\nThe none-threshold's trade-off (skillshelf, ${dev ? "dev" : "test"} split):\n`);
+  console.log(thresholdSweep(dev ? "dev" : "test", [0, 0.15, 0.2, 0.25, 0.3, 0.35]));
 }

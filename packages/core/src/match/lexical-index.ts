@@ -80,6 +80,33 @@ function bm25Idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+interface SkillTerms {
+  /** Terms of each field, in FIELDS order. */
+  fields: string[][];
+  /** Terms of each non-empty example, with its position in `examples`. */
+  examples: { slot: number; terms: string[] }[];
+}
+
+// Analysis is about half of an index build (bodies above all). Caching it per Skill object
+// halves a rebuild after one edit but holds ~40 MiB of term arrays at 10,000 skills, so it
+// is not cached: bench/RESULTS.md has both numbers.
+function analyseSkill(skill: Skill, withBody: boolean): SkillTerms {
+  const texts: Record<FieldName, string> = {
+    name: skill.name,
+    description: skill.description,
+    whenToUse: skill.whenToUse ?? "",
+    triggers: skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
+    examples: skill.examples.join(" . "),
+    body: withBody ? skill.body.slice(0, BODY_INDEX_CHARS) : "",
+  };
+  return {
+    fields: FIELDS.map((field) => analyze(texts[field], false).terms),
+    examples: skill.examples
+      .map((example, slot) => ({ slot, terms: analyze(example, false).terms }))
+      .filter((e) => e.terms.length > 0),
+  };
+}
+
 /** Build the index for `skills` (positions in the index = positions in the array). */
 export function buildLexicalIndex(
   skills: readonly Skill[],
@@ -106,18 +133,10 @@ export function buildLexicalIndex(
   const exampleSlot: number[] = [];
   for (let d = 0; d < n; d++) {
     const skill = skills[d] as Skill;
-    const texts: Record<FieldName, string> = {
-      name: skill.name,
-      description: skill.description,
-      whenToUse: skill.whenToUse ?? "",
-      triggers: skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
-      examples: skill.examples.join(" . "),
-      body: tuning.fields.body > 0 ? skill.body.slice(0, BODY_INDEX_CHARS) : "",
-    };
+    const analysed = analyseSkill(skill, tuning.fields.body > 0);
     const perField: Map<number, number>[] = [];
-    FIELDS.forEach((field, f) => {
+    analysed.fields.forEach((fieldTerms, f) => {
       const tf = new Map<number, number>();
-      const fieldTerms = analyze(texts[field], false).terms;
       for (const term of fieldTerms) {
         const id = idOf(term);
         tf.set(id, (tf.get(id) ?? 0) + 1);
@@ -126,13 +145,11 @@ export function buildLexicalIndex(
       perField.push(tf);
     });
     docFields.push(perField);
-    skill.examples.forEach((example, slot) => {
-      const distinct = [...new Set(analyze(example, false).terms.map(idOf))];
-      if (distinct.length === 0) return;
-      exampleTerms.push(distinct);
+    for (const { slot, terms: exampleWords } of analysed.examples) {
+      exampleTerms.push([...new Set(exampleWords.map(idOf))]);
       exampleOwner.push(d);
       exampleSlot.push(slot);
-    });
+    }
   }
 
   // Pass 2: document frequencies → idf; field-weighted, length-normalised tf → postings.

@@ -56,7 +56,7 @@ export interface MatchTuning extends IndexTuning {
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
   minScore: 0.15,
-  margin: 0.03,
+  margin: 0.01,
   triggerFloor: 0.7,
   nameFloor: 0.6,
   exampleMatch: 0.7,
