@@ -6,6 +6,7 @@
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@mastra/core/processors";
 import type { Diagnostic, Session, SessionState, Shelf, TurnPlan } from "@skillshelf/core";
+import { withoutTools } from "./hide-tools.js";
 import { readConversation } from "./history.js";
 import { activationTool, guardTools } from "./tools.js";
 
@@ -88,9 +89,14 @@ export function createSkillsProcessor(
       for (const spec of plan.activationTools) {
         activation[spec.name] = activationTool(spec, run.session, () => run.save?.());
       }
+      // Host tools a skill hides this step stay active, so a call the model makes anyway reaches
+      // the guard (core's TOOL_NOT_ALLOWED, a tool-blocked event), but are not sent to the model.
+      const allowed = new Set(plan.allowedTools);
+      const hidden = hostTools.filter((name) => !allowed.has(name) && name in tools);
       return {
         tools: { ...guardTools(tools, run.session), ...activation },
-        activeTools: plan.activeToolNames,
+        activeTools: [...plan.activeToolNames, ...hidden],
+        ...(hidden.length > 0 && args.model ? { model: withoutTools(args.model, hidden) } : {}),
       };
     },
   };
