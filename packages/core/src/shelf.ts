@@ -243,7 +243,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
       const skill = skillForReadPath(loader.skills(), filePath, path.resolve(options.root ?? process.cwd()));
       if (!skill) return;
       const at = new Date();
-      usage.record(skill.name, at);
+      sessions.recordUse(skill.name, at); // records in the usage store and reorders cached catalogs
       sessions.events?.emit({
         type: "skill-read",
         at: at.toISOString(),

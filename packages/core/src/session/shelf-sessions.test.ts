@@ -171,6 +171,16 @@ describe("shelf.session() on real skills", () => {
     expect(line(after, "webapp-testing")).toBeLessThan(line(after, "brainstorming"));
   });
 
+  it("a SKILL.md read by the host's file tool counts as use and reorders cached catalogs", async () => {
+    const s = await open();
+    const line = (text: string, name: string) => text.indexOf(`- ${name}:`);
+    const before = s.session().plan({ message: "hello there", tools: [] }).system;
+    expect(line(before, "brainstorming")).toBeLessThan(line(before, "webapp-testing"));
+    s.noteRead(path.join(root, ".skillshelf", "skills", "webapp-testing", "SKILL.md"));
+    const after = s.session().plan({ message: "hello there", tools: [] }).system;
+    expect(line(after, "webapp-testing")).toBeLessThan(line(after, "brainstorming"));
+  });
+
   it("rebuilds a session from history for stateless hosts", async () => {
     const s = await open();
     const session = s.sessionFromHistory([

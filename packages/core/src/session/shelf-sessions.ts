@@ -49,6 +49,8 @@ export interface ShelfSessions {
   fromHistory(history: readonly HistoryItem[], overrides?: SessionOverrides): Session;
   /** The sink every session emits to (undefined when events are off). */
   readonly events: EventSink | undefined;
+  /** Record a use that happened outside a session (e.g. a host's file tool read the SKILL.md), so cached catalogs reorder. */
+  recordUse(name: string, at?: Date): void;
   /** Wait until every event emitted so far is written. */
   flush(): Promise<void>;
 }
@@ -123,6 +125,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
 
   return {
     events,
+    recordUse: (name, at = new Date()) => recorder?.record(name, at),
     session: (state, overrides) => createSession({ ...withOverrides(overrides), state }),
     fromHistory: (history, overrides) => sessionFromHistory(history, withOverrides(overrides)),
     flush: async () => {
