@@ -105,6 +105,8 @@ async function existingMode(fs: AtomicFs, target: string, fallback: number): Pro
  * already in place, and throwing would make the caller believe the write did not happen.
  */
 async function syncDir(fs: AtomicFs, dir: string): Promise<boolean> {
+  // Windows cannot open a folder to fsync it (NTFS journals the rename itself): not a failure.
+  if (process.platform === "win32") return true;
   let handle: AtomicFileHandle | undefined;
   try {
     handle = await fs.open(dir, "r");

@@ -34,7 +34,7 @@ interface Stats {
   staleLocksRecovered: number;
   tempFilesLeft: number;
   newestNotYetRecorded: number;
-  killedBeforeFirstWrite: number;
+  killedBeforeAnyWriteReturned: number;
 }
 
 const total: Stats = {
@@ -44,7 +44,7 @@ const total: Stats = {
   staleLocksRecovered: 0,
   tempFilesLeft: 0,
   newestNotYetRecorded: 0,
-  killedBeforeFirstWrite: 0,
+  killedBeforeAnyWriteReturned: 0,
 };
 const folders: SkillFolder[] = [];
 afterAll(async () => {
@@ -126,7 +126,7 @@ async function lane(kills: number): Promise<void> {
     expect(signal).toBe("SIGKILL");
 
     const wrote = writer.lines.filter((l) => l.startsWith("wrote "));
-    if (wrote.length === 0) total.killedBeforeFirstWrite++;
+    if (wrote.length === 0) total.killedBeforeAnyWriteReturned++;
     else if (staleLockBefore) total.staleLocksRecovered++;
     for (const line of wrote) acknowledged = Math.max(acknowledged, Number(line.split(".").pop()));
     total.writesAcknowledged += wrote.length;

@@ -1,5 +1,5 @@
-import { readdirSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { lstatSync, readdirSync } from "node:fs";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SkillEvent } from "../types.js";
 import { SkillWriteError } from "./errors.js";
@@ -157,6 +157,22 @@ describe("write", () => {
     );
     expect(builtin.message).toMatch(/defined in code.*\.skillshelf\/skills\/researcher\/SKILL\.md/);
     await expectWriteError(store.write("nope", COMMS, { expectedHash: "" }), "NOT_FOUND");
+  });
+
+  it("writes through a SKILL.md that is a link, keeping the link", async () => {
+    const real = `${folder.root}/shared-skill.md`;
+    await writeFile(real, DEBUGGING);
+    await mkdir(`${folder.skillsDir}/systematic-debugging`, { recursive: true });
+    await symlink(real, folder.fileOf("systematic-debugging"));
+    const result = await store.write(
+      "systematic-debugging",
+      DEBUGGING.replace("## The Iron Law", "## The Iron Law!"),
+      {
+        expectedHash: sha256(DEBUGGING),
+      },
+    );
+    expect(lstatSync(folder.fileOf("systematic-debugging")).isSymbolicLink()).toBe(true);
+    expect(await readFile(real, "utf8")).toBe(result.content);
   });
 
   it("writes nothing when the content is unchanged", async () => {

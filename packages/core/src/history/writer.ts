@@ -10,7 +10,7 @@
  * file and every version that was ever current still on record (the newest may be
  * recorded by the next write or refresh, as an `external-edit`).
  */
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { parseSkill } from "../parse/parse-skill.js";
 import type { EventSink, ParseOptions, ParseResult, Skill, SkillSource } from "../types.js";
@@ -176,7 +176,9 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
 
   async function commit(name: string, content: string, commitOptions: CommitOptions): Promise<WriteResult> {
     const skill = writable(name);
-    const file = skill.file;
+    // A SKILL.md that is a link (within its root) is written through: the rename must
+    // replace the real file, not the link.
+    const file = await realpath(skill.file).catch(() => skill.file);
     validate(name, file, content);
 
     const result = await withFileLock(
