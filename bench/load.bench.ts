@@ -109,32 +109,46 @@ function freshProcessMedian(name: string, dir: string, runs: number): number {
   return median(times);
 }
 
+/** Prints even while baselines' console output is muted. */
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
 export async function run(): Promise<void> {
+  // Baselines also log from code paths the per-call muting misses; keep the suite's output readable.
+  const saved = [console.warn, console.error, console.debug, console.info, console.log] as const;
+  console.warn = console.error = console.debug = console.info = console.log = () => undefined;
+  try {
+    await suite();
+  } finally {
+    [console.warn, console.error, console.debug, console.info, console.log] = saved;
+  }
+}
+
+async function suite(): Promise<void> {
   const dir1k = buildSkillTree(1_000);
   const dir10k = buildSkillTree(10_000);
 
   const counts: Record<string, string> = {};
   for (const [name, load] of Object.entries(loaders)) counts[name] = ` (${await load(dir1k)} loaded)`;
 
-  console.log("### Cold load, 1,000 skills (same process, warm JIT; tinybench median)\n");
+  print("### Cold load, 1,000 skills (same process, warm JIT; tinybench median)\n");
   const cold1k = await coldLoads(dir1k, { iterations: 20, time: 2000 });
-  console.log(table(cold1k, "skillshelf", counts));
+  print(table(cold1k, "skillshelf", counts));
 
-  console.log("\n### Cold load, 1,000 skills, first load in a fresh process (median of 5)\n");
+  print("\n### Cold load, 1,000 skills, first load in a fresh process (median of 5)\n");
   const fresh = Object.keys(loaders).map((name) => ({
     name,
     median: freshProcessMedian(name, dir1k, 5),
     samples: 5,
   }));
-  console.log(table(fresh, "skillshelf"));
+  print(table(fresh, "skillshelf"));
 
-  console.log("\n### Cold load, 10,000 skills (tinybench median)\n");
+  print("\n### Cold load, 10,000 skills (tinybench median)\n");
   const counts10k: Record<string, string> = {};
   for (const [name, load] of Object.entries(loaders)) counts10k[name] = ` (${await load(dir10k)} loaded)`;
   const cold10k = await coldLoads(dir10k, { iterations: 5, time: 0, warmupIterations: 1 });
-  console.log(table(cold10k, "skillshelf", counts10k));
+  print(table(cold10k, "skillshelf", counts10k));
 
-  console.log("\n### refresh() with nothing changed\n");
+  print("\n### refresh() with nothing changed\n");
   const shelf1k = await createShelf(shelfOptions(dir1k));
   const shelf10k = await createShelf(shelfOptions(dir10k));
   const refresh = await measure(
@@ -144,9 +158,9 @@ export async function run(): Promise<void> {
     ],
     { iterations: 200, time: 1500 },
   );
-  console.log(table(refresh, "skillshelf refresh(), 1,000 skills"));
+  print(table(refresh, "skillshelf refresh(), 1,000 skills"));
 
-  console.log("\n### Parsing only (1,000 corpus files already in memory)\n");
+  print("\n### Parsing only (1,000 corpus files already in memory)\n");
   const texts = fs
     .readdirSync(dir1k)
     .map((name) => ({ file: path.join(dir1k, name, "SKILL.md") }))
@@ -174,5 +188,5 @@ export async function run(): Promise<void> {
     ],
     { iterations: 30, time: 1500 },
   );
-  console.log(table(parsing, "skillshelf parseSkill"));
+  print(table(parsing, "skillshelf parseSkill"));
 }
