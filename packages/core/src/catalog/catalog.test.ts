@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { testSkill as skill } from "../match/test-utils/skill.js";
 import { createMemoryUsageStore } from "../usage/store.js";
 import { buildCatalog, catalogLine } from "./catalog.js";
+import { estimateTokens } from "./tokens.js";
 
 const now = new Date("2026-05-01T00:00:00.000Z");
 const day = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOString();
@@ -106,6 +107,35 @@ describe("buildCatalog", () => {
     const cut = buildCatalog({ skills: [a, b, c], now, countTokens: byChars, budgetTokens: 260 });
     expect(cut.tokens).toBeLessThanOrEqual(260);
     expect(cut.entries.some((e) => e.form === "name-only") || cut.omitted > 0).toBe(true);
+  });
+
+  it("counts its own text: the default estimate's running sum bounds the whole text", () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      skill({ name: `s-${i}`, description: "写一篇公众号文章 and more words. ".repeat(2) }),
+    );
+    for (const budget of [150, 400, 100_000]) {
+      const catalog = buildCatalog({ skills: many, now, budgetTokens: budget });
+      expect(catalog.tokens).toBeGreaterThanOrEqual(estimateTokens(catalog.text));
+      expect(catalog.tokens).toBeLessThanOrEqual(Math.max(budget, estimateTokens(catalog.text)));
+    }
+  });
+
+  it("re-renders a skill that changed and re-orders when usage changes (no stale cache)", () => {
+    const usage = createMemoryUsageStore();
+    const list = [a, b, c];
+    expect(buildCatalog({ skills: list, usage, now }).entries.map((e) => e.name)).toEqual([
+      "alpha",
+      "beta",
+      "gamma",
+    ]);
+    usage.record("gamma", new Date(now.getTime() + 1000));
+    expect(buildCatalog({ skills: list, usage, now }).entries.map((e) => e.name)).toEqual([
+      "gamma",
+      "alpha",
+      "beta",
+    ]);
+    const edited = [{ ...a, description: "First skill, edited." }, b, c];
+    expect(buildCatalog({ skills: edited, usage, now }).text).toContain("- alpha: First skill, edited.");
   });
 
   it("applies the per-entry cap", () => {

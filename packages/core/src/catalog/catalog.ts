@@ -12,6 +12,10 @@
  * later one are listed by name only. If even the names do not fit, the catalog ends with
  * "+N more …" saying how the rest are reached — nothing is ever dropped silently.
  * `disable-model-invocation` skills are never listed: the model may not activate them.
+ *
+ * Like the matcher, it treats a `skills` array as immutable and caches by its identity (the
+ * shelf hands out a new array when something changes): per-list facts and the usage order
+ * (while the usage store's `version()` is unchanged), and per-skill lines and token costs.
  */
 import type { Candidate, Skill } from "../types.js";
 import { recency, type UsageStore } from "../usage/store.js";
@@ -72,6 +76,59 @@ function collapse(text: string): string {
   return text.replace(/\s+/gu, " ").trim();
 }
 
+interface Entry {
+  line: string;
+  /** Tokens of "\n- <line>". */
+  cost: number;
+  /** Tokens of "<name>, ". */
+  nameCost: number;
+}
+
+// A skill's line and its token costs only change with the skill (a new object), the cap or
+// the tokenizer: cached, so a catalog of 10,000 skills is not re-rendered and re-counted per
+// message (the plan() benchmark found buildCatalog to be most of a turn's cost).
+const entries = new WeakMap<CountTokens, WeakMap<Skill, Entry & { cap: number }>>();
+
+function entryOf(skill: Skill, cap: number, countTokens: CountTokens): Entry {
+  let perSkill = entries.get(countTokens);
+  if (!perSkill) {
+    perSkill = new WeakMap();
+    entries.set(countTokens, perSkill);
+  }
+  let entry = perSkill.get(skill);
+  if (!entry || entry.cap !== cap) {
+    const line = `- ${catalogLine(skill, cap)}`;
+    entry = { cap, line, cost: countTokens(`\n${line}`), nameCost: countTokens(`${skill.name}, `) };
+    perSkill.set(skill, entry);
+  }
+  return entry;
+}
+
+// The usage order of a skill list only changes with the list or the usage data.
+const orders = new WeakMap<
+  readonly Skill[],
+  { usage: UsageStore | undefined; version: number; order: Skill[] }
+>();
+
+/** What a skill list needs per call, computed once per list. */
+interface ListFacts {
+  visible: readonly Skill[];
+  byName: Map<string, Skill>;
+  /** The usage state after this list was last marked seen (skip marking again). */
+  seenAt?: { usage: UsageStore; version: number };
+}
+const facts = new WeakMap<readonly Skill[], ListFacts>();
+
+function factsOf(skills: readonly Skill[]): ListFacts {
+  let f = facts.get(skills);
+  if (!f) {
+    const visible = skills.filter((s) => !s.disableModelInvocation);
+    f = { visible, byName: new Map(visible.map((s) => [s.name, s])) };
+    facts.set(skills, f);
+  }
+  return f;
+}
+
 export function buildCatalog(options: CatalogOptions): Catalog {
   const {
     skills,
@@ -83,55 +140,86 @@ export function buildCatalog(options: CatalogOptions): Catalog {
     heading = DEFAULT_CATALOG_HEADING,
     now = new Date(),
   } = options;
-  const visible = skills.filter((s) => !s.disableModelInvocation);
+  const list = factsOf(skills);
+  const { visible } = list;
   if (visible.length === 0) return { text: "", tokens: 0, entries: [], omitted: 0 };
-  usage?.seen(
-    visible.map((s) => s.name),
-    now,
-  );
-
-  const ordered = order(visible, candidates, usage, now.getTime());
-  const lines = [heading];
-  let used = countTokens(heading);
-  const entries: CatalogEntry[] = [];
-
-  // Full entries while they fit, keeping room for the names-only heading and a "+N more".
-  const reserve = countTokens(`\n${NAMES_HEADING}\n${more(ordered.length)}`);
-  let i = 0;
-  for (; i < ordered.length; i++) {
-    const skill = ordered[i] as Skill;
-    const line = `- ${catalogLine(skill, entryCap)}`;
-    const cost = countTokens(`\n${line}`);
-    const rest = i + 1 < ordered.length ? reserve : 0;
-    if (used + cost + rest > budgetTokens) break;
-    lines.push(line);
-    used += cost;
-    entries.push({ name: skill.name, form: "full" });
+  if (usage) {
+    const version = usage.version?.();
+    const marked =
+      list.seenAt && list.seenAt.usage === usage && version !== undefined && list.seenAt.version === version;
+    if (!marked) {
+      usage.seen(
+        visible.map((s) => s.name),
+        now,
+      );
+      const after = usage.version?.();
+      list.seenAt = after === undefined ? undefined : { usage, version: after };
+    }
   }
 
-  if (i < ordered.length) {
+  // Candidates first (deduplicated, in their order), then the rest by usage: walked lazily,
+  // since past the budget the rest is only counted.
+  const first: Skill[] = [];
+  for (const c of candidates) {
+    const skill = list.byName.get(typeof c === "string" ? c : c.name);
+    if (skill && !first.includes(skill)) first.push(skill);
+  }
+  const rest = byUsage(skills, visible, usage, now.getTime());
+  const total = visible.length;
+  let restAt = 0;
+  let taken = 0;
+  const next = (): Skill | undefined => {
+    if (taken < first.length) return first[taken++];
+    while (restAt < rest.length) {
+      const skill = rest[restAt++] as Skill;
+      if (!first.includes(skill)) {
+        taken++;
+        return skill;
+      }
+    }
+    return undefined;
+  };
+
+  const lines = [heading];
+  let used = countTokens(heading);
+  const listed: CatalogEntry[] = [];
+
+  // Full entries while they fit, keeping room for the names-only heading and a "+N more".
+  const reserve = countTokens(`\n${NAMES_HEADING}\n${more(total)}`);
+  let skill = next();
+  for (; skill !== undefined; skill = next()) {
+    const entry = entryOf(skill, entryCap, countTokens);
+    const rest = taken < total ? reserve : 0;
+    if (used + entry.cost + rest > budgetTokens) break;
+    lines.push(entry.line);
+    used += entry.cost;
+    listed.push({ name: skill.name, form: "full" });
+  }
+
+  if (skill !== undefined) {
     const names: string[] = [];
     used += countTokens(`\n${NAMES_HEADING}\n`);
-    const moreCost = countTokens(`\n${more(ordered.length)}`);
-    for (; i < ordered.length; i++) {
-      const name = (ordered[i] as Skill).name;
-      const cost = countTokens(`${name}, `);
-      const rest = i + 1 < ordered.length ? moreCost : 0;
+    const moreCost = countTokens(`\n${more(total)}`);
+    for (; skill !== undefined; skill = next()) {
+      const cost = entryOf(skill, entryCap, countTokens).nameCost;
+      const rest = taken < total ? moreCost : 0;
       if (used + cost + rest > budgetTokens) break;
-      names.push(name);
+      names.push(skill.name);
       used += cost;
-      entries.push({ name, form: "name-only" });
+      listed.push({ name: skill.name, form: "name-only" });
     }
     if (names.length > 0) lines.push(NAMES_HEADING, names.join(", "));
   }
 
-  let omitted = ordered.length - entries.length;
+  let omitted = total - listed.length;
   let text = render(lines, omitted);
-  let tokens = countTokens(text);
-  // Piecewise counts can differ from the whole (an exact tokenizer merges across joins):
-  // give back names until the whole text fits. The "+N more" line always stays.
-  while (tokens > budgetTokens && entries.at(-1)?.form === "name-only") {
-    entries.pop();
+  // The default estimate is additive, so the running sum (+ the "+N more" line) is already a
+  // bound on the whole; an exact tokenizer may merge across joins, so it recounts the text.
+  const exact = countTokens !== estimateTokens;
+  let tokens = exact ? countTokens(text) : used + (omitted > 0 ? countTokens(`\n${more(omitted)}`) : 0);
+  // Give back names until the whole text fits. The "+N more" line always stays.
+  while (tokens > budgetTokens && listed.at(-1)?.form === "name-only") {
+    listed.pop();
     omitted++;
     const names = lines.at(-1) as string;
     const cut = names.lastIndexOf(", ");
@@ -140,40 +228,38 @@ export function buildCatalog(options: CatalogOptions): Catalog {
     text = render(lines, omitted);
     tokens = countTokens(text);
   }
-  return { text, tokens, entries, omitted };
+  return { text, tokens, entries: listed, omitted };
 }
 
 function render(lines: readonly string[], omitted: number): string {
   return omitted > 0 ? `${lines.join("\n")}\n${more(omitted)}` : lines.join("\n");
 }
 
-/** Candidates first (deduplicated, in their order), then by recency, count, name. */
-function order(
+function byUsage(
+  skills: readonly Skill[],
   visible: readonly Skill[],
-  candidates: readonly (string | Pick<Candidate, "name">)[],
   usage: UsageStore | undefined,
   now: number,
 ): Skill[] {
-  const byName = new Map(visible.map((s) => [s.name, s]));
-  const first: Skill[] = [];
-  for (const c of candidates) {
-    const skill = byName.get(typeof c === "string" ? c : c.name);
-    if (skill && !first.includes(skill)) first.push(skill);
-  }
-  const chosen = new Set(first);
-  const rest = visible.filter((s) => !chosen.has(s));
+  // Without usage every skill is equally new: the order is by name, and never changes.
+  const version = usage ? usage.version?.() : -1;
+  const cached = orders.get(skills);
+  if (cached && cached.usage === usage && version !== undefined && cached.version === version)
+    return cached.order;
+  const records = usage?.all() ?? {};
   const key = new Map(
-    rest.map((s) => {
-      const record = usage?.get(s.name);
+    visible.map((s) => {
+      const record = records[s.name];
       return [s, { recency: recency(record, now), count: record?.count ?? 0 }];
     }),
   );
-  rest.sort((a, b) => {
+  const sorted = [...visible].sort((a, b) => {
     const ka = key.get(a) as { recency: number; count: number };
     const kb = key.get(b) as { recency: number; count: number };
     if (ka.recency !== kb.recency) return kb.recency - ka.recency;
     if (ka.count !== kb.count) return kb.count - ka.count;
     return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
   });
-  return [...first, ...rest];
+  if (version !== undefined) orders.set(skills, { usage, version, order: sorted });
+  return sorted;
 }

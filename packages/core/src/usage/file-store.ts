@@ -47,6 +47,7 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
   const file = path.join(options.dir, options.file ?? USAGE_FILE);
   const report = options.onError ?? (() => {});
   let records = read(file, report);
+  let version = 0;
   const pending = new Map<string, Pending>();
 
   function flush(): void {
@@ -63,6 +64,7 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
     }
     pending.clear();
     records = current;
+    version++;
     const body: UsageFile = { version: 1, skills: Object.fromEntries([...current].sort(byName)) };
     try {
       writeAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
@@ -73,6 +75,7 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
 
   return {
     file,
+    version: () => version,
     get: (name) => {
       const record = records.get(name);
       return record && { ...record };
@@ -100,6 +103,7 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
     },
     reload() {
       records = read(file, report);
+      version++;
     },
   };
 }

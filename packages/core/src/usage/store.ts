@@ -23,6 +23,11 @@ export interface UsageStore {
   record(name: string, at?: Date): void;
   /** Mark names as seen; only names never seen before change (firstSeen = at). */
   seen(names: Iterable<string>, at?: Date): void;
+  /**
+   * Optional: a number that changes whenever any record changes, so readers (the catalog's
+   * usage order) can cache what they derive. A store without it is simply re-read each time.
+   */
+  version?(): number;
 }
 
 /**
@@ -49,7 +54,9 @@ export function withUse(record: UsageRecord | undefined, at: Date, times = 1): U
 /** A store that lives and dies with the process: tests, stateless hosts, or a base for others. */
 export function createMemoryUsageStore(initial: Record<string, UsageRecord> = {}): UsageStore {
   const records = new Map<string, UsageRecord>(Object.entries(initial).map(([k, v]) => [k, { ...v }]));
+  let version = 0;
   return {
+    version: () => version,
     get: (name) => {
       const record = records.get(name);
       return record && { ...record };
@@ -57,10 +64,15 @@ export function createMemoryUsageStore(initial: Record<string, UsageRecord> = {}
     all: () => Object.fromEntries([...records].map(([k, v]) => [k, { ...v }])),
     record(name, at = new Date()) {
       records.set(name, withUse(records.get(name), at));
+      version++;
     },
     seen(names, at = new Date()) {
       const iso = at.toISOString();
-      for (const name of names) if (!records.has(name)) records.set(name, { count: 0, firstSeen: iso });
+      for (const name of names) {
+        if (records.has(name)) continue;
+        records.set(name, { count: 0, firstSeen: iso });
+        version++;
+      }
     },
   };
 }
