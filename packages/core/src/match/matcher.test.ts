@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryUsageStore } from "../usage/store.js";
+import { withoutNegativeClauses } from "./lexical-index.js";
 import { createMatcher, DEFAULT_TUNING } from "./matcher.js";
 import { testSkill as skill } from "./test-utils/skill.js";
 
@@ -250,5 +251,21 @@ describe("semantic scoring (optional embed)", () => {
   it("without embed, matchAsync is match", async () => {
     const matcher = createMatcher();
     expect(await matcher.matchAsync(shelf, "run tests")).toEqual(matcher.match(shelf, "run tests"));
+  });
+});
+
+describe("negative clauses in descriptions", () => {
+  it("do not count as evidence for the skill", () => {
+    const api = skill({
+      name: "backend-api",
+      description: "Builds HTTP APIs and data access. Do not use for UI rendering or CI/CD pipelines.",
+    });
+    const ui = skill({ name: "frontend", description: "Builds UI components and rendering logic." });
+    const matcher = createMatcher({ minScore: 0 });
+    const result = matcher.match([api, ui], "fix the UI rendering glitch");
+    expect(result.candidates.map((c) => c.name)).toEqual(["frontend"]);
+    expect(withoutNegativeClauses("Deploys apps. Not for staging; use stage-deploy. Fast.")).toBe(
+      "Deploys apps.   use stage-deploy. Fast.",
+    );
   });
 });

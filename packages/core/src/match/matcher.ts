@@ -55,7 +55,7 @@ export interface MatchTuning extends IndexTuning {
 
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
-  minScore: 0.15,
+  minScore: 0.25,
   margin: 0.01,
   triggerFloor: 0.7,
   nameFloor: 0.6,
@@ -422,10 +422,11 @@ function score(
     const skill = skills[s] as Skill;
     if (skill.disableModelInvocation && !includeHidden) continue;
     // Evidence, not coverage: how much distinctive text the message shares with the skill,
-    // in units of one fully saturated match of the rarest possible word, squashed to 0‥1.
+    // in units of one fully saturated match of a word only one skill uses (so the scale is the
+    // same for a shelf of 9 skills and of 10,000), squashed to 0‥1.
     // (Coverage, i.e. dividing by the message's own weight, punished long, detailed requests
     // and measured worse on every dev set; see bench/RESULTS.md.)
-    const evidence = (lexScore[s] as number) / lexical.unseenIdf;
+    const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
     const lex = evidence / (evidence + 1);
     let base = lex;
     if (semantic)
