@@ -1,2 +1,0 @@
-// apps/demo — scaffold; issue 8 fills this in.
-export {};
