@@ -46,6 +46,10 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
     "Fix the error reported for this file; the last version that loaded stays active meanwhile.",
   "unknown-tool": "Fix the tool name in `allowed-tools`, or register that tool with the host.",
   "invalid-trigger": "Fix the trigger pattern (a /regex/ must compile).",
+  "tool-name-clash":
+    "Rename the host tool if you can; skillshelf already offers its own tool under another name.",
+  "plan-fallback":
+    "Check the custom matcher and catalog options (tokenizer, embed); the error says what failed.",
 };
 
 export interface DiagnosticInput {

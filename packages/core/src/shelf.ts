@@ -22,7 +22,13 @@ import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
 import { createMatcher, type MatcherOptions } from "./match/matcher.js";
 import type { ToolAliases } from "./policy/aliases.js";
 import { builtinRoleSkills } from "./roles/builtin-roles.js";
-import { type Delegation, type DelegationErrorType, prepareDelegation } from "./roles/delegation.js";
+import {
+  type Delegation,
+  type DelegationErrorType,
+  type DelegationRecord,
+  prepareDelegation,
+  recordDelegation,
+} from "./roles/delegation.js";
 import { roleOf, rolesOf } from "./roles/roles.js";
 import { createShelfSessions, type SessionOverrides } from "./session/shelf-sessions.js";
 import type {
@@ -109,6 +115,11 @@ export interface Shelf extends SkillSource {
    * host tools it may use (of `tools`), its instructions and model. Emits a `delegated` event.
    */
   prepareDelegation(input: unknown, tools: readonly string[]): ToolResult<Delegation, DelegationErrorType>;
+  /**
+   * Record a delegation the host ran itself, without `prepareDelegation` (e.g. Mastra's
+   * `agents: {…}`): emits the same `delegated` event, so usage and stats count it.
+   */
+  recordDelegation(delegation: DelegationRecord): void;
   /** A session, fresh or resumed from a checkpointed state; `overrides` change per-session settings (tool aliases, …). */
   session(state?: SessionState, overrides?: SessionOverrides): Session;
   /** Rebuild a session from a conversation (activation tool calls, explicit "/name" user messages). */
@@ -238,6 +249,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
         events: sessions.events,
       }),
     session: (state, overrides) => sessions.session(state, overrides),
+    recordDelegation: (delegation) => recordDelegation(delegation, sessions.events),
     sessionFromHistory: (history, overrides) => sessions.fromHistory(history, overrides),
     noteRead(filePath) {
       const skill = skillForReadPath(loader.skills(), filePath, path.resolve(options.root ?? process.cwd()));

@@ -58,7 +58,9 @@ export type DiagnosticCode =
   | "kept-last-good"
   // runtime
   | "unknown-tool"
-  | "invalid-trigger";
+  | "invalid-trigger"
+  | "tool-name-clash"
+  | "plan-fallback";
 
 // ─── Skills ─────────────────────────────────────────────────────────────────────
 
@@ -83,6 +85,7 @@ export interface SkillMeta {
   allowedTools?: string[];
   disallowedTools: string[];
   disableModelInvocation: boolean;
+  /** May the user run it by typing "/name"? Default true, except for role skills (sub-agents): false unless the file says `user-invocable: true`. */
   userInvocable: boolean;
   argumentHint?: string;
   /** Named positional arguments for `$name` substitution. */

@@ -181,7 +181,8 @@ export function normalizeMeta(
     examples: get<string[]>("examples") ?? [],
     disallowedTools: get<string[]>("disallowedTools") ?? [],
     disableModelInvocation: get<boolean>("disableModelInvocation") ?? false,
-    userInvocable: get<boolean>("userInvocable") ?? true,
+    // A role skill is a sub-agent, not a "/command": it opts in with an explicit `user-invocable: true`.
+    userInvocable: get<boolean>("userInvocable") ?? get<boolean>("role") !== true,
     arguments: get<string[]>("arguments") ?? [],
     role: get<boolean>("role") ?? false,
     priority: get<number>("priority") ?? 0,

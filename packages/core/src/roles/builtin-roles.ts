@@ -77,6 +77,7 @@ export function builtinRoleSkills(options: BuiltinRoleOptions = {}): BuiltinSkil
         whenToUse:
           "Delegate questions that need looking things up or comparing sources before the lead agent decides or writes.",
         role: true,
+        userInvocable: false,
         allowedTools: [...READ_ONLY, "WebSearch", "WebFetch", "fetch_*"],
         disallowedTools: [],
       },
@@ -91,6 +92,7 @@ export function builtinRoleSkills(options: BuiltinRoleOptions = {}): BuiltinSkil
         whenToUse:
           "Delegate a well-defined coding task whose result can be verified by tests or by running it.",
         role: true,
+        userInvocable: false,
         allowedTools: [...READ_ONLY, "Write", "Edit", "MultiEdit", "Bash", "write_*", "edit_*"],
         disallowedTools: [],
       },
@@ -104,6 +106,7 @@ export function builtinRoleSkills(options: BuiltinRoleOptions = {}): BuiltinSkil
           "Code-review sub-agent: reviews a diff, pull request or set of files for bugs, security issues, breaking changes and weak tests, and returns a verdict with located, severity-ranked findings. Never edits.",
         whenToUse: "Delegate a review of a change before it is merged or handed to the user.",
         role: true,
+        userInvocable: false,
         allowedTools: [...READ_ONLY],
         disallowedTools: ["Write", "Edit", "MultiEdit", "Bash", "write_*", "edit_*", "delete_*", "remove_*"],
       },

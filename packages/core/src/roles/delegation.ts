@@ -13,6 +13,16 @@ export const DELEGATE_TOOL = "delegate";
 export interface DelegationSpecOptions {
   /** Tool name (default "delegate"). */
   name?: string;
+  /**
+   * The host's other tool names: when one of them already is `name`, the delegation tool
+   * takes a deterministic alternative (`skillshelf_delegate`, …) instead of replacing it.
+   */
+  tools?: readonly string[];
+}
+
+/** The names the delegation tool may take, preferred first. */
+function delegationToolNames(name: string): string[] {
+  return [name, `skillshelf_${name}`, `${name}_role`, `${name}_to_role`];
 }
 
 function clip(text: string, max: number): string {
@@ -27,8 +37,11 @@ export function delegationToolSpec(
 ): ToolSpec | undefined {
   if (roles.length === 0) return undefined;
   const lines = roles.map((r) => `- ${r.name}: ${clip(r.description, 200)}`);
+  const taken = new Set(options.tools ?? []);
+  const preferred = options.name ?? DELEGATE_TOOL;
+  const name = delegationToolNames(preferred).find((n) => !taken.has(n)) ?? preferred;
   return {
-    name: options.name ?? DELEGATE_TOOL,
+    name,
     description:
       "Hand a self-contained task to a sub-agent with a specialised role; it returns its result as text. " +
       "The sub-agent does not see this conversation: put everything it needs into `task`.\nRoles:\n" +
@@ -55,7 +68,7 @@ export function delegationToolSpec(
 
 export interface RoleToolsOptions {
   toolAliases?: ToolAliases;
-  /** Host tools a sub-agent never gets, whatever its whitelist (default: the delegation tool, so sub-agents don't recurse). */
+  /** Host tools a sub-agent never gets, whatever its whitelist (default: the delegation tool under any of its names, so sub-agents don't recurse). */
   exclude?: readonly string[];
 }
 
@@ -65,7 +78,7 @@ export function resolveRoleTools(
   tools: readonly string[],
   options: RoleToolsOptions = {},
 ): { tools: string[]; diagnostics: Diagnostic[] } {
-  const exclude = new Set(options.exclude ?? [DELEGATE_TOOL]);
+  const exclude = new Set(options.exclude ?? delegationToolNames(DELEGATE_TOOL));
   const candidates = tools.filter((t) => !exclude.has(t));
   return resolveAllowedTools(role.allowedTools, candidates, {
     toolAliases: options.toolAliases,
@@ -86,6 +99,41 @@ export interface Delegation {
 }
 
 export type DelegationErrorType = "UNKNOWN_ROLE" | "INVALID_ARGUMENTS";
+
+/** A delegation a host ran itself (e.g. Mastra's `agents: {…}` route), to be recorded. */
+export interface DelegationRecord {
+  /** The role's name. */
+  role: string;
+  /** The task the sub-agent was given. */
+  task: string;
+  /** The host tools the sub-agent had (default: none recorded, `[]`). */
+  tools?: readonly string[];
+}
+
+/**
+ * Emit a `delegated` event. For hosts that start a role sub-agent without
+ * `prepareDelegation`, so usage and `skillshelf stats` still count it. A malformed record is
+ * ignored and a failing sink swallowed: recording must never break the host.
+ */
+export function recordDelegation(
+  record: DelegationRecord,
+  events: EventSink | false | undefined,
+  at = new Date(),
+): void {
+  if (!events || !record || typeof record.role !== "string" || record.role.trim() === "") return;
+  const tools = Array.isArray(record.tools) ? record.tools.filter((t) => typeof t === "string") : [];
+  try {
+    events.emit({
+      type: "delegated",
+      at: at.toISOString(),
+      role: record.role.trim(),
+      task: typeof record.task === "string" ? record.task.trim() : "",
+      tools,
+    });
+  } catch {
+    // never let the event sink break the host
+  }
+}
 
 export interface PrepareDelegationOptions extends RoleToolsOptions {
   roles: readonly Role[];
@@ -125,13 +173,7 @@ export function prepareDelegation(
   const now = (options.now ?? (() => new Date()))();
   const { tools, diagnostics } = resolveRoleTools(role, options.tools, options);
   const task = record.task.trim();
-  if (options.events) {
-    try {
-      options.events.emit({ type: "delegated", at: now.toISOString(), role: role.name, task, tools });
-    } catch {
-      // never let the event sink break the host
-    }
-  }
+  recordDelegation({ role: role.name, task, tools }, options.events, now);
   const delegation: Delegation = {
     role,
     task,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryEventSink } from "../events/memory-sink.js";
 import { loadBuiltins } from "../load/builtin.js";
+import { parseSkill } from "../parse/parse-skill.js";
 import { fixedSource, makeSkill } from "../session/test-utils/skills.js";
 import type { Role } from "../types.js";
 import { builtinRoleSkills } from "./builtin-roles.js";
@@ -84,6 +85,25 @@ describe("builtin roles", () => {
   });
 });
 
+describe("role skills are sub-agents, not /commands", () => {
+  it("a role skill is not user-invocable unless its file says user-invocable: true", () => {
+    const role = parseSkill(
+      "---\nname: critic\ndescription: Critiques drafts.\nrole: true\n---\nCritique.\n",
+    );
+    expect(role.skill).toMatchObject({ role: true, userInvocable: false });
+    const optedIn = parseSkill(
+      "---\nname: critic\ndescription: Critiques drafts.\nrole: true\nuser-invocable: true\n---\nCritique.\n",
+    );
+    expect(optedIn.skill).toMatchObject({ role: true, userInvocable: true });
+    const plain = parseSkill("---\nname: pdf\ndescription: Reads PDFs.\n---\nRead.\n");
+    expect(plain.skill?.userInvocable).toBe(true);
+  });
+
+  it("the builtin roles are not user-invocable", () => {
+    for (const skill of loadBuiltins(builtinRoleSkills()).skills) expect(skill.userInvocable).toBe(false);
+  });
+});
+
 describe("roles from skills", () => {
   it("maps a role skill to a Role (and skips plain skills)", () => {
     const source = fixedSource([
@@ -161,6 +181,17 @@ describe("delegation", () => {
         tools: ["ls", "read_file", "glob", "grep", "web_search"],
       },
     ]);
+  });
+
+  it("the delegation tool never takes a host tool's name", () => {
+    const spec = delegationToolSpec(roles, { tools: ["read_file", DELEGATE_TOOL] })!;
+    expect(spec.name).not.toBe(DELEGATE_TOOL);
+    expect(spec.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(delegationToolSpec(roles, { tools: ["read_file", DELEGATE_TOOL] })!.name).toBe(spec.name);
+    expect(delegationToolSpec(roles, { tools: ["read_file"] })!.name).toBe(DELEGATE_TOOL);
+    // ...and the renamed tool is still kept from sub-agents.
+    const open: Role = { name: "any", description: "d", instructions: "i", scope: "project", file: "f" };
+    expect(resolveRoleTools(open, ["read_file", spec.name]).tools).toEqual(["read_file"]);
   });
 
   it("never hands the delegation tool itself to a sub-agent", () => {

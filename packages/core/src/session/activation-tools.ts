@@ -31,6 +31,28 @@ function fnv1a(text: string): string {
   return hash.toString(16).padStart(HASH_LENGTH, "0");
 }
 
+/** The ASCII part of a name, for readable hashed tool names. */
+function slugOf(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^a-zA-Z0-9_-]+/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "");
+}
+
+/** `skill_<slug>_<hash>`: valid whatever the name, and stable across processes. */
+function hashedToolName(name: string): string {
+  const slug = slugOf(name);
+  const hash = fnv1a(name);
+  const room = 64 - SKILL_TOOL_PREFIX.length - 1 - HASH_LENGTH;
+  return slug ? `${SKILL_TOOL_PREFIX}${slug.slice(0, room)}_${hash}` : `${SKILL_TOOL_PREFIX}${hash}`;
+}
+
+/** The last resort when two skills would share a tool name. */
+function doubleHashedToolName(name: string): string {
+  return `${SKILL_TOOL_PREFIX}${fnv1a(name)}${fnv1a(`${name}\u0000`)}`;
+}
+
 /**
  * The `skill_<name>` tool name of a skill. Names that already fit the provider rule map
  * to themselves; any other name (Unicode, spaces, too long) maps to its ASCII part plus a
@@ -40,20 +62,37 @@ function fnv1a(text: string): string {
 export function skillToolName(name: string): string {
   const direct = SKILL_TOOL_PREFIX + name;
   if (TOOL_NAME_PATTERN.test(direct) && !RESERVED_TOOL_NAMES.has(direct)) return direct;
-  const slug = name
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .replace(/[^a-zA-Z0-9_-]+/g, "-")
-    .replace(/^[-_]+|[-_]+$/g, "");
-  const hash = fnv1a(name);
-  const room = 64 - SKILL_TOOL_PREFIX.length - 1 - HASH_LENGTH;
-  return slug ? `${SKILL_TOOL_PREFIX}${slug.slice(0, room)}_${hash}` : `${SKILL_TOOL_PREFIX}${hash}`;
+  return hashedToolName(name);
 }
 
-/** Tool name ⇄ skill name for a set of skills (collisions get a longer, still deterministic name). */
+/**
+ * Every name a skill's tool may have, preferred first: its `skill_<name>`, then the hashed
+ * forms used when that one is taken (by a framework, another skill or a host tool). All are
+ * deterministic, so any session resolves any of them without knowing why it was chosen.
+ */
+export function skillToolNames(name: string): string[] {
+  const names = [skillToolName(name), hashedToolName(name), doubleHashedToolName(name)];
+  return [...new Set(names)];
+}
+
+/** The generic tool's names, preferred first (the others when a host tool is called `activate_skill`). */
+export const ACTIVATE_SKILL_TOOL_NAMES: readonly string[] = [
+  ACTIVATE_SKILL_TOOL,
+  `skillshelf_${ACTIVATE_SKILL_TOOL}`,
+  `${ACTIVATE_SKILL_TOOL}_${fnv1a(ACTIVATE_SKILL_TOOL)}`,
+];
+
+/**
+ * Tool name ⇄ skill name for a set of skills. A name is only ever given to one skill
+ * (collisions take the next deterministic form); `skillName` also resolves the alternative
+ * forms, so a session that does not know the host's tools still understands a call to a
+ * tool another session renamed because of them.
+ */
 export interface ToolNameIndex {
   toolName(skillName: string): string;
   skillName(toolName: string): string | undefined;
+  /** The skill whose preferred tool name this is (a host tool of this name clashes with it). */
+  ownerOf(toolName: string): string | undefined;
 }
 
 export function createToolNameIndex(skills: readonly Skill[]): ToolNameIndex {
@@ -62,15 +101,29 @@ export function createToolNameIndex(skills: readonly Skill[]): ToolNameIndex {
   const sorted = skills.map((s) => s.name).sort();
   for (const name of sorted) {
     let tool = skillToolName(name);
-    if (byTool.has(tool) && byTool.get(tool) !== name) {
-      tool = `${SKILL_TOOL_PREFIX}${fnv1a(name)}${fnv1a(`${name}\u0000`)}`;
-    }
+    if (byTool.has(tool) && byTool.get(tool) !== name) tool = doubleHashedToolName(name);
     byTool.set(tool, name);
     bySkill.set(name, tool);
   }
+  // Alternative forms, built on the first lookup that needs one: a model only calls one after
+  // a host tool took the preferred name, so most shelves never pay for this map.
+  let alternatives: Map<string, string> | undefined;
+  const alternative = (toolName: string): string | undefined => {
+    if (!alternatives) {
+      alternatives = new Map();
+      for (const name of sorted) {
+        for (const tool of skillToolNames(name)) {
+          if (!byTool.has(tool) && !alternatives.has(tool)) alternatives.set(tool, name);
+        }
+      }
+    }
+    return alternatives.get(toolName);
+  };
   return {
     toolName: (skillName) => bySkill.get(skillName) ?? skillToolName(skillName),
-    skillName: (toolName) => byTool.get(toolName),
+    skillName: (toolName) =>
+      byTool.get(toolName) ?? (toolName.startsWith(SKILL_TOOL_PREFIX) ? alternative(toolName) : undefined),
+    ownerOf: (toolName) => byTool.get(toolName),
   };
 }
 
@@ -129,10 +182,13 @@ export function skillToolSpec(skill: Skill, toolName: string = skillToolName(ski
 }
 
 /** The `activate_skill` tool for every other offered skill (undefined when there are none). */
-export function activateSkillToolSpec(names: readonly string[]): ToolSpec | undefined {
+export function activateSkillToolSpec(
+  names: readonly string[],
+  toolName: string = ACTIVATE_SKILL_TOOL,
+): ToolSpec | undefined {
   if (names.length === 0) return undefined;
   return {
-    name: ACTIVATE_SKILL_TOOL,
+    name: toolName,
     description:
       "Activate a skill listed in the skill catalog of the system prompt, to load its instructions. " +
       "Call it only when the user's request clearly matches the skill's description and is not among what it is not for.",

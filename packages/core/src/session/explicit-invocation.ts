@@ -35,3 +35,59 @@ export function resolveInvokedSkill(source: SkillSource, typed: string): Skill |
   }
   return source.skills().find((s) => s.name.normalize("NFKC").toLowerCase() === folded);
 }
+
+const fold = (name: string) => name.normalize("NFKC").toLowerCase();
+const squash = (name: string) => name.replace(/[-_\s]+/g, "");
+
+/** Optimal-string-alignment distance (a transposition counts as one edit), or `max + 1` once past `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prevPrev: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, prevPrev[j - 2]! + 1);
+      }
+      row.push(value);
+      if (value < best) best = value;
+    }
+    if (best > max) return max + 1;
+    prevPrev = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * How far a typed command is from a skill name, or undefined when it is not plausibly that
+ * skill: the same name up to hyphens, a prefix of at least 3 characters either way
+ * ("/dep", "/deploy-prod" for `deploy`), or a typo (about one edit per 4 characters).
+ */
+function closeness(typed: string, name: string): number | undefined {
+  if (squash(typed) === squash(name)) return 0;
+  if (typed.length >= 3 && name.length >= 3 && (name.startsWith(typed) || typed.startsWith(name))) return 1;
+  const max = Math.max(1, Math.floor(Math.max(typed.length, name.length) / 4));
+  const distance = editDistance(typed, name, max);
+  return distance <= max ? distance : undefined;
+}
+
+/**
+ * The skills a "/name" that names no skill most likely meant, closest first (at most
+ * `limit`). Empty when nothing is close: the message is then not taken for a command at
+ * all ("/weather in Paris"). Pass only skills the user may run.
+ */
+export function closestSkillNames(typed: string, skills: readonly Skill[], limit = 3): string[] {
+  const wanted = fold(typed);
+  const scored: { name: string; distance: number }[] = [];
+  for (const skill of skills) {
+    const distance = closeness(wanted, fold(skill.name));
+    if (distance !== undefined) scored.push({ name: skill.name, distance });
+  }
+  scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return scored.slice(0, limit).map((s) => s.name);
+}

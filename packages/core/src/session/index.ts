@@ -10,6 +10,7 @@ export {
   type ToolNameIndex,
 } from "./activation-tools.js";
 export {
+  closestSkillNames,
   type ExplicitInvocation,
   parseExplicitInvocation,
   resolveInvokedSkill,

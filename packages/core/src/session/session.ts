@@ -28,16 +28,20 @@ import type {
   TurnPlan,
 } from "../types.js";
 import {
-  ACTIVATE_SKILL_TOOL,
+  ACTIVATE_SKILL_TOOL_NAMES,
   activateSkillToolSpec,
   createToolNameIndex,
   readActivationInput,
+  SKILL_TOOL_PREFIX,
   skillToolSpec,
   type ToolNameIndex,
 } from "./activation-tools.js";
-import { parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
+import { commandNote, type Refusal } from "./command-note.js";
+import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
+import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
 import { skillResources } from "./resources.js";
 import { currentDateLine, substituteArguments } from "./substitute.js";
+import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
 /** Stage 1, as the session calls it (the shelf passes its matcher). */
 export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
@@ -78,6 +82,12 @@ export interface SessionOptions {
   events?: EventSink | false;
   /** Map whitelist names (Claude Code's `Read`, `Bash(git:*)`) to the host's tool names or globs. */
   toolAliases?: ToolAliases;
+  /**
+   * The host's own tool names, known before the first plan (each `plan({ tools })` adds its
+   * own). Activation tools never take one of these names, and a call to one of them is never
+   * read as an activation, also when replaying a history.
+   */
+  tools?: readonly string[];
   /** How many top candidates get their own `skill_<name>` tool (default 3). */
   topCandidates?: number;
   /** The clock (tests pin it). */
@@ -93,12 +103,19 @@ const BY_VALUES = new Set<ActiveSkill["by"]>(["model", "user", "code"]);
 interface SkillsView {
   list: readonly Skill[];
   tools: ToolNameIndex;
+  /** The tool names when no host tool is in the way (most hosts): shared by every session. */
+  names: ActivationToolNames;
   /** Skills the model may be offered: not `disable-model-invocation`, not roles. */
   offerable: Skill[];
   offerableNames: Set<string>;
   /** Their names, in list order. */
   offerableList: string[];
+  /** `skill_<name>` specs by skill and tool name. */
   specs: Map<string, ToolSpec>;
+  /** Skills a "/name" that names none most likely meant, by what was typed. */
+  closest: Map<string, string[]>;
+  /** Skills the user may run by "/name" (computed on first use). */
+  invocable?: Skill[];
 }
 
 /**
@@ -112,13 +129,16 @@ function sharedView(list: readonly Skill[]): SkillsView {
   let view = views.get(list);
   if (!view) {
     const offerable = list.filter((s) => !s.disableModelInvocation && !s.role);
+    const tools = createToolNameIndex(list);
     view = {
       list,
-      tools: createToolNameIndex(list),
+      tools,
+      names: resolveActivationToolNames(tools),
       offerable,
       offerableNames: new Set(offerable.map((s) => s.name)),
       offerableList: offerable.map((s) => s.name),
       specs: new Map(),
+      closest: new Map(),
     };
     views.set(list, view);
   }
@@ -152,6 +172,23 @@ function sanitizeState(state: SessionState | undefined, now: Date): SessionState
     active.push(item);
   }
   return { active };
+}
+
+/** The skills a typed "/name" that resolves to none most likely meant (cached per list). */
+function closestNames(view: SkillsView, typed: string): string[] {
+  let names = view.closest.get(typed);
+  if (!names) {
+    view.invocable ??= view.list.filter((s) => s.userInvocable);
+    names = closestSkillNames(typed, view.invocable);
+    if (view.closest.size >= 256) view.closest.clear();
+    view.closest.set(typed, names);
+  }
+  return names;
+}
+
+/** Could a host tool of this name be mistaken for one of ours? (Then names must be resolved per host.) */
+function mayClash(tool: string): boolean {
+  return tool.startsWith(SKILL_TOOL_PREFIX) || ACTIVATE_SKILL_TOOL_NAMES.includes(tool);
 }
 
 function list(names: readonly string[], max = 20): string {
@@ -188,9 +225,37 @@ export function createSessionWithInternals(options: SessionOptions): {
   let knownTools: readonly string[] | undefined;
   let policyCache: { list: readonly Skill[]; key: string; policy: ToolPolicy; skills: Skill[] } | undefined;
   let catalogCache:
-    | { key: string; list: readonly Skill[]; text: string; names: readonly string[] | undefined }
+    | {
+        key: string;
+        list: readonly Skill[];
+        text: string;
+        names: readonly string[] | undefined;
+        problem?: Diagnostic;
+      }
     | undefined;
   let activateCache: { key: string; list: readonly Skill[]; spec: ToolSpec | undefined } | undefined;
+  /** Why stage 1 or the catalog could not run for the current turn (kept for its later steps). */
+  let matchProblem: Diagnostic | undefined;
+  /** The note a refused "/name" leaves for its turn, and the message and list it was made for. */
+  let note: { message: string; list: readonly Skill[]; text: string | undefined } | undefined;
+
+  // The host's tools, so activation tools never take one of their names. Names this session
+  // offered itself are never learned as host tools: some hosts hand a step's whole tool set,
+  // ours included, back as "the tools" of the next step.
+  const hostTools = new Set<string>();
+  let clashing = false;
+  let hostVersion = 0;
+  const offered = new Set<string>();
+  const learnHostTools = (tools: readonly string[]) => {
+    for (const tool of tools) {
+      if (hostTools.has(tool) || offered.has(tool)) continue;
+      hostTools.add(tool);
+      hostVersion++;
+      if (mayClash(tool)) clashing = true;
+    }
+  };
+  learnHostTools(options.tools ?? []);
+  let namesCache: { list: readonly Skill[]; version: number; names: ActivationToolNames } | undefined;
 
   const emit = (event: SkillEvent) => {
     if (silent > 0 || !sink) return;
@@ -205,6 +270,25 @@ export function createSessionWithInternals(options: SessionOptions): {
     const current = source.skills();
     if (view?.list !== current) view = sharedView(current);
     return view;
+  };
+
+  /** The activation tool names in this host: the shared ones unless a host tool is in the way. */
+  const toolNames = (): ActivationToolNames => {
+    const v = skillsView();
+    if (!clashing) return v.names;
+    if (namesCache?.list !== v.list || namesCache.version !== hostVersion) {
+      namesCache = {
+        list: v.list,
+        version: hostVersion,
+        names: resolveActivationToolNames(
+          v.tools,
+          hostTools,
+          (name) => v.offerableNames.has(name),
+          (name) => source.get(name)?.file,
+        ),
+      };
+    }
+    return namesCache.names;
   };
 
   const isActive = (name: string) => state.active.some((a) => a.name === name);
@@ -297,11 +381,73 @@ export function createSessionWithInternals(options: SessionOptions): {
   const refuse = (
     skill: string,
     by: ActiveSkill["by"],
-    error_type: Exclude<ActivationResult, { status: "success" }>["error_type"],
+    error_type: Refusal["error_type"],
     message: string,
   ): ActivationResult => {
     emit({ type: "activation-refused", at: clock().toISOString(), skill, by, error_type });
     return { status: "error", error_type, message };
+  };
+
+  /**
+   * Whether `by` may activate this skill at all, whatever the state (ALREADY_ACTIVE and
+   * GROUP_CONFLICT depend on the state and are decided by activateInternal). Pure: plan()
+   * also asks it again for a command it already refused, to keep the turn's note.
+   */
+  const refusalOf = (
+    skill: Skill | undefined,
+    requested: string,
+    by: ActiveSkill["by"],
+    args: string | undefined,
+  ): Pick<Refusal, "error_type" | "message"> | undefined => {
+    const command = `/${requested}${args ? ` ${args}` : ""}`;
+    if (!skill) {
+      if (by === "user") {
+        const close = closestNames(skillsView(), requested);
+        const userSkills = skillsView().list.filter((s) => s.userInvocable);
+        const offer =
+          close.length > 0
+            ? `the closest skills are ${close.map((n) => `/${n}`).join(", ")} (they can type one of them)`
+            : `the skills they can run are ${list(userSkills.map((s) => `/${s.name}`))}`;
+        return {
+          error_type: "NOT_FOUND",
+          message: `The user typed "${command}", but there is no skill named "${requested}", so nothing was loaded. Tell the user the command did not run and that ${offer}. If "/${requested}" was not meant as a skill command, answer the message as usual.`,
+        };
+      }
+      return {
+        error_type: "NOT_FOUND",
+        message:
+          `There is no skill named "${requested}". Skills you can activate: ${list(skillsView().offerableList)}. ` +
+          "Use one of these exact names, or continue without a skill.",
+      };
+    }
+    const name = skill.name;
+    if (by === "model" && skill.role) {
+      return {
+        error_type: "MODEL_INVOCATION_DISABLED",
+        message: `"${name}" is a sub-agent role, not a skill to activate here. Delegate the task to it with the delegation tool if one is offered; otherwise continue without it.`,
+      };
+    }
+    if (by === "model" && skill.disableModelInvocation) {
+      return {
+        error_type: "MODEL_INVOCATION_DISABLED",
+        message: `Skill "${name}" runs only when the user asks for it. Do not start it or do its task yourself; if it seems needed, tell the user they can run it by typing /${name}${skill.argumentHint ? ` ${skill.argumentHint}` : ""}.`,
+      };
+    }
+    if (by === "user" && !skill.userInvocable) {
+      if (skill.role) {
+        return {
+          error_type: "NOT_USER_INVOCABLE",
+          message: `The user typed "${command}", but "${name}" is a sub-agent role, not a skill, so nothing was loaded here. If a delegation tool is offered, delegate the request to the "${name}" role with it${
+            args ? ` (the task: "${args}", with the context it needs)` : ""
+          }; otherwise tell the user that "${name}" runs only as a sub-agent and cannot be started with a command here.`,
+        };
+      }
+      return {
+        error_type: "NOT_USER_INVOCABLE",
+        message: `The user typed "${command}", but skill "${name}" cannot be started by a command (it is used automatically when a request matches it), so nothing was loaded. Tell the user the command did not run; if the rest of the message is a request, handle it as an ordinary one.`,
+      };
+    }
+    return undefined;
   };
 
   const success = (skill: Skill, entry: ActiveSkill, message: string): ActivationResult => {
@@ -346,41 +492,12 @@ export function createSessionWithInternals(options: SessionOptions): {
   ): ActivationResult => {
     const skill =
       source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
-    if (!skill) {
-      const names = skillsView().offerable.map((s) => s.name);
-      return refuse(
-        requested,
-        by,
-        "NOT_FOUND",
-        `There is no skill named "${requested}". Skills you can activate: ${list(names)}. ` +
-          "Use one of these exact names, or continue without a skill.",
-      );
+    const refusal = refusalOf(skill, requested, by, args);
+    if (refusal || !skill) {
+      const { error_type, message } = refusal!; // a missing skill is always refused
+      return refuse(skill?.name ?? requested, by, error_type, message);
     }
     const name = skill.name;
-    if (by === "model" && skill.role) {
-      return refuse(
-        name,
-        by,
-        "MODEL_INVOCATION_DISABLED",
-        `"${name}" is a sub-agent role, not a skill to activate here. Delegate the task to it with the delegation tool if one is offered; otherwise continue without it.`,
-      );
-    }
-    if (by === "model" && skill.disableModelInvocation) {
-      return refuse(
-        name,
-        by,
-        "MODEL_INVOCATION_DISABLED",
-        `Skill "${name}" runs only when the user asks for it. Do not start it or do its task yourself; if it seems needed, tell the user they can run it by typing /${name}${skill.argumentHint ? ` ${skill.argumentHint}` : ""}.`,
-      );
-    }
-    if (by === "user" && !skill.userInvocable) {
-      return refuse(
-        name,
-        by,
-        "NOT_USER_INVOCABLE",
-        `Skill "${name}" cannot be started with /${name}: it is used automatically when a request matches it. Describe the task instead.`,
-      );
-    }
     const now = clock();
     const existing = state.active.find((a) => a.name === name);
     if (existing) {
@@ -446,23 +563,28 @@ export function createSessionWithInternals(options: SessionOptions): {
     top: Skill[],
     v: SkillsView,
     listed: readonly string[] | undefined,
+    names: ActivationToolNames,
   ): ToolSpec[] => {
     const specs: ToolSpec[] = [];
     for (const skill of top) {
-      let spec = v.specs.get(skill.name);
+      const tool = names.toolName(skill.name);
+      if (tool === undefined) continue; // every form of its name is a host tool: activate_skill still offers it
+      const specKey = `${skill.name}\u0000${tool}`;
+      let spec = v.specs.get(specKey);
       if (!spec) {
-        spec = skillToolSpec(skill, v.tools.toolName(skill.name));
-        v.specs.set(skill.name, spec);
+        spec = skillToolSpec(skill, tool);
+        v.specs.set(specKey, spec);
       }
       specs.push(spec);
     }
-    const key = `${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}\u0001${listed?.join("\u0000") ?? ""}`;
+    if (names.generic === undefined) return specs;
+    const key = `${names.generic}\u0001${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}\u0001${listed?.join("\u0000") ?? ""}`;
     if (!activateCache || activateCache.list !== v.list || activateCache.key !== key) {
       const skip = new Set(top.map((s) => s.name));
-      const names = listed
+      const enumNames = listed
         ? listed.filter((name) => !skip.has(name) && !isActive(name) && v.offerableNames.has(name))
         : v.offerableList.filter((name) => !skip.has(name) && !isActive(name));
-      activateCache = { key, list: v.list, spec: activateSkillToolSpec(names) };
+      activateCache = { key, list: v.list, spec: activateSkillToolSpec(enumNames, names.generic) };
     }
     if (activateCache.spec) specs.push(activateCache.spec);
     return specs;
@@ -471,17 +593,160 @@ export function createSessionWithInternals(options: SessionOptions): {
   const catalogFor = (
     v: SkillsView,
     candidates: readonly Candidate[],
-  ): { text: string; names: readonly string[] | undefined } => {
+  ): { text: string; names: readonly string[] | undefined; problem?: Diagnostic } => {
     if (!options.catalog) return { text: "", names: undefined };
     const key = `${activeKey()}\u0001${candidates.map((c) => c.name).join("\u0000")}`;
     if (!catalogCache || catalogCache.list !== v.list || catalogCache.key !== key) {
       const skills = state.active.length > 0 ? v.offerable.filter((s) => !isActive(s.name)) : v.offerable;
       const active = state.active.map((a) => a.name);
-      const built =
-        skills.length > 0 ? options.catalog({ skills, candidates, list: v.list, active }) : { text: "" };
-      catalogCache = { key, list: v.list, text: built.text, names: built.names };
+      let built: { text: string; names?: readonly string[] | undefined; problem?: Diagnostic };
+      try {
+        built =
+          skills.length > 0 ? options.catalog({ skills, candidates, list: v.list, active }) : { text: "" };
+      } catch (error) {
+        // A throwing tokenizer (or any catalog bug) must not take the host's turn down.
+        built = { ...namesOnlyCatalog(skills, candidates), problem: planFallback("catalog", error) };
+      }
+      catalogCache = { key, list: v.list, text: built.text, names: built.names, problem: built.problem };
     }
     return catalogCache;
+  };
+
+  /** The refusal note of a "/name" message, for every step of its turn. */
+  const noteFor = (
+    message: string,
+    v: SkillsView,
+    explicit: ActivationResult | undefined,
+  ): string | undefined => {
+    if (explicit) {
+      const text = explicit.status === "error" ? commandNote(message, explicit) : undefined;
+      note = { message, list: v.list, text };
+      return text;
+    }
+    if (note?.message === message && note.list === v.list) return note.text;
+    // A later step (or a session rebuilt mid-turn): ask again whether the command would be refused.
+    let text: string | undefined;
+    const invocation = parseExplicitInvocation(message);
+    if (invocation) {
+      const skill = resolveInvokedSkill(source, invocation.name);
+      if (skill ? !isActive(skill.name) : closestNames(v, invocation.name).length > 0) {
+        const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
+        if (refusal) text = commandNote(message, refusal);
+      }
+    }
+    note = { message, list: v.list, text };
+    return text;
+  };
+
+  const planTurn = (input: PlanInput): TurnPlan => {
+    const now = clock();
+    const v = skillsView();
+    knownTools = input.tools;
+    learnHostTools(input.tools);
+    const names = toolNames();
+    const message = input.message;
+    let explicit: ActivationResult | undefined;
+    const fresh = message !== undefined && message !== seenMessage && !input.planned;
+
+    if (message !== undefined) {
+      const invocation = parseExplicitInvocation(message);
+      const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
+      // "/name" is a command when it names a skill, or nearly does (a typo is refused, with
+      // the closest names); any other "/word" is an ordinary message ("/weather in Paris").
+      const isCommand =
+        invocation !== undefined && (skill !== undefined || closestNames(v, invocation.name).length > 0);
+      let commandHandled = false;
+      if (invocation && isCommand) {
+        // Only a new message runs the command: replanning the same message (the next
+        // step of a tool loop) must not run it, or count it, twice.
+        if (fresh) explicit = activateInternal(skill?.name ?? invocation.name, "user", invocation.args, true);
+        commandHandled = fresh ? explicit?.status === "success" : skill !== undefined && isActive(skill.name);
+      }
+      if (commandHandled) {
+        lastMatch = EMPTY_MATCH;
+        matchProblem = undefined;
+        matchedMessage = message;
+      } else if (fresh || matchedMessage !== message || matchedList !== v.list) {
+        matchProblem = undefined;
+        try {
+          lastMatch =
+            options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
+        } catch (error) {
+          lastMatch = EMPTY_MATCH;
+          matchProblem = planFallback("matching", error);
+        }
+        matchedMessage = message;
+        matchedList = v.list;
+        if (fresh && !matchProblem) {
+          emit({
+            type: "candidates",
+            at: now.toISOString(),
+            message,
+            candidates: lastMatch.candidates,
+            vetoed: lastMatch.vetoed,
+            ambiguous: lastMatch.ambiguous,
+          });
+        }
+      }
+      seenMessage = message;
+      noteFor(message, v, explicit);
+    }
+
+    const candidates = lastMatch.candidates.filter((c) => v.offerableNames.has(c.name) && !isActive(c.name));
+    const top: Skill[] = [];
+    for (const c of candidates) {
+      if (top.length >= topCount) break;
+      const skill = source.get(c.name);
+      if (skill) top.push(skill);
+    }
+    const catalog = catalogFor(v, candidates);
+    const activationTools = activationToolsFor(top, v, catalog.names, names);
+    for (const tool of activationTools) offered.add(tool.name);
+
+    const { policy: p } = policy();
+    const allowedTools = p.allowedTools(input.tools);
+    const diagnostics: Diagnostic[] = p.restricted ? p.unknownTools(input.tools) : [];
+    diagnostics.push(...names.diagnostics);
+    if (matchProblem) diagnostics.push(matchProblem);
+    if (catalog.problem) diagnostics.push(catalog.problem);
+
+    const sections = [
+      catalog.text,
+      activeSection(now, p.restricted ? allowedTools : undefined),
+      note?.text ?? "",
+    ].filter((s) => s !== "");
+
+    const plan: TurnPlan = {
+      system: sections.join("\n\n"),
+      activationTools,
+      allowedTools,
+      activeToolNames: [...allowedTools, ...activationTools.map((t) => t.name)],
+      candidates,
+      ambiguous: candidates.length > 1 && lastMatch.ambiguous,
+      diagnostics,
+    };
+    if (explicit) plan.explicit = explicit;
+    return plan;
+  };
+
+  /** The last resort when planning itself failed: no skills offered, and never wider tool access. */
+  const safePlan = (input: PlanInput, error: unknown): TurnPlan => {
+    let allowedTools: string[];
+    try {
+      allowedTools = policy().policy.allowedTools(input.tools);
+    } catch {
+      // The active skills' whitelists cannot be read: least privilege.
+      allowedTools = state.active.length > 0 ? [] : [...input.tools];
+    }
+    return {
+      system: "",
+      activationTools: [],
+      allowedTools,
+      activeToolNames: [...allowedTools],
+      candidates: [],
+      ambiguous: false,
+      diagnostics: [planFallback("plan", error)],
+    };
   };
 
   const session: Session = {
@@ -490,76 +755,11 @@ export function createSessionWithInternals(options: SessionOptions): {
     },
 
     plan(input: PlanInput): TurnPlan {
-      const now = clock();
-      const v = skillsView();
-      knownTools = input.tools;
-      const message = input.message;
-      let explicit: ActivationResult | undefined;
-      const fresh = message !== undefined && message !== seenMessage && !input.planned;
-
-      if (message !== undefined) {
-        const invocation = parseExplicitInvocation(message);
-        const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
-        let commandHandled = false;
-        if (invocation && skill) {
-          // Only a new message runs the command: replanning the same message (the next
-          // step of a tool loop) must not run it, or count it, twice.
-          if (fresh) explicit = activateInternal(skill.name, "user", invocation.args, true);
-          commandHandled = fresh ? explicit?.status === "success" : isActive(skill.name);
-        }
-        if (commandHandled) {
-          lastMatch = EMPTY_MATCH;
-          matchedMessage = message;
-        } else if (fresh || matchedMessage !== message || matchedList !== v.list) {
-          lastMatch =
-            options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
-          matchedMessage = message;
-          matchedList = v.list;
-          if (fresh) {
-            emit({
-              type: "candidates",
-              at: now.toISOString(),
-              message,
-              candidates: lastMatch.candidates,
-              vetoed: lastMatch.vetoed,
-              ambiguous: lastMatch.ambiguous,
-            });
-          }
-        }
-        seenMessage = message;
+      try {
+        return planTurn(input);
+      } catch (error) {
+        return safePlan(input, error);
       }
-
-      const candidates = lastMatch.candidates.filter(
-        (c) => v.offerableNames.has(c.name) && !isActive(c.name),
-      );
-      const top: Skill[] = [];
-      for (const c of candidates) {
-        if (top.length >= topCount) break;
-        const skill = source.get(c.name);
-        if (skill) top.push(skill);
-      }
-      const catalog = catalogFor(v, candidates);
-      const activationTools = activationToolsFor(top, v, catalog.names);
-
-      const { policy: p } = policy();
-      const allowedTools = p.allowedTools(input.tools);
-      const diagnostics: Diagnostic[] = p.restricted ? p.unknownTools(input.tools) : [];
-
-      const sections = [catalog.text, activeSection(now, p.restricted ? allowedTools : undefined)].filter(
-        (s) => s !== "",
-      );
-
-      const plan: TurnPlan = {
-        system: sections.join("\n\n"),
-        activationTools,
-        allowedTools,
-        activeToolNames: [...allowedTools, ...activationTools.map((t) => t.name)],
-        candidates,
-        ambiguous: candidates.length > 1 && lastMatch.ambiguous,
-        diagnostics,
-      };
-      if (explicit) plan.explicit = explicit;
-      return plan;
     },
 
     activate(name, activateOptions = {}) {
@@ -571,12 +771,14 @@ export function createSessionWithInternals(options: SessionOptions): {
     },
 
     isActivationTool(toolName) {
-      return toolName === ACTIVATE_SKILL_TOOL || skillsView().tools.skillName(toolName) !== undefined;
+      const names = toolNames();
+      return names.isGeneric(toolName) || names.skillName(toolName) !== undefined;
     },
 
     callActivationTool(toolName, input) {
-      const isGeneric = toolName === ACTIVATE_SKILL_TOOL;
-      const target = isGeneric ? undefined : skillsView().tools.skillName(toolName);
+      const names = toolNames();
+      const isGeneric = names.isGeneric(toolName);
+      const target = isGeneric ? undefined : names.skillName(toolName);
       if (!isGeneric && target === undefined) return undefined;
       const parsed = readActivationInput(input, isGeneric);
       if (!parsed.ok) {

@@ -191,6 +191,65 @@ describe("shelf.session() on real skills", () => {
     expect(session.state.active.map((a) => a.name)).toEqual(["bulk-rename", "review-contract"]);
   });
 
+  it("never throws when the catalog's tokenizer does: names only, and a diagnostic", async () => {
+    const s = await open({
+      catalog: {
+        countTokens: () => {
+          throw new Error("bad tokenizer");
+        },
+      },
+    });
+    const plan = s.session().plan({ message: "review this contract for risks", tools: HOST_TOOLS });
+    expect(plan.candidates[0]?.name).toBe("review-contract");
+    expect(plan.system).toContain("brainstorming");
+    expect(plan.diagnostics).toContainEqual(
+      expect.objectContaining({ code: "plan-fallback", message: expect.stringContaining("bad tokenizer") }),
+    );
+  });
+
+  it('refuses "/reviewer" (a builtin role) and tells the model to delegate instead', async () => {
+    const s = await open();
+    const plan = s.session().plan({ message: "/reviewer look at my diff", tools: HOST_TOOLS });
+    expect(plan.explicit).toMatchObject({ status: "error", error_type: "NOT_USER_INVOCABLE" });
+    expect(plan.system).toMatch(/<skill_command_refused command="\/reviewer look at my diff"[\s\S]*delegat/);
+    expect(plan.system).not.toMatch(/^- reviewer:/m);
+  });
+
+  it("takes the host's tools per session, so a host tool named skill_<x> is never read as an activation", async () => {
+    const s = await open();
+    const history = [
+      { kind: "user" as const, text: "review it" },
+      { kind: "tool-call" as const, toolName: "skill_review-contract", input: {}, output: "host output" },
+    ];
+    expect(s.sessionFromHistory(history).state.active.map((a) => a.name)).toEqual(["review-contract"]);
+    const tools = [...HOST_TOOLS, "skill_review-contract"];
+    expect(s.sessionFromHistory(history, { tools }).state.active).toEqual([]);
+    const session = s.session(undefined, { tools });
+    expect(session.isActivationTool("skill_review-contract")).toBe(false);
+    const plan = session.plan({ message: "review this contract for risks", tools });
+    const alt = plan.activationTools[0]!.name;
+    expect(alt).toMatch(/^skill_review-contract_[0-9a-f]{8}$/);
+    expect(s.session().callActivationTool(alt, {})?.status).toBe("success");
+  });
+
+  it("recordDelegation: a host that runs a role sub-agent itself still gets a delegated event", async () => {
+    const s = await open();
+    s.recordDelegation({ role: "reviewer", task: "  Review src/a.ts  ", tools: ["read_file"] });
+    s.recordDelegation({ role: "", task: "nothing" } as never); // malformed: ignored, never thrown
+    await s.close();
+    shelf = undefined;
+    const { events } = await readEvents(path.join(root, ".skillshelf", "events.jsonl"));
+    expect(events).toEqual([
+      {
+        type: "delegated",
+        at: expect.any(String),
+        role: "reviewer",
+        task: "Review src/a.ts",
+        tools: ["read_file"],
+      },
+    ]);
+  });
+
   it("can turn events off", async () => {
     const s = await open({ events: false });
     s.session().activate("brainstorming");

@@ -42,6 +42,13 @@ export interface SessionOverrides {
   topCandidates?: number;
   /** Time zone for the date given to active skills (default: the runtime's). */
   timeZone?: string;
+  /**
+   * The host's own tool names. Activation tools never take one of them, and a call to one is
+   * never read as an activation (also in a history replay). Pass them wherever the session
+   * is rebuilt before a plan, e.g. to run a tool call: `plan({ tools })` only tells the
+   * session that plans.
+   */
+  tools?: readonly string[];
 }
 
 export interface ShelfSessions {
@@ -120,6 +127,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     if (overrides.toolAliases) merged.toolAliases = { ...base.toolAliases, ...overrides.toolAliases };
     if (overrides.topCandidates !== undefined) merged.topCandidates = overrides.topCandidates;
     if (overrides.timeZone !== undefined) merged.timeZone = overrides.timeZone;
+    if (overrides.tools !== undefined) merged.tools = overrides.tools;
     return merged;
   };
 
