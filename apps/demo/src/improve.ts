@@ -4,7 +4,13 @@
  * version kept) or reject (the reason kept, so it is not proposed again) → the diff → and,
  * in the story, a rollback to show that nothing is ever lost.
  */
-import type { Generate, ImprovementProposal, RunOutcome, Shelf } from "@skillshelf/core";
+import {
+  type Generate,
+  ImproveError,
+  type ImprovementProposal,
+  type RunOutcome,
+  type Shelf,
+} from "@skillshelf/core";
 import type { DemoEvent, DemoEventBus } from "./events.js";
 
 /** What the person deciding sees. */
@@ -47,6 +53,18 @@ export interface ImproveResult {
 }
 
 export async function improveSkill(options: ImproveOptions): Promise<ImproveResult> {
+  try {
+    return await improve(options);
+  } catch (error) {
+    // A real model can answer the analysis with unusable JSON, or propose an edit core's
+    // guards refuse: core wrote nothing, and the demo says why instead of failing.
+    if (!(error instanceof ImproveError)) throw error;
+    options.bus.emit({ type: "notice", text: `improvement stopped (${error.code}): ${error.message}` });
+    return { proposals: [], accepted: [], rejected: [] };
+  }
+}
+
+async function improve(options: ImproveOptions): Promise<ImproveResult> {
   const { shelf, bus, skill } = options;
   const result: ImproveResult = { proposals: [], accepted: [], rejected: [] };
   bus.emit({

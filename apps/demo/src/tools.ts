@@ -22,6 +22,19 @@ export function createDemoTools(sandbox: Sandbox): DemoTool[] {
       throw new Error(`path outside the workspace: ${p}`);
     return full;
   };
+  // Writes stay out of hidden folders: skills change through skillshelf's managed writes
+  // (versioned, undoable), and .git is git's.
+  const writable = (p: string) => {
+    const full = inside(p);
+    if (
+      relative(sandbox.dir, full)
+        .split(sep)
+        .some((s) => s.startsWith("."))
+    ) {
+      throw new Error(`not writable: ${p} is in a hidden folder`);
+    }
+    return full;
+  };
   const tools: DemoTool[] = [
     {
       name: "git_log",
@@ -87,7 +100,7 @@ export function createDemoTools(sandbox: Sandbox): DemoTool[] {
       description: "Create or overwrite a text file in the workspace.",
       schema: z.object({ path: z.string(), content: z.string() }),
       async execute({ path, content }) {
-        await writeFile(inside(path), content);
+        await writeFile(writable(path), content);
         return `wrote ${path} (${content.length} bytes)`;
       },
     },
@@ -96,7 +109,7 @@ export function createDemoTools(sandbox: Sandbox): DemoTool[] {
       description: "Rename (move) one file inside the workspace.",
       schema: z.object({ from: z.string(), to: z.string() }),
       async execute({ from, to }) {
-        await rename(inside(from), inside(to));
+        await rename(writable(from), writable(to));
         return `renamed ${from} → ${to}`;
       },
     },

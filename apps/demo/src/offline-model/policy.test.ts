@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { decide, type OfflineRequest } from "./policy.js";
+
+const tool = (name: string, description = "") => ({ name, description });
+const ask = (text: string, tools: OfflineRequest["tools"], system = ""): OfflineRequest => ({
+  system,
+  messages: [{ role: "user", text }],
+  tools,
+});
+
+describe("the offline model's rules", () => {
+  it("loads an offered skill only when the request names it", () => {
+    const memory = { seenTools: new Set<string>() };
+    const tools = [tool("skill_release-notes"), tool("git_log")];
+    expect(decide(ask("Write the release notes please", tools), memory)).toEqual({
+      toolCalls: [{ name: "skill_release-notes", args: {} }],
+    });
+    expect(decide(ask("Rename the notes", tools), memory)).not.toHaveProperty(
+      "toolCalls.0.name",
+      "skill_release-notes",
+    );
+  });
+
+  it("tries write_file under release-notes once it has seen it — the habit the guard stops", () => {
+    const system = '<skill_content name="release-notes">…</skill_content>';
+    const log = "abc1234 feat: x\nabc1233 release: v1";
+    const request: OfflineRequest = {
+      system,
+      tools: [tool("git_log"), tool("read_file")],
+      messages: [
+        { role: "user", text: "release notes" },
+        { role: "assistant", toolCalls: [{ id: "1", name: "git_log", args: {} }] },
+        { role: "tool", id: "1", name: "git_log", output: log },
+      ],
+    };
+    expect(decide(request, { seenTools: new Set(["write_file"]) })).toMatchObject({
+      toolCalls: [{ name: "write_file", args: { path: "RELEASE_NOTES.md" } }],
+    });
+    expect(decide(request, { seenTools: new Set() })).toMatchObject({
+      text: expect.stringContaining("### Features"),
+    });
+  });
+
+  it("answers an improvement analysis with a proposal only for a refused call, and never one already decided", () => {
+    const system = 'Answer with JSON only, in this shape: {"proposals": [...]}';
+    const prompt = (transcript: string, extra = "") =>
+      `<skill>\n---\nname: x\n---\n1. Do a.\n2. Do b.\n</skill>\n${extra}\n<transcript>\n${transcript}\n</transcript>`;
+    const answer = (p: string) =>
+      JSON.parse((decide(ask(p, [], system), { seenTools: new Set() }) as { text: string }).text);
+
+    const refused = "assistant → write_file: TOOL_NOT_ALLOWED (not in the allowed-tools of x)";
+    const { proposals } = answer(prompt(refused));
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0].edits[0]).toEqual({
+      before: "2. Do b.",
+      after: expect.stringMatching(/^2\. Do b\.\n3\. .*`write_file`/),
+    });
+    expect(proposals[0].evidence).toEqual([refused]);
+
+    expect(answer(prompt("assistant: all good")).proposals).toEqual([]);
+    const rejected = `## Already rejected\n- "${proposals[0].title}" — rejected because: no`;
+    expect(answer(prompt(refused, rejected)).proposals).toEqual([]);
+  });
+});
