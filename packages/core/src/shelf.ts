@@ -7,6 +7,7 @@
  * Edit only your group, with small edits.
  */
 import path from "node:path";
+import type { CountTokens } from "./catalog/tokens.js";
 import {
   createSkillStore,
   type RollbackResult,
@@ -47,7 +48,6 @@ import type {
   SkillSource,
   ToolResult,
 } from "./types.js";
-import type { CountTokens } from "./catalog/tokens.js";
 import { createFileUsageStore } from "./usage/file-store.js";
 import { skillForReadPath } from "./usage/note-read.js";
 import type { UsageStore } from "./usage/store.js";
