@@ -100,6 +100,14 @@ describe("createMatcher().match", () => {
     ).toContain("bulk-rename");
   });
 
+  it("never offers a role skill (sub-agent instructions), unless includeHidden", () => {
+    const reviewer = skill({ name: "reviewer", description: "Review code changes for bugs.", role: true });
+    expect(matcher.match([reviewer, tests], "review code changes for bugs").candidates).toEqual([]);
+    expect(
+      matcher.match([reviewer], "review code changes for bugs", { includeHidden: true }).candidates[0]?.name,
+    ).toBe("reviewer");
+  });
+
   it("returns no candidate for an unrelated message", () => {
     expect(matcher.match(shelf, "what is the capital of France?").candidates).toEqual([]);
     expect(matcher.match(shelf, "").candidates).toEqual([]);

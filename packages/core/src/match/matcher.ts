@@ -11,8 +11,8 @@
  * - `semantic`: cosine similarity from the host's `embed` function (matchAsync only).
  * - `usage`: never adds to the score; it orders candidates whose scores are exactly equal.
  *
- * Then: `exclusions` veto (reported in `vetoed`), `disable-model-invocation` skills are
- * never candidates (unless `includeHidden`), scores under `minScore` are dropped (so an
+ * Then: `exclusions` veto (reported in `vetoed`), `disable-model-invocation` and `role`
+ * skills are never candidates (unless `includeHidden`), scores under `minScore` are dropped (so an
  * unrelated message gets no candidate), within `margin` of the top a higher `priority`
  * wins and equal priorities make the result `ambiguous`, and each `group` keeps its best.
  */
@@ -420,7 +420,9 @@ function score(
     const s = pool[i] as number;
     inPool[s] = 0;
     const skill = skills[s] as Skill;
-    if (skill.disableModelInvocation && !includeHidden) continue;
+    // Hidden from the model: `disable-model-invocation` skills, and role skills (sub-agent
+    // instructions, started by delegation, never activated in the main conversation).
+    if ((skill.disableModelInvocation || skill.role) && !includeHidden) continue;
     // Evidence, not coverage: how much distinctive text the message shares with the skill,
     // in units of one fully saturated match of a word only one skill uses (so the scale is the
     // same for a shelf of 9 skills and of 10,000), squashed to 0‥1.
