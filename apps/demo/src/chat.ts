@@ -46,18 +46,18 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
     return next.value.trim();
   };
 
-  const decide: Decider = async (card) => {
+  const decide: Decider = async () => {
     if (options.yes) return { accept: true, by: "--yes" };
     for (;;) {
       const answer = (
-        await ask(`  ${c.yellow("└─")} accept, reject or skip? ${c.dim("[a/r/s]")} `)
+        await ask(`  ${c.yellow("│")} accept, reject or skip? ${c.dim("[a/r/s]")} `)
       )?.toLowerCase();
       if (answer === undefined || answer === "s" || answer === "skip") return "skip";
       if (answer === "a" || answer === "accept" || answer === "y" || answer === "yes")
         return { accept: true, by: "you" };
       if (answer === "r" || answer === "reject" || answer === "n" || answer === "no") {
         const reason = await ask(
-          `     ${c.dim(`why not? (kept, so "${card.title}" is not proposed again)`)} `,
+          `  ${c.yellow("│")} ${c.dim("why not? (kept, so the same idea is not proposed again)")} `,
         );
         return { accept: false, reason: reason || "not wanted", by: "you" };
       }

@@ -202,7 +202,7 @@ export function createRenderer(options: RendererOptions): Renderer {
     analysis(e) {
       step(
         "analysis",
-        `of the ${c.bold(e.skill)} run (outcome: ${e.status})${e.feedback ? ` — the user said: ${c.italic(`"${e.feedback}"`)}` : ""}`,
+        `of the ${c.bold(e.skill)} run (outcome: ${e.status})${e.feedback ? ` — feedback: ${c.italic(`"${e.feedback}"`)}` : ""}`,
         c.yellow,
       );
       busy("the model is analysing the run…");
