@@ -64,8 +64,9 @@ describe("buildCatalog", () => {
     ]);
   });
 
-  it("never lists disable-model-invocation skills", () => {
-    const catalog = buildCatalog({ skills: [a, hidden], candidates: ["hidden"], now });
+  it("never lists disable-model-invocation skills or role skills", () => {
+    const role = skill({ name: "researcher", description: "Research role.", role: true });
+    const catalog = buildCatalog({ skills: [a, hidden, role], candidates: ["hidden", "researcher"], now });
     expect(catalog.entries.map((e) => e.name)).toEqual(["alpha"]);
     expect(catalog.text).not.toContain("hidden");
   });

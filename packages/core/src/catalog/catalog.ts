@@ -11,7 +11,8 @@
  * characters. When the next full line would pass `budgetTokens`, that skill and every
  * later one are listed by name only. If even the names do not fit, the catalog ends with
  * "+N more …" saying how the rest are reached — nothing is ever dropped silently.
- * `disable-model-invocation` skills are never listed: the model may not activate them.
+ * `disable-model-invocation` skills are never listed: the model may not activate them; nor
+ * are role skills (sub-agent instructions, reached by delegation).
  *
  * Like the matcher, it treats a `skills` array as immutable and caches by its identity (the
  * shelf hands out a new array when something changes): per-list facts and the usage order
@@ -122,7 +123,7 @@ const facts = new WeakMap<readonly Skill[], ListFacts>();
 function factsOf(skills: readonly Skill[]): ListFacts {
   let f = facts.get(skills);
   if (!f) {
-    const visible = skills.filter((s) => !s.disableModelInvocation);
+    const visible = skills.filter((s) => !s.disableModelInvocation && !s.role);
     f = { visible, byName: new Map(visible.map((s) => [s.name, s])) };
     facts.set(skills, f);
   }
