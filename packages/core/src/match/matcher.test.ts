@@ -277,3 +277,24 @@ describe("negative clauses in descriptions", () => {
     );
   });
 });
+
+describe("robustness", () => {
+  it("stays correct after a usage store throws mid-match", () => {
+    const matcher = createMatcher();
+    const a = skill({ name: "fmt-one", description: "Format code", triggers: ["format code"] });
+    const b = skill({ name: "fmt-two", description: "Format code", triggers: ["format code"] });
+    const list = [a, b];
+    const broken = {
+      get: () => {
+        throw new Error("store down");
+      },
+      all: () => ({}),
+      record: () => {},
+      seen: () => {},
+    };
+    expect(() => matcher.match(list, "format code please", { usage: broken })).toThrow("store down");
+    expect(matcher.match(list, "format code please")).toEqual(
+      createMatcher().match(list, "format code please"),
+    );
+  });
+});

@@ -6,9 +6,14 @@
  *   candidate, scored at least `triggerFloor`.
  * - `name`: the skill's name is written in the message ("use dotnet-api").
  * - `example`: the message is close to one of the skill's `examples` (idf-weighted overlap).
- * - `lexical`: BM25F relevance over name, description, when_to_use, triggers and examples,
- *   normalised to the share of the message's words the skill covers.
- * - `semantic`: cosine similarity from the host's `embed` function (matchAsync only).
+ * - `lexical`: BM25F relevance over name, description (without its "do not use for …"
+ *   clauses), when_to_use, triggers, examples and the start of the body, read as evidence:
+ *   the matched words' idf × saturated tf, in units of one word only one skill uses,
+ *   squashed to 0‥1 (one such word fully matched ≈ 0.3; the default threshold is 0.25).
+ * - `semantic`: cosine similarity from the host's `embed` function. `match()` is synchronous
+ *   and never waits on a model: `matchAsync()` embeds the message (and each skill once, cached
+ *   per Skill object; `prepare()` does it ahead of time), or a host passes the message's
+ *   vector to `match(…, { vector })` after `prepare()`.
  * - `usage`: never adds to the score; it orders candidates whose scores are exactly equal.
  *
  * Then: `exclusions` veto (reported in `vetoed`), `disable-model-invocation` and `role`
@@ -452,12 +457,16 @@ function score(
   pool.length = lexicalCount;
 
   const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
-  const result = finish(p, passing, found, call.usage, tuning.margin, limit, semantic);
-  for (const d of touched) {
-    lexScore[d] = 0;
-    lexMask[d] = 0;
+  try {
+    return finish(p, passing, found, call.usage, tuning.margin, limit, semantic);
+  } finally {
+    // The accumulators are shared by every message: leave them clean even if a host's
+    // usage store throws.
+    for (const d of touched) {
+      lexScore[d] = 0;
+      lexMask[d] = 0;
+    }
   }
-  return result;
 }
 
 interface Scored {
