@@ -7,6 +7,9 @@
  *
  * Also measured: a replan of the same message (the next step of a tool loop), plan() with two
  * active skills that restrict tools, plan() with the default JSONL event log on, and guard().
+ * And what stateless hosts pay on every step and every tool call (the AI SDK and Mastra
+ * adapters without a checkpoint): rebuild the session from the conversation, then plan the
+ * same message again; and a host with a checkpoint: resume the state, then plan.
  * match() and buildCatalog() alone are shown for reference: plan() is mostly those two.
  */
 import fs from "node:fs";
@@ -18,6 +21,7 @@ import {
   createMatcher,
   createSession,
   createShelf,
+  type HistoryItem,
   type Session,
   type Shelf,
 } from "@skillshelf/core";
@@ -99,6 +103,36 @@ async function suite(count: number, list: readonly string[]): Promise<Measured[]
   for (const s of withTools) guarded.activate(s.name, { by: "code" });
   guarded.plan({ tools: HOST_TOOLS });
 
+  // A stateless host's step: the conversation so far (a "/name" refused earlier, the current
+  // request, one skill activated through its skill_<name> tool and one through activate_skill,
+  // host tool calls), rebuilt into a session, then the same message planned again.
+  const request = hits[0]!;
+  const firstPlan = shelf.session().plan({ message: request, tools: HOST_TOOLS });
+  const history: HistoryItem[] = [
+    { kind: "user", text: "/no-such-skill hello" },
+    { kind: "tool-call", toolName: "read_file", input: { path: "README.md" }, output: "…" },
+    { kind: "user", text: request },
+    {
+      kind: "tool-call",
+      toolName: firstPlan.activationTools[0]!.name,
+      input: {},
+      output: { status: "success" },
+    },
+    ...(withTools[0]
+      ? [
+          {
+            kind: "tool-call" as const,
+            toolName: "activate_skill",
+            input: { name: withTools[0].name },
+            output: { status: "success" },
+          },
+        ]
+      : []),
+    { kind: "tool-call", toolName: "read_file", input: { path: "a.md" }, output: "…" },
+    { kind: "tool-call", toolName: "grep", input: { pattern: "x" }, output: "…" },
+  ];
+  const checkpoint = shelf.sessionFromHistory(history).toJSON();
+
   // The session's own work (explicit /name, match, tool specs, policy, system text) without the catalog.
   const bare = createSession({ skills: shelf, match: (all, message) => matcher.match(all, message) });
 
@@ -130,6 +164,14 @@ async function suite(count: number, list: readonly string[]): Promise<Measured[]
       [`plan() · ${label} skills · new message, JSONL event log on`, rotating(withLog.shelf.session(), list)],
       [`plan() without the catalog · ${label} skills · new message`, rotating(bare, list)],
       [`guard() · ${withTools.length} active skills`, () => guarded.guard("execute")],
+      [
+        `stateless step: sessionFromHistory(${history.length} items, ${checkpoint.active.length} active) + plan() · ${label} skills`,
+        () => shelf.sessionFromHistory(history).plan({ message: request, tools: HOST_TOOLS }),
+      ],
+      [
+        `checkpointed step: session(state) + plan({ planned }) · ${label} skills`,
+        () => shelf.session(checkpoint).plan({ message: request, tools: HOST_TOOLS, planned: true }),
+      ],
       [`reference: match() alone · ${label} skills`, () => matcher.match(skills, list[m++ % list.length]!)],
       [
         `reference: buildCatalog() alone · ${label} skills`,

@@ -13,9 +13,18 @@ export type ToolMatcher = (tool: string) => boolean;
 /** `Bash(git:*)`: a Claude Code permission specifier. We can enforce the tool, not its arguments. */
 const SPECIFIER = /^([^()]+?)\s*\((.*)\)$/s;
 
+const looseNames = new Map<string, string>();
+
 /** Lowercase without separators: `WebSearch`, `web_search` and `web-search` are one name. */
 export function looseToolName(name: string): string {
-  return name.toLowerCase().replace(/[-_\s.]/g, "");
+  // Asked for each host tool against each whitelist entry on every plan: remember the few names a host has.
+  let loose = looseNames.get(name);
+  if (loose === undefined) {
+    loose = name.toLowerCase().replace(/[-_\s.]/g, "");
+    if (looseNames.size >= 4096) looseNames.clear();
+    looseNames.set(name, loose);
+  }
+  return loose;
 }
 
 function isGlob(pattern: string): boolean {

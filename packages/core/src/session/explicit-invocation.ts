@@ -17,6 +17,8 @@ export interface ExplicitInvocation {
 // slash ("/usr/bin is full") means a path, not a command.
 const COMMAND = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/u;
 
+const fold = (name: string) => name.normalize("NFKC").toLowerCase();
+
 /** The "/name args" at the start of a message, if any (the name is not looked up). */
 export function parseExplicitInvocation(message: string): ExplicitInvocation | undefined {
   const match = COMMAND.exec(message.trim());
@@ -24,19 +26,37 @@ export function parseExplicitInvocation(message: string): ExplicitInvocation | u
   return { name: match[1]!, args: (match[2] ?? "").trim() };
 }
 
+/**
+ * Skills by folded name, one index per skill list: stateless hosts resolve every "/word" of the
+ * conversation again at every step, and folding 10,000 names each time costs a millisecond.
+ */
+const foldedIndex = new WeakMap<readonly Skill[], Map<string, Skill>>();
+
+function byFoldedName(skills: readonly Skill[]): Map<string, Skill> {
+  let index = foldedIndex.get(skills);
+  if (!index) {
+    index = new Map();
+    for (const skill of skills) {
+      const key = fold(skill.name);
+      if (!index.has(key)) index.set(key, skill); // the first in list order, as before
+    }
+    foldedIndex.set(skills, index);
+  }
+  return index;
+}
+
 /** The skill a typed name refers to: exact, else case- and width-insensitive (NFKC). */
 export function resolveInvokedSkill(source: SkillSource, typed: string): Skill | undefined {
   const exact = source.get(typed);
   if (exact) return exact;
-  const folded = typed.normalize("NFKC").toLowerCase();
+  const folded = fold(typed);
   if (folded !== typed) {
     const direct = source.get(folded);
     if (direct) return direct;
   }
-  return source.skills().find((s) => s.name.normalize("NFKC").toLowerCase() === folded);
+  return byFoldedName(source.skills()).get(folded);
 }
 
-const fold = (name: string) => name.normalize("NFKC").toLowerCase();
 const squash = (name: string) => name.replace(/[-_\s]+/g, "");
 
 /** Optimal-string-alignment distance (a transposition counts as one edit), or `max + 1` once past `max`. */

@@ -8,7 +8,9 @@
  * for `plan({ message })`, which runs its "/name" command and records its candidates live.
  * A user message followed by tool calls was planned at an earlier step and is replayed, and
  * so is a trailing one marked `planned` (a host re-deriving the state within the same turn).
- * So pass every tool call of the conversation, not only the activation ones.
+ * So pass every tool call of the conversation, not only the activation ones, and pass the
+ * host's tool names (`options.tools`): a host tool that happens to be called `skill_<x>` or
+ * `activate_skill` is then never replayed as an activation.
  */
 import type { HistoryItem, Session } from "../types.js";
 import { parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";

@@ -116,7 +116,40 @@ interface SkillsView {
   closest: Map<string, string[]>;
   /** Skills the user may run by "/name" (computed on first use). */
   invocable?: Skill[];
+  /** `offerable` minus the active skills, by the active skills' names. */
+  available: Map<string, Skill[]>;
+  /** `activate_skill` specs by tool name, active skills and top candidates (and the catalog's names). */
+  activateSpecs: Map<string, { listed: readonly string[] | undefined; spec: ToolSpec | undefined }>;
+  /** Tool policies by alias map and active skills. */
+  policies: WeakMap<ToolAliases, Map<string, SharedPolicy>>;
 }
+
+/** A tool policy shared by the sessions with the same active skills, with its answers per host tool list. */
+interface SharedPolicy {
+  policy: ToolPolicy;
+  skills: Skill[];
+  /** Allowed tools and `unknown-tool` warnings, by the host's tool list. */
+  byTools: Map<string, { allowed: string[]; unknown: Diagnostic[] }>;
+}
+
+const NO_ALIASES: ToolAliases = Object.freeze({});
+
+/** Small caches shared by every session over a list: cleared when full, never unbounded. */
+const VIEW_CACHE_SIZE = 64;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= VIEW_CACHE_SIZE) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * Rendered `<skill_content>` blocks by skill and arguments, shared by every session: a
+ * stateless host rebuilds the session at every step, and a long body is not re-substituted
+ * each time. A loaded skill object never changes (a new version is a new object), and a block
+ * depends only on it, its arguments and its folder's files.
+ */
+const blocks = new WeakMap<Skill, Map<string, string>>();
 
 /**
  * One view per skill list, shared by every session over it. Stateless hosts build a session
@@ -139,6 +172,9 @@ function sharedView(list: readonly Skill[]): SkillsView {
       offerableList: offerable.map((s) => s.name),
       specs: new Map(),
       closest: new Map(),
+      available: new Map(),
+      activateSpecs: new Map(),
+      policies: new WeakMap(),
     };
     views.set(list, view);
   }
@@ -223,7 +259,7 @@ export function createSessionWithInternals(options: SessionOptions): {
   let matchedMessage: string | undefined;
   let matchedList: readonly Skill[] | undefined;
   let knownTools: readonly string[] | undefined;
-  let policyCache: { list: readonly Skill[]; key: string; policy: ToolPolicy; skills: Skill[] } | undefined;
+  let policyCache: ({ list: readonly Skill[]; key: string } & SharedPolicy) | undefined;
   let catalogCache:
     | {
         key: string;
@@ -233,7 +269,6 @@ export function createSessionWithInternals(options: SessionOptions): {
         problem?: Diagnostic;
       }
     | undefined;
-  let activateCache: { key: string; list: readonly Skill[]; spec: ToolSpec | undefined } | undefined;
   /** Why stage 1 or the catalog could not run for the current turn (kept for its later steps). */
   let matchProblem: Diagnostic | undefined;
   /** The note a refused "/name" leaves for its turn, and the message and list it was made for. */
@@ -303,12 +338,24 @@ export function createSessionWithInternals(options: SessionOptions): {
     return out;
   };
 
-  const policy = (): { policy: ToolPolicy; skills: Skill[] } => {
-    const { list } = skillsView();
+  const policy = (): SharedPolicy => {
+    const v = skillsView();
     const key = activeKey();
-    if (!policyCache || policyCache.list !== list || policyCache.key !== key) {
-      const skills = activeSkills();
-      policyCache = { list, key, skills, policy: createToolPolicy(skills, { toolAliases: aliases }) };
+    if (!policyCache || policyCache.list !== v.list || policyCache.key !== key) {
+      const aliasMap = aliases ?? NO_ALIASES;
+      let byKey = v.policies.get(aliasMap);
+      if (!byKey) {
+        byKey = new Map();
+        v.policies.set(aliasMap, byKey);
+      }
+      let shared = byKey.get(key);
+      if (!shared) {
+        const skills = activeSkills();
+        shared = { skills, policy: createToolPolicy(skills, { toolAliases: aliases }), byTools: new Map() };
+        if (byKey.size >= VIEW_CACHE_SIZE) byKey.clear();
+        byKey.set(key, shared);
+      }
+      policyCache = { list: v.list, key, ...shared };
     }
     return policyCache;
   };
@@ -322,15 +369,18 @@ export function createSessionWithInternals(options: SessionOptions): {
         Boolean(skill.argumentHint) || skill.arguments.length > 0 || skill.body.includes("$ARGUMENTS"),
     }).trim();
 
-  // Rendered once per skill version and arguments: a long body is not re-substituted every step.
-  const blockCache = new Map<string, string>();
   const renderBlock = (skill: Skill, entry: ActiveSkill): string => {
-    const key = `${skill.name}\u0000${skill.hash}\u0000${entry.args ?? ""}`;
-    let block = blockCache.get(key);
+    let byArgs = blocks.get(skill);
+    if (!byArgs) {
+      byArgs = new Map();
+      blocks.set(skill, byArgs);
+    }
+    const args = entry.args ?? "";
+    let block = byArgs.get(args);
     if (block === undefined) {
-      if (blockCache.size > 64) blockCache.clear();
+      if (byArgs.size >= 16) byArgs.clear();
       block = buildBlock(skill, entry);
-      blockCache.set(key, block);
+      byArgs.set(args, block);
     }
     return block;
   };
@@ -348,7 +398,53 @@ export function createSessionWithInternals(options: SessionOptions): {
     return lines.join("\n");
   };
 
+  // The active skills' section and the whole system text are rebuilt only when what they are
+  // made of changes: most steps of a turn plan the same thing, and each would otherwise copy
+  // tens of kilobytes of text.
+  let sectionCache: { list: readonly Skill[]; key: string; text: string } | undefined;
+  let systemCache: { parts: readonly string[]; text: string } | undefined;
+
   const activeSection = (now: Date, allowed: string[] | undefined): string => {
+    if (state.active.length === 0) return "";
+    const skillList = skillsView().list;
+    const key = `${currentDateLine(now, options.timeZone)}\u0001${allowed ? allowed.join("\u0000") : "\u0002"}\u0001${state.active
+      .map((a) => `${a.name}\u0000${a.args ?? ""}`)
+      .join("\u0001")}`;
+    if (sectionCache?.list !== skillList || sectionCache.key !== key) {
+      sectionCache = { list: skillList, key, text: renderActiveSection(now, allowed) };
+    }
+    return sectionCache.text;
+  };
+
+  const systemText = (parts: string[]): string => {
+    const cached = systemCache;
+    if (
+      cached &&
+      cached.parts.length === parts.length &&
+      parts.every((part, i) => part === cached.parts[i])
+    ) {
+      return cached.text;
+    }
+    const text = parts.filter((part) => part !== "").join("\n\n");
+    systemCache = { parts, text };
+    return text;
+  };
+
+  // Of the host's tools, those allowed and the whitelist entries that match none of them:
+  // the same for every step (and session) that passes the same tools under the same active skills.
+  const toolsUnder = (shared: SharedPolicy, tools: readonly string[]) => {
+    const key = tools.join("\u0000");
+    let answer = shared.byTools.get(key);
+    if (!answer) {
+      const p = shared.policy;
+      answer = { allowed: p.allowedTools(tools), unknown: p.restricted ? p.unknownTools(tools) : [] };
+      if (shared.byTools.size >= 16) shared.byTools.clear();
+      shared.byTools.set(key, answer);
+    }
+    return answer;
+  };
+
+  const renderActiveSection = (now: Date, allowed: string[] | undefined): string => {
     const blocks: string[] = [];
     for (const entry of state.active) {
       const skill = source.get(entry.name);
@@ -451,6 +547,14 @@ export function createSessionWithInternals(options: SessionOptions): {
   };
 
   const success = (skill: Skill, entry: ActiveSkill, message: string): ActivationResult => {
+    // A replay (sessionFromHistory) only needs the state: the model read this result long ago.
+    if (silent > 0) {
+      return {
+        status: "success",
+        data: { name: skill.name, instructions: "", allowedTools: null, resources: [] },
+        message,
+      };
+    }
     const now = clock();
     const allowed = effectiveAllowed();
     let text = message;
@@ -578,16 +682,36 @@ export function createSessionWithInternals(options: SessionOptions): {
       specs.push(spec);
     }
     if (names.generic === undefined) return specs;
-    const key = `${names.generic}\u0001${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}\u0001${listed?.join("\u0000") ?? ""}`;
-    if (!activateCache || activateCache.list !== v.list || activateCache.key !== key) {
+    // Shared by every session over the list; `listed` (the catalog's names, itself cached per
+    // catalog) is compared by identity rather than joined into the key.
+    const key = `${names.generic}\u0001${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}`;
+    let cached = v.activateSpecs.get(key);
+    if (!cached || cached.listed !== listed) {
       const skip = new Set(top.map((s) => s.name));
       const enumNames = listed
         ? listed.filter((name) => !skip.has(name) && !isActive(name) && v.offerableNames.has(name))
         : v.offerableList.filter((name) => !skip.has(name) && !isActive(name));
-      activateCache = { key, list: v.list, spec: activateSkillToolSpec(enumNames, names.generic) };
+      cached = remember(v.activateSpecs, key, {
+        listed,
+        spec: activateSkillToolSpec(enumNames, names.generic),
+      });
     }
-    if (activateCache.spec) specs.push(activateCache.spec);
+    if (cached.spec) specs.push(cached.spec);
     return specs;
+  };
+
+  /** The skills the model may activate now: offerable and not active (one array per active set, shared). */
+  const availableSkills = (v: SkillsView): Skill[] => {
+    if (state.active.length === 0) return v.offerable;
+    const key = activeKey();
+    return (
+      v.available.get(key) ??
+      remember(
+        v.available,
+        key,
+        v.offerable.filter((s) => !isActive(s.name)),
+      )
+    );
   };
 
   const catalogFor = (
@@ -597,8 +721,8 @@ export function createSessionWithInternals(options: SessionOptions): {
     if (!options.catalog) return { text: "", names: undefined };
     const key = `${activeKey()}\u0001${candidates.map((c) => c.name).join("\u0000")}`;
     if (!catalogCache || catalogCache.list !== v.list || catalogCache.key !== key) {
-      const skills = state.active.length > 0 ? v.offerable.filter((s) => !isActive(s.name)) : v.offerable;
       const active = state.active.map((a) => a.name);
+      const skills = availableSkills(v);
       let built: { text: string; names?: readonly string[] | undefined; problem?: Diagnostic };
       try {
         built =
@@ -703,21 +827,20 @@ export function createSessionWithInternals(options: SessionOptions): {
     const activationTools = activationToolsFor(top, v, catalog.names, names);
     for (const tool of activationTools) offered.add(tool.name);
 
-    const { policy: p } = policy();
-    const allowedTools = p.allowedTools(input.tools);
-    const diagnostics: Diagnostic[] = p.restricted ? p.unknownTools(input.tools) : [];
-    diagnostics.push(...names.diagnostics);
+    const shared = policy();
+    const p = shared.policy;
+    const underPolicy = toolsUnder(shared, input.tools);
+    const allowedTools = [...underPolicy.allowed];
+    const diagnostics: Diagnostic[] = [...underPolicy.unknown, ...names.diagnostics];
     if (matchProblem) diagnostics.push(matchProblem);
     if (catalog.problem) diagnostics.push(catalog.problem);
 
-    const sections = [
-      catalog.text,
-      activeSection(now, p.restricted ? allowedTools : undefined),
-      note?.text ?? "",
-    ].filter((s) => s !== "");
-
     const plan: TurnPlan = {
-      system: sections.join("\n\n"),
+      system: systemText([
+        catalog.text,
+        activeSection(now, p.restricted ? allowedTools : undefined),
+        note?.text ?? "",
+      ]),
       activationTools,
       allowedTools,
       activeToolNames: [...allowedTools, ...activationTools.map((t) => t.name)],

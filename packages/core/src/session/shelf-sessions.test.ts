@@ -282,6 +282,74 @@ describe("createShelfSessions", () => {
   });
 });
 
+describe("createShelfSessions: what rebuilt sessions share", () => {
+  const skills = () =>
+    fixedSource([
+      makeSkill("pdf-report", { description: "Builds PDF reports from tables." }),
+      makeSkill("docx-letter", { description: "Writes DOCX letters." }),
+      makeSkill("xlsx-sheet", { description: "Edits XLSX spreadsheets." }),
+    ]);
+
+  function counted() {
+    const matcher = createMatcher();
+    const calls: string[] = [];
+    return {
+      calls,
+      matcher: {
+        ...matcher,
+        match: (...args: Parameters<typeof matcher.match>) => (calls.push(args[1]), matcher.match(...args)),
+      },
+    };
+  }
+
+  it("matches a message once for every session that plans it, until a use is recorded", () => {
+    const { calls, matcher } = counted();
+    const sessions = createShelfSessions({
+      skills: skills(),
+      matcher,
+      events: false,
+      stateDir: root,
+      usage: createMemoryUsageStore(),
+    });
+    const message = "build a pdf report from this table";
+    const first = sessions.session().plan({ message, tools: [] });
+    const again = sessions.fromHistory([{ kind: "user", text: message }]).plan({ message, tools: [] });
+    expect(again.candidates).toEqual(first.candidates);
+    expect(calls).toEqual([message]);
+    sessions.recordUse("docx-letter");
+    sessions.session().plan({ message, tools: [] });
+    expect(calls).toEqual([message, message]);
+  });
+
+  it("shared catalogs and activate_skill enums still follow each session's own active skills", () => {
+    const sessions = createShelfSessions({
+      skills: skills(),
+      matcher: createMatcher(),
+      events: false,
+      stateDir: root,
+    });
+    const enumOf = (plan: ReturnType<ReturnType<typeof sessions.session>["plan"]>) =>
+      (
+        plan.activationTools.find((t) => t.name === "activate_skill")?.inputSchema.properties as Record<
+          string,
+          { enum: string[] }
+        >
+      ).name!.enum;
+    const idle = sessions.session();
+    const busy = sessions.session({
+      active: [{ name: "docx-letter", by: "code", at: "2026-01-01T00:00:00Z" }],
+    });
+    for (let i = 0; i < 2; i++) {
+      const a = idle.plan({ message: "hello", tools: [] });
+      const b = busy.plan({ message: "hello", tools: [] });
+      expect(enumOf(a)).toEqual(["pdf-report", "docx-letter", "xlsx-sheet"]);
+      expect(enumOf(b)).toEqual(["pdf-report", "xlsx-sheet"]);
+      expect(a.system).toMatch(/^- docx-letter:/m);
+      expect(b.system).not.toMatch(/^- docx-letter:/m);
+    }
+  });
+});
+
 describe("shelf.roles()", () => {
   it("has the builtin researcher, developer and reviewer", async () => {
     const s = await open();

@@ -8,13 +8,22 @@ import type { CountTokens } from "../catalog/tokens.js";
 import { jsonlEventSink } from "../events/jsonl-sink.js";
 import type { Matcher } from "../match/matcher.js";
 import type { ToolAliases } from "../policy/aliases.js";
-import type { EventSink, HistoryItem, Session, SessionState, Skill, SkillSource } from "../types.js";
+import type {
+  EventSink,
+  HistoryItem,
+  MatchResult,
+  Session,
+  SessionState,
+  Skill,
+  SkillSource,
+} from "../types.js";
 import type { UsageStore } from "../usage/store.js";
 import { sessionFromHistory } from "./from-history.js";
-import { createSession, type SessionCatalog, type SessionOptions } from "./session.js";
+import { createSession, type SessionCatalog, type SessionMatcher, type SessionOptions } from "./session.js";
 
 export const EVENTS_FILE = "events.jsonl";
 const CATALOG_CACHE_SIZE = 64;
+const MATCH_CACHE_SIZE = 64;
 
 export interface ShelfSessionsOptions {
   skills: SkillSource;
@@ -110,9 +119,30 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     return built;
   };
 
+  // Stage 1 per message, shared the same way: a stateless host rebuilds its session at every
+  // step and every tool call, and each rebuilt session plans the same message again. A result
+  // holds while the skill list and the recorded uses (usage breaks ties) stay the same.
+  const matches = new Map<string, MatchResult>();
+  let matchList: readonly Skill[] | undefined;
+  let matchUsage = -1;
+  const match: SessionMatcher = (skills, message) => {
+    if (skills !== matchList || usageVersion !== matchUsage) {
+      matches.clear();
+      matchList = skills;
+      matchUsage = usageVersion;
+    }
+    let result = matches.get(message);
+    if (result === undefined) {
+      result = matcher.match(skills, message, { usage });
+      if (matches.size >= MATCH_CACHE_SIZE) matches.delete(matches.keys().next().value!);
+      matches.set(message, result);
+    }
+    return result;
+  };
+
   const base: Omit<SessionOptions, "state"> = {
     skills: options.skills,
-    match: (skills, message) => matcher.match(skills, message, { usage }),
+    match,
     catalog,
     usage: recorder,
     events,
@@ -121,10 +151,21 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     timeZone: options.timeZone,
     now: options.now,
   };
+  // One merged alias map per override object: a host passes the same object for every rebuilt
+  // session, and compiled whitelists are cached per alias map.
+  const mergedAliases = new WeakMap<ToolAliases, ToolAliases>();
+  const aliasesWith = (extra: ToolAliases): ToolAliases => {
+    let merged = mergedAliases.get(extra);
+    if (!merged) {
+      merged = { ...base.toolAliases, ...extra };
+      mergedAliases.set(extra, merged);
+    }
+    return merged;
+  };
   const withOverrides = (overrides: SessionOverrides | undefined): Omit<SessionOptions, "state"> => {
     if (!overrides) return base;
     const merged = { ...base };
-    if (overrides.toolAliases) merged.toolAliases = { ...base.toolAliases, ...overrides.toolAliases };
+    if (overrides.toolAliases) merged.toolAliases = aliasesWith(overrides.toolAliases);
     if (overrides.topCandidates !== undefined) merged.topCandidates = overrides.topCandidates;
     if (overrides.timeZone !== undefined) merged.timeZone = overrides.timeZone;
     if (overrides.tools !== undefined) merged.tools = overrides.tools;

@@ -136,8 +136,19 @@ function formatsFor(timeZone: string | undefined) {
   return formats;
 }
 
+// The line is asked for on every plan of every step; formatting two dates costs more than the
+// rest of a replan. Every time zone changes day on a whole minute, so one line per minute is exact.
+const dateLines = new Map<string, { minute: number; line: string }>();
+
 /** "Today is Monday, 2026-11-30 (Europe/Paris). …" in the given (default: local) time zone. */
 export function currentDateLine(now: Date, timeZone?: string): string {
+  const key = timeZone ?? "";
+  const minute = Math.floor(now.getTime() / 60_000);
+  const cached = dateLines.get(key);
+  if (cached?.minute === minute) return cached.line;
   const { date, weekday, zone } = formatsFor(timeZone);
-  return `Today is ${weekday.format(now)}, ${date.format(now)} (${zone}). Resolve relative dates such as "yesterday", "last week" or "this month" from this date.`;
+  const line = `Today is ${weekday.format(now)}, ${date.format(now)} (${zone}). Resolve relative dates such as "yesterday", "last week" or "this month" from this date.`;
+  if (dateLines.size > 64) dateLines.clear();
+  dateLines.set(key, { minute, line });
+  return line;
 }
