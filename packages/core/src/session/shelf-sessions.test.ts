@@ -312,6 +312,8 @@ describe("createShelfSessions: what rebuilt sessions share", () => {
       usage: createMemoryUsageStore(),
     });
     const message = "build a pdf report from this table";
+    sessions.session().plan({ message: "hello", tools: [] }); // the first catalog marks every skill as seen
+    calls.length = 0;
     const first = sessions.session().plan({ message, tools: [] });
     const again = sessions.fromHistory([{ kind: "user", text: message }]).plan({ message, tools: [] });
     expect(again.candidates).toEqual(first.candidates);
@@ -319,6 +321,21 @@ describe("createShelfSessions: what rebuilt sessions share", () => {
     sessions.recordUse("docx-letter");
     sessions.session().plan({ message, tools: [] });
     expect(calls).toEqual([message, message]);
+  });
+
+  it("also matches again when the usage store changes behind the shelf's back (store.version())", () => {
+    const { calls, matcher } = counted();
+    const usage = createMemoryUsageStore();
+    const sessions = createShelfSessions({ skills: skills(), matcher, events: false, stateDir: root, usage });
+    const message = "write a docx letter";
+    sessions.session().plan({ message: "hello", tools: [] });
+    calls.length = 0;
+    sessions.session().plan({ message, tools: [] });
+    sessions.session().plan({ message, tools: [] });
+    expect(calls).toHaveLength(1);
+    usage.record("xlsx-sheet"); // another process sharing the store, say
+    sessions.session().plan({ message, tools: [] });
+    expect(calls).toHaveLength(2);
   });
 
   it("shared catalogs and activate_skill enums still follow each session's own active skills", () => {

@@ -121,15 +121,17 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
 
   // Stage 1 per message, shared the same way: a stateless host rebuilds its session at every
   // step and every tool call, and each rebuilt session plans the same message again. A result
-  // holds while the skill list and the recorded uses (usage breaks ties) stay the same.
+  // holds while the skill list and the usage records (usage breaks ties) stay the same: uses
+  // recorded here, or any change a store with `version()` reports (e.g. a shared store).
   const matches = new Map<string, MatchResult>();
   let matchList: readonly Skill[] | undefined;
-  let matchUsage = -1;
+  let matchUsage = "";
   const match: SessionMatcher = (skills, message) => {
-    if (skills !== matchList || usageVersion !== matchUsage) {
+    const usageNow = `${usageVersion}:${usage?.version?.() ?? ""}`;
+    if (skills !== matchList || usageNow !== matchUsage) {
       matches.clear();
       matchList = skills;
-      matchUsage = usageVersion;
+      matchUsage = usageNow;
     }
     let result = matches.get(message);
     if (result === undefined) {
