@@ -297,7 +297,10 @@ describe("createShelfSessions: what rebuilt sessions share", () => {
       calls,
       matcher: {
         ...matcher,
-        match: (...args: Parameters<typeof matcher.match>) => (calls.push(args[1]), matcher.match(...args)),
+        match: (...args: Parameters<typeof matcher.match>) => {
+          calls.push(args[1]);
+          return matcher.match(...args);
+        },
       },
     };
   }
@@ -347,7 +350,7 @@ describe("createShelfSessions: what rebuilt sessions share", () => {
     });
     const enumOf = (plan: ReturnType<ReturnType<typeof sessions.session>["plan"]>) =>
       (
-        plan.activationTools.find((t) => t.name === "activate_skill")?.inputSchema.properties as Record<
+        plan.activationTools.find((t) => t.name === "activate_skill")!.inputSchema.properties as Record<
           string,
           { enum: string[] }
         >
