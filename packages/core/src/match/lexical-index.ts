@@ -15,7 +15,7 @@
  * message's words into a 0‥1 score; examples get an idf-weighted Dice overlap per example.
  */
 import type { Skill } from "../types.js";
-import { analyze } from "./tokenize.js";
+import type { Vocabulary } from "./vocabulary.js";
 
 export interface IndexTuning {
   /** BM25 k1 (term-frequency saturation). */
@@ -47,24 +47,31 @@ type FieldName = keyof IndexTuning["fields"];
  */
 export const BODY_INDEX_CHARS = 3_000;
 const FIELDS: readonly FieldName[] = ["name", "description", "whenToUse", "triggers", "examples", "body"];
-
-interface Postings {
-  docs: Int32Array;
-  /** idf · saturated tf (BM25's tf/(k1+tf), field-weighted): the term's whole contribution to the document. */
-  weights: Float32Array;
-}
+const FIELD_COUNT = FIELDS.length;
 
 export interface LexicalIndex {
   readonly size: number;
-  /** term → id */
+  /** term → id (the vocabulary's: it may hold terms no skill of this index uses; see `df`). */
   readonly termIds: ReadonlyMap<string, number>;
+  /** id → term (the vocabulary's). */
   readonly terms: readonly string[];
+  /** Terms known when the index was built: ids ≥ this are unknown to it. */
+  readonly termCount: number;
+  /** Skills using each term (any field): 0 = a term this index does not know. */
+  readonly df: Int32Array;
   readonly idf: Float64Array;
   /** idf of a word no skill uses. */
   readonly unseenIdf: number;
   /** idf of a word exactly one skill uses: the unit of the matcher's evidence score. */
   readonly uniqueIdf: number;
-  readonly postings: readonly Postings[];
+  /**
+   * Postings, one flat run per term: term t's are `postingStart[t] … postingStart[t + 1]`,
+   * skill positions in `postingDocs` (ascending) and in `postingWeights` idf · saturated tf
+   * (BM25's tf/(k1+tf), field-weighted): the term's whole contribution to the skill.
+   */
+  readonly postingStart: Int32Array;
+  readonly postingDocs: Int32Array;
+  readonly postingWeights: Float32Array;
   // examples
   readonly exampleCount: number;
   /** Skill position of each example. */
@@ -75,7 +82,14 @@ export interface LexicalIndex {
   readonly exampleWeight: Float64Array;
   readonly exampleIdf: Float64Array;
   readonly exampleUnseenIdf: number;
-  readonly examplePostings: readonly (Int32Array | undefined)[];
+  /** Examples holding each term: term t's are `exampleStart[t] … exampleStart[t + 1]` of `exampleList`. */
+  readonly exampleStart: Int32Array;
+  readonly exampleList: Int32Array;
+}
+
+/** Is `id` a term some skill of `index` uses? (The vocabulary outlives and outgrows an index.) */
+export function knownTerm(index: LexicalIndex, id: number | undefined): id is number {
+  return id !== undefined && id < index.termCount && (index.df[id] as number) > 0;
 }
 
 function bm25Idf(n: number, df: number): number {
@@ -95,144 +109,272 @@ export function withoutNegativeClauses(text: string): string {
   return text.replace(NEGATIVE_CLAUSE, " ");
 }
 
-interface SkillTerms {
-  /** Terms of each field, in FIELDS order. */
-  fields: string[][];
-  /** Terms of each non-empty example, with its position in `examples`. */
-  examples: { slot: number; terms: string[] }[];
+/**
+ * One skill's part of the index, in term ids of a {@link Vocabulary}: what a rebuild reuses
+ * for every skill that did not change (a few KiB per skill, typed arrays only).
+ */
+export interface SkillTerms {
+  /** The skill's distinct term ids, all fields together (each counts once in document frequency). */
+  readonly terms: Int32Array;
+  /** 1 where `terms[u]` occurs in a field whose weight is not 0 (it then has a posting). */
+  readonly weighted: Uint8Array;
+  /**
+   * Each field's distinct terms, fields in FIELDS order (field f is `fieldStart[f] … fieldStart[f + 1]`),
+   * as positions in `terms`, and how often each occurs in its field.
+   */
+  readonly slots: Int32Array;
+  readonly counts: Int32Array;
+  readonly fieldStart: Int32Array;
+  /** Terms in each field, repeats included (BM25's document length). */
+  readonly lengths: Int32Array;
+  /** Distinct term ids of each non-empty example, in first-seen order: example k is `exampleStart[k] … exampleStart[k + 1]`. */
+  readonly exampleIds: Int32Array;
+  readonly exampleStart: Int32Array;
+  /** Position of each of those examples in the skill's `examples`. */
+  readonly exampleSlot: Int32Array;
 }
 
-// Analysis is about half of an index build (bodies above all). Caching it per Skill object
-// halves a rebuild after one edit but holds ~40 MiB of term arrays at 10,000 skills, so it
-// is not cached: bench/RESULTS.md has both numbers.
-function analyseSkill(skill: Skill, withBody: boolean): SkillTerms {
-  const texts: Record<FieldName, string> = {
-    name: skill.name,
-    description: withoutNegativeClauses(skill.description),
-    whenToUse: withoutNegativeClauses(skill.whenToUse ?? ""),
-    triggers: skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
-    examples: skill.examples.join(" . "),
-    body: withBody ? skill.body.slice(0, BODY_INDEX_CHARS) : "",
-  };
-  return {
-    fields: FIELDS.map((field) => analyze(texts[field], false).terms),
-    examples: skill.examples
-      .map((example, slot) => ({ slot, terms: analyze(example, false).terms }))
-      .filter((e) => e.terms.length > 0),
-  };
+// Scratch (synchronous, never shared), grown as needed: where each term id sits in the field
+// or skill being read (position + 1, 0 = not met), and the skill's arrays while it is read.
+let fieldAt = new Int32Array(1 << 14);
+let skillAt = new Int32Array(1 << 14);
+let outTerms = new Int32Array(1 << 12);
+let outWeighted = new Uint8Array(1 << 12);
+let outSlots = new Int32Array(1 << 12);
+let outCounts = new Int32Array(1 << 12);
+
+function ensureScratch(terms: number, size: number): void {
+  if (fieldAt.length < terms) {
+    const length = Math.max(terms, fieldAt.length * 2);
+    fieldAt = new Int32Array(length);
+    skillAt = grownInt32(skillAt, length);
+  }
+  if (outTerms.length < size) {
+    const length = Math.max(size, outTerms.length * 2);
+    outTerms = grownInt32(outTerms, length);
+    outSlots = grownInt32(outSlots, length);
+    outCounts = grownInt32(outCounts, length);
+    const weighted = new Uint8Array(length);
+    weighted.set(outWeighted);
+    outWeighted = weighted;
+  }
 }
 
-/** Build the index for `skills` (positions in the index = positions in the array). */
-export function buildLexicalIndex(
-  skills: readonly Skill[],
-  tuning: IndexTuning = DEFAULT_INDEX_TUNING,
-): LexicalIndex {
-  const termIds = new Map<string, number>();
-  const terms: string[] = [];
-  const idOf = (term: string): number => {
-    let id = termIds.get(term);
-    if (id === undefined) {
-      id = terms.length;
-      termIds.set(term, id);
-      terms.push(term);
+function grownInt32(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(length);
+  grown.set(array);
+  return grown;
+}
+
+/**
+ * Read one skill's fields and examples into term ids of `vocabulary` (field weights say which
+ * terms will have a posting; a weight of 0 for the body leaves it unread).
+ */
+export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: IndexTuning): SkillTerms {
+  const texts = [
+    skill.name,
+    withoutNegativeClauses(skill.description),
+    withoutNegativeClauses(skill.whenToUse ?? ""),
+    skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
+    skill.examples.join(" . "),
+    tuning.fields.body > 0 ? skill.body.slice(0, BODY_INDEX_CHARS) : "",
+  ];
+  const fieldStart = new Int32Array(FIELD_COUNT + 1);
+  const lengths = new Int32Array(FIELD_COUNT);
+  let distinct = 0;
+  let size = 0;
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const count = vocabulary.read(texts[f] as string);
+    ensureScratch(vocabulary.terms.length, size + count);
+    const read = vocabulary.ids;
+    const weighted = tuning.fields[FIELDS[f] as FieldName] !== 0 ? 1 : 0;
+    const first = size;
+    for (let i = 0; i < count; i++) {
+      const id = read[i] as number;
+      const at = fieldAt[id] as number;
+      if (at !== 0) {
+        (outCounts[first + at - 1] as number)++;
+        continue;
+      }
+      let u = (skillAt[id] as number) - 1;
+      if (u < 0) {
+        u = distinct++;
+        outTerms[u] = id;
+        outWeighted[u] = 0;
+        skillAt[id] = distinct;
+      }
+      outWeighted[u] = (outWeighted[u] as number) | weighted;
+      outSlots[size] = u;
+      outCounts[size] = 1;
+      fieldAt[id] = ++size - first;
     }
-    return id;
-  };
+    for (let i = first; i < size; i++) fieldAt[outTerms[outSlots[i] as number] as number] = 0;
+    lengths[f] = count;
+    fieldStart[f + 1] = size;
+  }
+  for (let u = 0; u < distinct; u++) skillAt[outTerms[u] as number] = 0;
+  const terms = outTerms.slice(0, distinct);
+  const weighted = outWeighted.slice(0, distinct);
+  const slots = outSlots.slice(0, size);
+  const counts = outCounts.slice(0, size);
 
-  // Pass 1: per-document, per-field term frequencies and field lengths.
-  const n = skills.length;
-  const docFields: Map<number, number>[][] = [];
-  const lengths = FIELDS.map(() => new Float64Array(n));
-  const exampleTerms: number[][] = [];
-  const exampleOwner: number[] = [];
+  // Examples: each one's distinct ids in first-seen order.
+  size = 0;
+  const exampleStart = [0];
   const exampleSlot: number[] = [];
-  for (let d = 0; d < n; d++) {
-    const skill = skills[d] as Skill;
-    const analysed = analyseSkill(skill, tuning.fields.body > 0);
-    const perField: Map<number, number>[] = [];
-    analysed.fields.forEach((fieldTerms, f) => {
-      const tf = new Map<number, number>();
-      for (const term of fieldTerms) {
-        const id = idOf(term);
-        tf.set(id, (tf.get(id) ?? 0) + 1);
+  skill.examples.forEach((example, slot) => {
+    const count = vocabulary.read(example);
+    if (count === 0) return;
+    ensureScratch(vocabulary.terms.length, size + count);
+    const read = vocabulary.ids;
+    const first = size;
+    for (let i = 0; i < count; i++) {
+      const id = read[i] as number;
+      if (fieldAt[id] === 0) {
+        fieldAt[id] = 1;
+        outTerms[size++] = id;
       }
-      (lengths[f] as Float64Array)[d] = fieldTerms.length;
-      perField.push(tf);
-    });
-    docFields.push(perField);
-    for (const { slot, terms: exampleWords } of analysed.examples) {
-      exampleTerms.push([...new Set(exampleWords.map(idOf))]);
-      exampleOwner.push(d);
-      exampleSlot.push(slot);
     }
-  }
-
-  // Pass 2: document frequencies → idf; field-weighted, length-normalised tf → postings.
-  const df = new Int32Array(terms.length);
-  for (const perField of docFields) {
-    const seen = new Set<number>();
-    for (const tf of perField) for (const id of tf.keys()) seen.add(id);
-    for (const id of seen) (df[id] as number)++;
-  }
-  const idf = new Float64Array(terms.length);
-  for (let t = 0; t < terms.length; t++) idf[t] = bm25Idf(n, df[t] as number);
-  const avg = lengths.map((l) => (n === 0 ? 1 : Math.max(1, l.reduce((a, b) => a + b, 0) / n)));
-
-  const postingDocs: number[][] = terms.map(() => []);
-  const postingWeights: number[][] = terms.map(() => []);
-  const { k1, b } = tuning;
-  for (let d = 0; d < n; d++) {
-    const combined = new Map<number, number>();
-    FIELDS.forEach((field, f) => {
-      const weight = tuning.fields[field];
-      if (weight === 0) return;
-      const norm = 1 - b + (b * (lengths[f] as Float64Array)[d]!) / (avg[f] as number);
-      for (const [id, tf] of (docFields[d] as Map<number, number>[])[f] as Map<number, number>) {
-        combined.set(id, (combined.get(id) ?? 0) + (weight * tf) / norm);
-      }
-    });
-    for (const [id, tf] of combined) {
-      const saturated = tf / (k1 + tf);
-      (postingDocs[id] as number[]).push(d);
-      (postingWeights[id] as number[]).push((idf[id] as number) * saturated);
-    }
-  }
-  const postings = terms.map((_, t) => ({
-    docs: Int32Array.from(postingDocs[t] as number[]),
-    weights: Float32Array.from(postingWeights[t] as number[]),
-  }));
-
-  // Examples: their own document frequencies (an utterance is a document).
-  const exampleCount = exampleTerms.length;
-  const exDf = new Int32Array(terms.length);
-  for (const ids of exampleTerms) for (const id of ids) (exDf[id] as number)++;
-  const exampleIdf = new Float64Array(terms.length);
-  for (let t = 0; t < terms.length; t++) exampleIdf[t] = bm25Idf(exampleCount, exDf[t] as number);
-  const exLists: number[][] = terms.map(() => []);
-  const exampleWeight = new Float64Array(exampleCount);
-  exampleTerms.forEach((ids, e) => {
-    let sum = 0;
-    for (const id of ids) {
-      sum += exampleIdf[id] as number;
-      (exLists[id] as number[]).push(e);
-    }
-    exampleWeight[e] = sum;
+    for (let i = first; i < size; i++) fieldAt[outTerms[i] as number] = 0;
+    exampleStart.push(size);
+    exampleSlot.push(slot);
   });
 
   return {
-    size: n,
-    termIds,
     terms,
+    weighted,
+    slots,
+    counts,
+    fieldStart,
+    lengths,
+    exampleIds: outTerms.slice(0, size),
+    exampleStart: Int32Array.from(exampleStart),
+    exampleSlot: Int32Array.from(exampleSlot),
+  };
+}
+
+// Per-skill scratch of the build: each term's combined field-weighted frequency.
+let combined = new Float64Array(1 << 12);
+
+/**
+ * Build the index of skills whose terms were read with `vocabulary` under the same `tuning`
+ * (positions in the index = positions in `skills`). Only flat passes over typed arrays: the
+ * text was read before.
+ */
+export function buildLexicalIndex(
+  skills: readonly SkillTerms[],
+  vocabulary: Vocabulary,
+  tuning: IndexTuning = DEFAULT_INDEX_TUNING,
+): LexicalIndex {
+  const n = skills.length;
+  const termCount = vocabulary.terms.length;
+
+  // Pass 1: document frequencies, postings per term, total field lengths.
+  const df = new Int32Array(termCount);
+  const postingStart = new Int32Array(termCount + 1);
+  const totalLength = new Float64Array(FIELD_COUNT);
+  let widest = 0;
+  for (let d = 0; d < n; d++) {
+    const { terms, weighted, lengths } = skills[d] as SkillTerms;
+    for (let u = 0; u < terms.length; u++) {
+      const id = terms[u] as number;
+      (df[id] as number)++;
+      postingStart[id + 1] = (postingStart[id + 1] as number) + (weighted[u] as number);
+    }
+    if (terms.length > widest) widest = terms.length;
+    for (let f = 0; f < FIELD_COUNT; f++)
+      totalLength[f] = (totalLength[f] as number) + (lengths[f] as number);
+  }
+  const idf = new Float64Array(termCount);
+  for (let t = 0; t < termCount; t++) idf[t] = bm25Idf(n, df[t] as number);
+  const avg = Array.from(totalLength, (total) => (n === 0 ? 1 : Math.max(1, total / n)));
+  for (let t = 0; t < termCount; t++)
+    postingStart[t + 1] = (postingStart[t + 1] as number) + (postingStart[t] as number);
+
+  // Pass 2, BM25F: per skill and term, Σ over fields (in order) of weight · tf / length norm,
+  // saturated and × idf, written straight into the term's postings (skills in ascending order).
+  const { k1, b } = tuning;
+  const weights = FIELDS.map((field) => tuning.fields[field]);
+  if (combined.length < widest) combined = new Float64Array(Math.max(widest, combined.length * 2));
+  const postings = postingStart[termCount] as number;
+  const postingDocs = new Int32Array(postings);
+  const postingWeights = new Float32Array(postings);
+  const fill = postingStart.slice(0, termCount);
+  for (let d = 0; d < n; d++) {
+    const { terms, weighted, slots, counts, fieldStart, lengths } = skills[d] as SkillTerms;
+    combined.fill(0, 0, terms.length);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const weight = weights[f] as number;
+      if (weight === 0) continue;
+      const norm = 1 - b + (b * (lengths[f] as number)) / (avg[f] as number);
+      for (let i = fieldStart[f] as number, end = fieldStart[f + 1] as number; i < end; i++) {
+        const u = slots[i] as number;
+        combined[u] = (combined[u] as number) + (weight * (counts[i] as number)) / norm;
+      }
+    }
+    for (let u = 0; u < terms.length; u++) {
+      if (weighted[u] === 0) continue;
+      const id = terms[u] as number;
+      const tf = combined[u] as number;
+      const at = (fill[id] as number)++;
+      postingDocs[at] = d;
+      postingWeights[at] = (idf[id] as number) * (tf / (k1 + tf));
+    }
+  }
+
+  // Examples: their own document frequencies (an utterance is a document).
+  let exampleCount = 0;
+  let exampleIdTotal = 0;
+  for (const skill of skills) {
+    exampleCount += skill.exampleSlot.length;
+    exampleIdTotal += skill.exampleIds.length;
+  }
+  const exampleStart = new Int32Array(termCount + 1);
+  for (const skill of skills) for (const id of skill.exampleIds) (exampleStart[id + 1] as number)++;
+  const exampleIdf = new Float64Array(termCount);
+  for (let t = 0; t < termCount; t++) exampleIdf[t] = bm25Idf(exampleCount, exampleStart[t + 1] as number);
+  for (let t = 0; t < termCount; t++)
+    exampleStart[t + 1] = (exampleStart[t + 1] as number) + (exampleStart[t] as number);
+  const exampleList = new Int32Array(exampleIdTotal);
+  const exampleFill = exampleStart.slice(0, termCount);
+  const exampleOwner = new Int32Array(exampleCount);
+  const exampleSlot = new Int32Array(exampleCount);
+  const exampleWeight = new Float64Array(exampleCount);
+  let e = 0;
+  for (let d = 0; d < n; d++) {
+    const skill = skills[d] as SkillTerms;
+    for (let k = 0; k < skill.exampleSlot.length; k++, e++) {
+      exampleOwner[e] = d;
+      exampleSlot[e] = skill.exampleSlot[k] as number;
+      let sum = 0;
+      for (let i = skill.exampleStart[k] as number; i < (skill.exampleStart[k + 1] as number); i++) {
+        const id = skill.exampleIds[i] as number;
+        sum += exampleIdf[id] as number;
+        exampleList[(exampleFill[id] as number)++] = e;
+      }
+      exampleWeight[e] = sum;
+    }
+  }
+
+  return {
+    size: n,
+    termIds: vocabulary.termIds,
+    terms: vocabulary.terms,
+    termCount,
+    df,
     idf,
     unseenIdf: bm25Idf(n, 0),
     uniqueIdf: bm25Idf(Math.max(n, 1), 1),
-    postings,
+    postingStart,
+    postingDocs,
+    postingWeights,
     exampleCount,
-    exampleOwner: Int32Array.from(exampleOwner),
-    exampleSlot: Int32Array.from(exampleSlot),
+    exampleOwner,
+    exampleSlot,
     exampleWeight,
     exampleIdf,
     exampleUnseenIdf: bm25Idf(exampleCount, 0),
-    examplePostings: exLists.map((list) => (list.length > 0 ? Int32Array.from(list) : undefined)),
+    exampleStart,
+    exampleList,
   };
 }

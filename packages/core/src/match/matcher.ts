@@ -31,14 +31,10 @@ import type {
   Vetoed,
 } from "../types.js";
 import { recency, type UsageStore } from "../usage/store.js";
-import {
-  buildLexicalIndex,
-  DEFAULT_INDEX_TUNING,
-  type IndexTuning,
-  type LexicalIndex,
-} from "./lexical-index.js";
+import { DEFAULT_INDEX_TUNING, type IndexTuning, knownTerm, type LexicalIndex } from "./lexical-index.js";
+import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
-import { type CompiledTrigger, compileTrigger, type TriggerInput, triggerInput } from "./triggers.js";
+import { type CompiledTrigger, type TriggerInput, triggerInput } from "./triggers.js";
 
 /** The host's embedding model: one vector per text, same order. */
 export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
@@ -98,13 +94,6 @@ export interface Matcher {
   diagnostics(skills: readonly Skill[]): Diagnostic[];
 }
 
-interface SkillRules {
-  triggers: CompiledTrigger[];
-  exclusions: CompiledTrigger[];
-  /** The name as a phrase, when it is distinctive enough to count as a mention. */
-  name: CompiledTrigger | undefined;
-}
-
 interface Prepared {
   skills: readonly Skill[];
   lexical: LexicalIndex;
@@ -136,13 +125,16 @@ export function createMatcher(options: MatcherOptions = {}): Matcher {
     ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
     fields: { ...DEFAULT_TUNING.fields, ...fields },
   };
+  // Per skills array (a shelf hands out the same array until something changes), and per
+  // skill across arrays: a rebuild re-reads only the skills it has not seen (skill-index.ts).
   const cache = new WeakMap<readonly Skill[], Prepared>();
+  const index = new SkillIndexCache(tuning);
   const vectors = new WeakMap<Skill, Float32Array[]>();
 
   function prepared(skills: readonly Skill[]): Prepared {
     let p = cache.get(skills);
     if (!p) {
-      p = prepare(skills, tuning);
+      p = prepare(skills, index);
       cache.set(skills, p);
     }
     return p;
@@ -223,31 +215,12 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-function prepare(skills: readonly Skill[], tuning: MatchTuning): Prepared {
-  const lexical = buildLexicalIndex(skills, tuning);
-  const diagnostics: Diagnostic[] = [];
+function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
+  const { lexical, rules, diagnostics } = index.build(skills);
   const anchored = new Map<string, number[]>();
   const unanchored: number[] = [];
   const nameAnchored = new Map<string, number[]>();
-  const rules = skills.map((skill, s): SkillRules => {
-    const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
-      const out: CompiledTrigger[] = [];
-      for (const source of list) {
-        const result = compileTrigger(source);
-        if (result.ok) out.push(result.trigger);
-        else
-          diagnostics.push({
-            severity: "warning",
-            code: "invalid-trigger",
-            message: `${skill.name}: ${field} entry ignored: ${result.error}`,
-            file: skill.file,
-            line: 1,
-            hint: result.hint,
-          });
-      }
-      return out;
-    };
-    const triggers = compile(skill.triggers, "triggers");
+  rules.forEach(({ triggers, name }, s) => {
     triggers.forEach((trigger, t) => {
       if (trigger.anchor === undefined) unanchored.push(s, t);
       else {
@@ -256,13 +229,11 @@ function prepare(skills: readonly Skill[], tuning: MatchTuning): Prepared {
         anchored.set(trigger.anchor, list);
       }
     });
-    const name = nameRule(skill, lexical);
     if (name?.anchor !== undefined) {
       const list = nameAnchored.get(name.anchor) ?? [];
       list.push(s);
       nameAnchored.set(name.anchor, list);
     }
-    return { triggers, exclusions: compile(skill.exclusions, "exclusions"), name };
   });
   return {
     skills,
@@ -280,24 +251,6 @@ function prepare(skills: readonly Skill[], tuning: MatchTuning): Prepared {
     passScore: new Float64Array(skills.length),
     passLex: new Float64Array(skills.length),
   };
-}
-
-/**
- * A name counts as mentioned when it is several words ("dotnet-api", "pdf-tools") or one
- * word no other skill uses ("calculator"): a one-word name like "search" or "now" is also
- * an everyday word, and would fire on every message that says it.
- */
-function nameRule(skill: Skill, lexical: LexicalIndex): CompiledTrigger | undefined {
-  const result = compileTrigger(skill.name.replace(/\*/gu, " "));
-  if (!result.ok) return undefined;
-  const words = analyze(skill.name).terms;
-  if (words.length === 0) return undefined;
-  if (words.length === 1) {
-    const id = lexical.termIds.get(words[0] as string);
-    const df = id === undefined ? 0 : (lexical.postings[id]?.docs.length ?? 0);
-    if (df > 1 || (words[0] as string).length < 4) return undefined;
-  }
-  return result.trigger;
 }
 
 /** Per-message working state, so the explanation step can look back at what was found. */
@@ -332,7 +285,7 @@ function score(
     if (seenTerms.has(term)) return;
     seenTerms.add(term);
     const id = lexical.termIds.get(term);
-    if (id === undefined) {
+    if (!knownTerm(lexical, id)) {
       exampleQueryWeight += lexical.exampleUnseenIdf;
       return;
     }
@@ -343,15 +296,14 @@ function score(
 
   // Lexical: walk the postings into the per-skill accumulator (reset before returning).
   const touched: number[] = [];
+  const { postingStart, postingDocs, postingWeights } = lexical;
   for (let q = 0; q < queryIds.length; q++) {
-    const postings = lexical.postings[queryIds[q] as number];
-    if (!postings) continue;
+    const id = queryIds[q] as number;
     const bit = q < MAX_MASK_TERMS ? 1 << q : 0;
-    const { docs, weights } = postings;
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i] as number;
+    for (let i = postingStart[id] as number, end = postingStart[id + 1] as number; i < end; i++) {
+      const d = postingDocs[i] as number;
       if (lexScore[d] === 0 && lexMask[d] === 0) touched.push(d);
-      lexScore[d] = (lexScore[d] as number) + (weights[i] as number);
+      lexScore[d] = (lexScore[d] as number) + (postingWeights[i] as number);
       lexMask[d] = (lexMask[d] as number) | bit;
     }
   }
@@ -360,12 +312,11 @@ function score(
   const bestExample = new Map<number, { example: number; score: number }>();
   if (lexical.exampleCount > 0 && exampleQueryWeight > 0) {
     const exTouched: number[] = [];
+    const { exampleStart, exampleList } = lexical;
     for (const id of queryIds) {
-      const list = lexical.examplePostings[id];
-      if (!list) continue;
       const w = lexical.exampleIdf[id] as number;
-      for (let i = 0; i < list.length; i++) {
-        const e = list[i] as number;
+      for (let i = exampleStart[id] as number, end = exampleStart[id + 1] as number; i < end; i++) {
+        const e = exampleList[i] as number;
         if (exScore[e] === 0) exTouched.push(e);
         exScore[e] = (exScore[e] as number) + w;
       }

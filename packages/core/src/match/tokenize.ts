@@ -33,6 +33,8 @@ const RUN = new RegExp(String.raw`([${CJK_CLASS}]+)|([[\p{L}\p{N}\p{M}]--[${CJK_
 const CAMEL = /[a-z][A-Z]|[A-Z]{2}[a-z]|[a-zA-Z]\d|\d[a-zA-Z]/u;
 const CAMEL_PARTS = /[A-Z]{2,}(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|[A-Z]+|\d+/gu;
 const ASCII_WORD = /^[a-z]+$/u;
+const ASCII_TEXT = /^[\x00-\x7f]*$/u;
+const ASCII_RUN = /[a-zA-Z0-9]+/gu;
 
 const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
 
@@ -65,6 +67,40 @@ export function segmentCjk(run: string): string[] {
 }
 
 /**
+ * Appends the index terms of one Latin-script word (a run of letters and digits outside
+ * CJK, as written) to `terms`, and the surface word of each to `words`; returns the stem
+ * (the word's phrase form). Shared by {@link analyze} and the index's vocabulary, so both
+ * read a word the same way.
+ */
+export function pushWordTerms(raw: string, terms: string[], words: string[]): string {
+  const lower = raw.toLowerCase();
+  const stemmed = stem(lower);
+  if (!isStopword(lower)) {
+    terms.push(stemmed);
+    words.push(lower);
+  }
+  // "FinanceTool", "PDFReader", "gpt4" are also found by their parts.
+  if (raw.length > 3 && CAMEL.test(raw)) {
+    for (const part of raw.match(CAMEL_PARTS) ?? []) {
+      const p = part.toLowerCase();
+      if (p === lower || isStopword(p)) continue;
+      terms.push(stem(p));
+      words.push(p);
+    }
+  }
+  return stemmed;
+}
+
+/** Appends the index terms of one CJK run (its segmenter words, stop words left out). */
+export function pushCjkTerms(run: string, terms: string[], words: string[]): void {
+  for (const word of segmentCjk(run)) {
+    if (isStopword(word)) continue;
+    terms.push(word);
+    words.push(word);
+  }
+}
+
+/**
  * Analyse `text`. `withCanonical: false` skips the phrase form (skills' long fields only
  * need terms).
  */
@@ -78,29 +114,10 @@ export function analyze(text: string, withCanonical = true): Analysis {
     const cjk = m[1];
     if (cjk !== undefined) {
       if (withCanonical) canonical.push(cjk);
-      for (const word of segmentCjk(cjk)) {
-        if (isStopword(word)) continue;
-        terms.push(word);
-        words.push(word);
-      }
-      continue;
-    }
-    const raw = m[2] as string;
-    const lower = raw.toLowerCase();
-    const stemmed = stem(lower);
-    if (withCanonical) canonical.push(stemmed);
-    if (!isStopword(lower)) {
-      terms.push(stemmed);
-      words.push(lower);
-    }
-    // "FinanceTool", "PDFReader", "gpt4" are also found by their parts.
-    if (raw.length > 3 && CAMEL.test(raw)) {
-      for (const part of raw.match(CAMEL_PARTS) ?? []) {
-        const p = part.toLowerCase();
-        if (p === lower || isStopword(p)) continue;
-        terms.push(stem(p));
-        words.push(p);
-      }
+      pushCjkTerms(cjk, terms, words);
+    } else {
+      const stemmed = pushWordTerms(m[2] as string, terms, words);
+      if (withCanonical) canonical.push(stemmed);
     }
   }
   return {
@@ -109,6 +126,25 @@ export function analyze(text: string, withCanonical = true): Analysis {
     terms,
     words,
   };
+}
+
+/**
+ * The phrase form of `text` alone ({@link Analysis.canonical}): what triggers are compiled
+ * from, without the terms and the normalised text `analyze` also builds.
+ */
+export function canonicalForm(text: string): string {
+  const canonical: string[] = [];
+  if (ASCII_TEXT.test(text)) {
+    // NFKC leaves ASCII as it is, and RUN's words are its letters and digits.
+    for (const word of text.match(ASCII_RUN) ?? []) canonical.push(stem(word.toLowerCase()));
+    return canonical.join(" ");
+  }
+  const nfkc = text.normalize("NFKC");
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(nfkc); m !== null; m = RUN.exec(nfkc)) {
+    canonical.push(m[1] ?? stem((m[2] as string).toLowerCase()));
+  }
+  return canonical.join(" ");
 }
 
 /** Index terms of `text` (see {@link Analysis.terms}). */

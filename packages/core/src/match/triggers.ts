@@ -15,7 +15,7 @@
  */
 import safeRegex from "safe-regex2";
 import { CJK_CHAR as CJK } from "./normalize.js";
-import { analyze } from "./tokenize.js";
+import { canonicalForm } from "./tokenize.js";
 
 export const MAX_GAP_WORDS = 4;
 export const MAX_GAP_CHARS = 16;
@@ -70,7 +70,7 @@ export function compileTrigger(source: string): CompileResult {
   }
   const rawParts = text
     .split("*")
-    .map((part) => analyze(part).canonical)
+    .map(canonicalForm)
     .filter((part) => part !== "");
   if (rawParts.length === 0) {
     return {

@@ -1,0 +1,151 @@
+/**
+ * Stage 1's index of a skill list, rebuilt from per-skill entries that outlive it.
+ *
+ * A shelf hands the matcher a new skills array whenever something changes (a hot reload after
+ * one SKILL.md was edited, a skill added or removed), and the loader keeps the same Skill
+ * object for every file whose bytes did not change. So each skill's expensive part — its text
+ * read into term ids, its triggers and exclusions compiled — is cached per Skill object
+ * (a WeakMap: a removed skill's entry goes with it), and a rebuild reads only the skills it
+ * has not seen, then recomputes what depends on the whole list (document frequencies, field
+ * length norms, postings) in flat passes over typed arrays.
+ *
+ * The entries hold term ids of the process's shared {@link Vocabulary}; when it is replaced
+ * (it grew past its bound), the next build drops them and reads everything again.
+ */
+import type { Diagnostic, Skill } from "../types.js";
+import {
+  buildLexicalIndex,
+  type IndexTuning,
+  type LexicalIndex,
+  readSkillTerms,
+  type SkillTerms,
+} from "./lexical-index.js";
+import { type CompiledTrigger, compileTrigger } from "./triggers.js";
+import { sharedVocabulary, type Vocabulary } from "./vocabulary.js";
+
+export interface SkillRules {
+  triggers: CompiledTrigger[];
+  exclusions: CompiledTrigger[];
+  /** The name as a phrase, when it is distinctive enough to count as a mention. */
+  name: CompiledTrigger | undefined;
+}
+
+/** What is kept per Skill object across rebuilds. */
+interface SkillEntry {
+  terms: SkillTerms;
+  triggers: CompiledTrigger[];
+  exclusions: CompiledTrigger[];
+  /** The name compiled as a phrase (undefined when it has no words). */
+  name: CompiledTrigger | undefined;
+  diagnostics: Diagnostic[];
+}
+
+export interface SkillIndex {
+  lexical: LexicalIndex;
+  rules: SkillRules[];
+  /** Triggers and exclusions that could not be compiled (`invalid-trigger`), in skill order. */
+  diagnostics: Diagnostic[];
+  /** Skills read for this build (new or changed), and skills whose cached entry was reused. */
+  analysed: number;
+  reused: number;
+}
+
+export class SkillIndexCache {
+  private readonly tuning: IndexTuning;
+  private readonly maxWords: number | undefined;
+  private vocabulary: Vocabulary;
+  private entries = new WeakMap<Skill, SkillEntry>();
+
+  /** `maxWords`: the shared vocabulary's bound (tests lower it). */
+  constructor(tuning: IndexTuning, maxWords?: number) {
+    this.tuning = tuning;
+    this.maxWords = maxWords;
+    this.vocabulary = sharedVocabulary(maxWords);
+  }
+
+  build(skills: readonly Skill[]): SkillIndex {
+    const vocabulary = sharedVocabulary(this.maxWords);
+    if (vocabulary !== this.vocabulary) {
+      // Cached term ids belong to the old vocabulary.
+      this.vocabulary = vocabulary;
+      this.entries = new WeakMap();
+    }
+    let analysed = 0;
+    const entries = skills.map((skill) => {
+      let entry = this.entries.get(skill);
+      if (!entry) {
+        entry = this.read(skill);
+        this.entries.set(skill, entry);
+        analysed++;
+      }
+      return entry;
+    });
+    const lexical = buildLexicalIndex(
+      entries.map((e) => e.terms),
+      this.vocabulary,
+      this.tuning,
+    );
+
+    return {
+      lexical,
+      rules: entries.map((entry) => ({
+        triggers: entry.triggers,
+        exclusions: entry.exclusions,
+        name: distinctiveName(entry, lexical),
+      })),
+      diagnostics: entries.flatMap((entry) => entry.diagnostics),
+      analysed,
+      reused: skills.length - analysed,
+    };
+  }
+
+  private read(skill: Skill): SkillEntry {
+    const diagnostics: Diagnostic[] = [];
+    const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
+      const out: CompiledTrigger[] = [];
+      for (const source of list) {
+        const result = compileTrigger(source);
+        if (result.ok) out.push(result.trigger);
+        else
+          diagnostics.push({
+            severity: "warning",
+            code: "invalid-trigger",
+            message: `${skill.name}: ${field} entry ignored: ${result.error}`,
+            file: skill.file,
+            line: 1,
+            hint: result.hint,
+          });
+      }
+      return out;
+    };
+    const triggers = compile(skill.triggers, "triggers");
+    const exclusions = compile(skill.exclusions, "exclusions");
+    const name = compileTrigger(skill.name.replace(/\*/gu, " "));
+    return {
+      terms: readSkillTerms(skill, this.vocabulary, this.tuning),
+      triggers,
+      exclusions,
+      name: name.ok ? name.trigger : undefined,
+      diagnostics,
+    };
+  }
+}
+
+/**
+ * A name counts as mentioned when it is several words ("dotnet-api", "pdf-tools") or one
+ * word no other skill uses ("calculator"): a one-word name like "search" or "now" is also
+ * an everyday word, and would fire on every message that says it.
+ */
+function distinctiveName(entry: SkillEntry, lexical: LexicalIndex): CompiledTrigger | undefined {
+  // The name field's terms (the index read the name as its first field).
+  const { name, terms } = entry;
+  const words = terms.lengths[0] as number;
+  if (!name || words === 0) return undefined;
+  if (words === 1) {
+    const id = terms.terms[0] as number;
+    // Skills whose lexical score the word adds to (all that use it, unless a field weighs 0).
+    const users = (lexical.postingStart[id + 1] as number) - (lexical.postingStart[id] as number);
+    if (users > 1 || (lexical.terms[id] as string).length < 4) return undefined;
+  }
+  return name;
+}

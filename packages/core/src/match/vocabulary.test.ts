@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { analyze } from "./tokenize.js";
+import { sharedVocabulary, Vocabulary } from "./vocabulary.js";
+
+const DATA = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
+
+/** The terms `vocabulary.read` yields for `text`, as strings. */
+function read(vocabulary: Vocabulary, text: string): string[] {
+  const count = vocabulary.read(text);
+  return Array.from(vocabulary.ids.subarray(0, count), (id) => vocabulary.terms[id] as string);
+}
+
+function corpusTexts(): string[] {
+  const corpus = path.join(DATA, "skills-corpus");
+  const manifest = fs.readFileSync(path.join(corpus, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1);
+  return manifest
+    .map((line) => line.split("\t")[0] as string)
+    .filter((file) => /(^|\/)skill\.md$/i.test(file))
+    .map((file) => fs.readFileSync(path.join(corpus, file), "utf8").slice(0, 6_000));
+}
+
+function edgeCaseTexts(): string[] {
+  const dir = path.join(DATA, "parser-edge-cases");
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8"));
+}
+
+const TRICKY = [
+  "Running the deployments",
+  "FinanceTool PDFReader gpt4 iOS getHTTPResponseCode XMLHttpRequest",
+  "café naïve Ünïcödé ŞİMDİ İstanbul ΟΔΟΣ straße",
+  "ＲＵＮ ＴＥＳＴＳ ｶﾀｶﾅ ﬁle ①②③",
+  "e\u0301te\u0301 a\u0308 n\u0303",
+  "帮我写一篇关于人工智能的文章",
+  "東京の天気を教えてください。明日の予定も確認したいです。",
+  "用React写组件 and run tests，然后写文章",
+  "react组件 组件react 漢\u0301字 ー々",
+  "🚀deploy🔥now ✅ done → next ─── │ ├──",
+  "\ud800abc\udc00 lone\ud83d surrogates",
+  "𠀀𠀁 test 𝗲𝘅𝗮𝗺𝗽𝗹𝗲 𝐁𝐨𝐥𝐝",
+  "v2.0.1 x86_64 3000ms 1e10 0x1F",
+  "don't it's I'm we've they'll",
+  "abcdefg abcdefgh abcdefghi abcdefghij supercalifragilisticexpialidocious internationalization",
+  "Test TEST test tEsT TeSt tests testing tested",
+  "",
+  "   ",
+  "a",
+  "Z9",
+];
+
+/** Strings drawn from an alphabet that mixes every class the reader tells apart. */
+function fuzzTexts(count: number): string[] {
+  const alphabet = [
+    ..."abcxyzABCXYZ0189 -_.,;:'\"/\\()[]{}\n\t",
+    "é",
+    "Ü",
+    "ß",
+    "İ",
+    "Σ",
+    "ς",
+    "\u0301",
+    "\u0308",
+    "文",
+    "章",
+    "写",
+    "の",
+    "テ",
+    "ー",
+    "々",
+    "，",
+    "。",
+    "Ａ",
+    "ｂ",
+    "ﬁ",
+    "①",
+    "🚀",
+    "𠀀",
+    "𝗲",
+    "\ud800",
+    "\udc00",
+    "\u00a0",
+    "—",
+  ];
+  let seed = 42;
+  const next = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed;
+  };
+  return Array.from({ length: count }, () => {
+    const length = next() % 60;
+    let text = "";
+    for (let i = 0; i < length; i++) text += alphabet[next() % alphabet.length];
+    return text;
+  });
+}
+
+describe("Vocabulary.read", () => {
+  it("yields exactly the terms of analyze(), on the real corpus and the parser edge cases", () => {
+    const vocabulary = new Vocabulary();
+    const texts = [...corpusTexts(), ...edgeCaseTexts()];
+    expect(texts.length).toBeGreaterThan(900);
+    for (const text of texts) expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
+  });
+
+  it("yields exactly the terms of analyze() on tricky and random text (case, accents, CJK, width, surrogates)", () => {
+    const vocabulary = new Vocabulary();
+    for (const text of [...TRICKY, ...fuzzTexts(3_000)]) {
+      expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
+    }
+    // Read again: now every word comes from the vocabulary's table.
+    for (const text of TRICKY) expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
+  });
+
+  it("gives a term one id for good, whatever word it was read from", () => {
+    const vocabulary = new Vocabulary();
+    vocabulary.read("Deploying deployments");
+    const [first, second] = vocabulary.ids.subarray(0, 2);
+    expect(first).toBe(second);
+    expect(vocabulary.terms[first as number]).toBe("deploy");
+    expect(vocabulary.idOf("deploy")).toBe(first);
+  });
+});
+
+describe("sharedVocabulary", () => {
+  it("is one vocabulary until it outgrows its bound, then a new one", () => {
+    const first = sharedVocabulary();
+    expect(sharedVocabulary()).toBe(first);
+    first.read("alpha beta gamma delta epsilon");
+    const replaced = sharedVocabulary(3);
+    expect(replaced).not.toBe(first);
+    expect(replaced.words).toBe(0);
+    expect(sharedVocabulary()).toBe(replaced);
+  });
+});

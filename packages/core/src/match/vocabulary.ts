@@ -1,0 +1,354 @@
+/**
+ * The index's vocabulary: term ids, and a fast path from text to term ids for indexing.
+ *
+ * Indexing a shelf reads megabytes of text (1,000 real skills ≈ 3 MB, bodies above all), and
+ * reading it through {@link analyze} — a Unicode-property regex, a string and a stem lookup per
+ * word, then a term lookup — was most of an index build. Here the text is scanned once, char
+ * code by char code, and each ASCII word is hashed as it is read and looked up in a table of
+ * the words seen before, which holds the term ids that word stands for (stem, camelCase parts,
+ * or none for a stop word): a known word costs a hash probe and no allocation. Words that are
+ * not plain ASCII (accents, CJK) take the slow path through the same functions `analyze` uses
+ * (`pushWordTerms`, `pushCjkTerms`), cached per run. `termIds(text)` yields exactly the terms
+ * of `analyze(text).terms`, as ids (vocabulary.test.ts checks it on the real corpus).
+ *
+ * How a written word reads never changes, so, like the stem cache it replaces for indexing,
+ * the vocabulary is shared by every matcher in the process ({@link sharedVocabulary}) and
+ * only ever grows; past {@link MAX_WORDS} words the next index build starts a new one (and
+ * every matcher re-reads its skills into it), which bounds its memory.
+ */
+import { CJK_CLASS } from "./normalize.js";
+import { pushCjkTerms, pushWordTerms } from "./tokenize.js";
+
+const SEPARATOR = 1;
+const WORD = 2;
+const CJK = 3;
+
+/** Class of each ASCII code: letters and digits are word characters, the rest separates. */
+const ASCII_CLASS = new Uint8Array(128).fill(SEPARATOR);
+for (let c = 48; c <= 57; c++) ASCII_CLASS[c] = WORD;
+for (let c = 65; c <= 90; c++) ASCII_CLASS[c] = WORD;
+for (let c = 97; c <= 122; c++) ASCII_CLASS[c] = WORD;
+
+// The classes of tokenize.ts's RUN, one code point at a time: a CJK run, a run of other
+// letters/digits/marks, or neither.
+const CJK_POINT = new RegExp(`^[${CJK_CLASS}]$`, "u");
+const WORD_POINT = /^[\p{L}\p{N}\p{M}]$/u;
+/** Classes of BMP code points, filled in as they are met (0 = not seen yet). */
+const bmpClass = new Uint8Array(0x10000);
+const astralClass = new Map<number, number>();
+
+function classify(point: number): number {
+  const char = String.fromCodePoint(point);
+  return CJK_POINT.test(char) ? CJK : WORD_POINT.test(char) ? WORD : SEPARATOR;
+}
+
+function bmp(code: number): number {
+  let cls = bmpClass[code] as number;
+  if (cls === 0) {
+    // A lone surrogate is no letter: RUN (with the v flag) skips it as well.
+    cls = code >= 0xd800 && code <= 0xdfff ? SEPARATOR : classify(code);
+    bmpClass[code] = cls;
+  }
+  return cls;
+}
+
+function astral(point: number): number {
+  let cls = astralClass.get(point);
+  if (cls === undefined) {
+    cls = classify(point);
+    astralClass.set(point, cls);
+  }
+  return cls;
+}
+
+/**
+ * The class of the (non-ASCII) code point at `i`, plus 4 when it takes two code units
+ * (a surrogate pair): `at & 3` is the class, `1 + (at >> 2)` the width.
+ */
+function classAt(text: string, i: number, code: number): number {
+  if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    const low = text.charCodeAt(i + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return astral(((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000) | 4;
+  }
+  return bmp(code);
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+/** Emission of a stop word: no term. */
+const NONE = -1;
+/** Record of the word table: hash, emission, then the word (see {@link Vocabulary.lookup}). */
+const RECORD = 4;
+const FRONT_MASK = 1023;
+
+export class Vocabulary {
+  /** term id → term */
+  readonly terms: string[] = [];
+  /** term → id */
+  readonly termIds = new Map<string, number>();
+
+  /**
+   * ASCII words as written (case matters: "FinanceTool" also yields its parts) in an
+   * open-addressing table of RECORD int32s per slot: hash, emission, and the word itself —
+   * up to 8 characters packed into two ints as the scan reads them (letters and digits are
+   * never 0, so the padding tells the length), a longer one as ~(its offset in `longBytes`)
+   * and its length. A lookup touches one record and no string.
+   */
+  private table = new Int32Array(RECORD << 12);
+  private mask = (1 << 12) - 1;
+  private wordCount = 0;
+  /** Recently met short words (a, b, emission), direct-mapped: small enough to stay in cache. */
+  private readonly front = new Int32Array(3 * (FRONT_MASK + 1));
+  private longBytes = new Uint8Array(1 << 14);
+  private longUsed = 0;
+  /** Emissions of several terms: emission -2 - k is `several[k]`. */
+  private readonly several: Int32Array[] = [];
+  /** Non-ASCII runs (accented words, CJK runs) → emission. */
+  private readonly runs = new Map<string, number>();
+
+  /** The ids read by the last {@link read}, `ids[0 … count)`. */
+  ids: Int32Array = new Int32Array(1 << 12);
+
+  /** Distinct words and runs remembered: how much the vocabulary holds besides its terms. */
+  get words(): number {
+    return this.wordCount + this.runs.size;
+  }
+
+  /** Id of a term, created if new. */
+  idOf(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      const own = detached(term);
+      this.termIds.set(own, id);
+      this.terms.push(own);
+    }
+    return id;
+  }
+
+  /**
+   * Reads the index terms of `text` (those of `analyze(text).terms`, in order) into
+   * `ids[0 … count)`, and returns `count`.
+   */
+  read(text: string): number {
+    // NFKC leaves ASCII as it is: the text is normalised when a non-ASCII character shows up,
+    // and read again from the start if that changed it (a mark may compose with the letter before).
+    let s = text;
+    let n = s.length;
+    let normalized = false;
+    let ids = this.ids;
+    let count = 0;
+    let i = 0;
+    while (i < n) {
+      let code = s.charCodeAt(i);
+      let emission: number;
+      if (code < 128) {
+        if (ASCII_CLASS[code] === SEPARATOR) {
+          i++;
+          continue;
+        }
+        // An ASCII word; it may go on with non-ASCII letters ("café"), then it is one run.
+        // Its last 8 characters are shifted into a:b as it is read.
+        const start = i;
+        let a = code;
+        let b = 0;
+        while (++i < n) {
+          code = s.charCodeAt(i);
+          if (code >= 128 || ASCII_CLASS[code] === SEPARATOR) break;
+          b = (b << 8) | (a >>> 24);
+          a = (a << 8) | code;
+        }
+        if (i < n && code >= 128 && !normalized) {
+          normalized = true;
+          const nfkc = s.normalize("NFKC");
+          if (nfkc !== s) {
+            s = nfkc;
+            n = s.length;
+            i = count = 0;
+            continue;
+          }
+        }
+        if (i < n && code >= 128 && (classAt(s, i, code) & 3) === WORD) {
+          i = runEnd(s, i, WORD);
+          emission = this.runEmission(s.slice(start, i), WORD);
+        } else emission = this.lookup(s, start, i, a, b);
+      } else {
+        if (!normalized) {
+          normalized = true;
+          const nfkc = s.normalize("NFKC");
+          if (nfkc !== s) {
+            s = nfkc;
+            n = s.length;
+            i = count = 0;
+            continue;
+          }
+        }
+        const at = classAt(s, i, code);
+        const cls = at & 3;
+        const start = i;
+        i += 1 + (at >> 2);
+        if (cls === SEPARATOR) continue;
+        i = runEnd(s, i, cls);
+        emission = this.runEmission(s.slice(start, i), cls);
+      }
+      if (emission === NONE) continue;
+      if (emission >= 0) {
+        if (count === ids.length) ids = this.grownIds(count);
+        ids[count++] = emission;
+      } else {
+        for (const id of this.several[-2 - emission] as Int32Array) {
+          if (count === ids.length) ids = this.grownIds(count);
+          ids[count++] = id;
+        }
+      }
+    }
+    return count;
+  }
+
+  private grownIds(count: number): Int32Array {
+    const grown = new Int32Array(count * 2);
+    grown.set(this.ids);
+    this.ids = grown;
+    return grown;
+  }
+
+  /** The emission of the ASCII word s[start … end) (packed in a:b when ≤ 8 characters): from the table, or computed once. */
+  private lookup(s: string, start: number, end: number, a: number, b: number): number {
+    const length = end - start;
+    let hash: number;
+    if (length <= 8) hash = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b);
+    else {
+      hash = FNV_OFFSET;
+      for (let j = start; j < end; j++) hash = Math.imul(hash ^ s.charCodeAt(j), FNV_PRIME);
+      a = 0;
+      b = length;
+    }
+    hash ^= hash >>> 15;
+    hash = Math.imul(hash, 0x2c1b3c6d);
+    hash ^= hash >>> 13;
+    const front = (hash & FRONT_MASK) * 3;
+    const cache = this.front;
+    if (a !== 0 && cache[front] === a && cache[front + 1] === b) return cache[front + 2] as number;
+    const { table, mask } = this;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const r = slot * RECORD;
+      const word = table[r + 2] as number;
+      if (word === 0) break;
+      if (table[r] !== hash || table[r + 3] !== b) continue;
+      if (a !== 0) {
+        if (word === a) {
+          const emission = table[r + 1] as number;
+          cache[front] = a;
+          cache[front + 1] = b;
+          cache[front + 2] = emission;
+          return emission;
+        }
+      } else if (word < 0 && this.sameLong(~word, s, start, length)) return table[r + 1] as number;
+    }
+    // A word not seen before: read it the way `analyze` does.
+    const emission = this.emissionOf(s.slice(start, end), WORD);
+    if (a === 0) a = ~this.storeLong(s, start, length);
+    if (++this.wordCount * 2 > this.mask + 1) this.growTable();
+    this.put(hash, emission, a, b);
+    return emission;
+  }
+
+  private sameLong(offset: number, s: string, start: number, length: number): boolean {
+    const bytes = this.longBytes;
+    for (let j = 0; j < length; j++) if (bytes[offset + j] !== s.charCodeAt(start + j)) return false;
+    return true;
+  }
+
+  private storeLong(s: string, start: number, length: number): number {
+    const offset = this.longUsed;
+    if (offset + length > this.longBytes.length) {
+      const bigger = new Uint8Array(Math.max(this.longBytes.length * 2, offset + length));
+      bigger.set(this.longBytes);
+      this.longBytes = bigger;
+    }
+    for (let j = 0; j < length; j++) this.longBytes[offset + j] = s.charCodeAt(start + j);
+    this.longUsed = offset + length;
+    return offset;
+  }
+
+  private put(hash: number, emission: number, a: number, b: number): void {
+    const { table, mask } = this;
+    let slot = hash & mask;
+    while (table[slot * RECORD + 2] !== 0) slot = (slot + 1) & mask;
+    const r = slot * RECORD;
+    table[r] = hash;
+    table[r + 1] = emission;
+    table[r + 2] = a;
+    table[r + 3] = b;
+  }
+
+  private growTable(): void {
+    const old = this.table;
+    this.table = new Int32Array(old.length * 2);
+    this.mask = this.table.length / RECORD - 1;
+    for (let r = 0; r < old.length; r += RECORD) {
+      if (old[r + 2] !== 0)
+        this.put(old[r] as number, old[r + 1] as number, old[r + 2] as number, old[r + 3] as number);
+    }
+  }
+
+  private runEmission(run: string, cls: number): number {
+    let emission = this.runs.get(run);
+    if (emission === undefined) {
+      emission = this.emissionOf(run, cls);
+      this.runs.set(detached(run), emission);
+    }
+    return emission;
+  }
+
+  /** What a word or CJK run stands for, read by tokenize.ts's own functions. */
+  private emissionOf(run: string, cls: number): number {
+    const terms: string[] = [];
+    const words: string[] = [];
+    if (cls === CJK) pushCjkTerms(run, terms, words);
+    else pushWordTerms(run, terms, words);
+    if (terms.length === 0) return NONE;
+    if (terms.length === 1) return this.idOf(terms[0] as string);
+    this.several.push(Int32Array.from(terms, (term) => this.idOf(term)));
+    return -1 - this.several.length;
+  }
+}
+
+/**
+ * A copy of `text` that does not point into the text it was cut from. Engines may keep a
+ * long substring as a view of its parent; the vocabulary outlives skills, and must not keep
+ * a removed skill's body alive through one of its words.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/** End of the run of class `cls` that goes on at `i`. */
+function runEnd(s: string, i: number, cls: number): number {
+  while (i < s.length) {
+    const code = s.charCodeAt(i);
+    if (code < 128) {
+      if (cls !== WORD || ASCII_CLASS[code] !== WORD) return i;
+      i++;
+      continue;
+    }
+    const at = classAt(s, i, code);
+    if ((at & 3) !== cls) return i;
+    i += 1 + (at >> 2);
+  }
+  return i;
+}
+
+/** Words and runs a shared vocabulary may hold before it is replaced (≈ 100 bytes each). */
+export const MAX_WORDS = 500_000;
+let shared = new Vocabulary();
+
+/**
+ * The process's vocabulary, replaced by a new one once it holds more than `maxWords` words.
+ * Term ids are only comparable within one vocabulary: a cache of term ids keeps the
+ * vocabulary they came from and starts over when this returns another one.
+ */
+export function sharedVocabulary(maxWords = MAX_WORDS): Vocabulary {
+  if (shared.words > maxWords) shared = new Vocabulary();
+  return shared;
+}
