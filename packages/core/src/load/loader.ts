@@ -60,6 +60,8 @@ interface Located {
   file: string;
   source: SourceRoot;
   depth: number;
+  /** The file's signature, when the scan that found it just took one. */
+  sig?: Signature;
 }
 
 export class SkillLoader {
@@ -218,8 +220,10 @@ export class SkillLoader {
     const located: Located[] = [];
     for (const root of this.roots) {
       for (const node of walk(root.node)) {
-        if (node.skillFile !== undefined)
-          located.push({ file: node.skillFile, source: root.source, depth: node.depth });
+        if (node.skillFile === undefined) continue;
+        located.push({ file: node.skillFile, source: root.source, depth: node.depth, sig: node.skillSig });
+        // Good for the read right after this scan only.
+        node.skillSig = undefined;
       }
     }
     return located;
@@ -228,6 +232,7 @@ export class SkillLoader {
   private async readAll(located: readonly Located[]): Promise<void> {
     const items = located.map((loc) => ({
       file: loc.file,
+      sig: loc.sig,
       options: { path: loc.file, mode: this.mode, folderName: path.basename(path.dirname(loc.file)) },
     }));
     await readSkillFiles(items, (i, sig, result) => this.record(located[i]!, sig, result));

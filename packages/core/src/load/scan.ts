@@ -17,7 +17,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import type { Diagnostic } from "../types.js";
-import { type Signature, signatureOf } from "./signature.js";
+import { type Signature, signatureOf, signatureOfStats } from "./signature.js";
 
 /** Deepest folder level that can hold a skill: 1 = `<root>/<name>`, 2 = `<root>/<category>/<name>`. */
 export const MAX_SKILL_DEPTH = 2;
@@ -38,6 +38,11 @@ export interface ScanNode {
   sig?: Signature;
   /** Absolute path of the skill file when this folder is a skill. */
   skillFile?: string;
+  /**
+   * The skill file's signature from the scan's own lstat, until the loader takes it for the
+   * read that follows (taken once: a later read must stat again).
+   */
+  skillSig?: Signature;
   children: Map<string, ScanNode>;
   /** Problems found while listing this folder (links leaving the root, unreadable folders). */
   diagnostics: Diagnostic[];
@@ -95,11 +100,13 @@ function entryKind(entry: Dirent, full: string, ctx: ScanContext): EntryKind {
   }
 }
 
-function isPlainFile(file: string): boolean {
+/** The signature of `file` when it is a plain file (not a link), else undefined. */
+function plainFileSignature(file: string): Signature | undefined {
   try {
-    return fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() === true;
+    const st = fs.lstatSync(file, { throwIfNoEntry: false });
+    return st?.isFile() ? signatureOfStats(st) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -137,10 +144,16 @@ export async function scanNode(
 ): Promise<ScanNode> {
   const node: ScanNode = { path: dir, depth, children: new Map(), diagnostics: [] };
   // Fast path for the common case, a plain SKILL.md: one lstat (~2 µs) instead of a listing
-  // (~10–15 µs). Links and lower-case names take the full path below.
-  if (depth > 0 && isPlainFile(path.join(dir, SKILL_FILE_NAMES[0]))) {
-    node.skillFile = path.join(dir, SKILL_FILE_NAMES[0]);
-    return node;
+  // (~10–15 µs), and its stats are the file's signature for the read that follows. Links and
+  // lower-case names take the full path below.
+  if (depth > 0) {
+    const file = path.join(dir, SKILL_FILE_NAMES[0]);
+    const sig = plainFileSignature(file);
+    if (sig !== undefined) {
+      node.skillFile = file;
+      node.skillSig = sig;
+      return node;
+    }
   }
   // Signature before listing: an entry added while we list shows up as a change next time.
   const sig = signatureOf(dir);
@@ -217,6 +230,7 @@ export async function rescanNode(node: ScanNode, ctx: ScanContext): Promise<void
   }
   node.sig = fresh.sig;
   node.skillFile = fresh.skillFile;
+  node.skillSig = fresh.skillSig;
   node.children = fresh.children;
   node.diagnostics = fresh.diagnostics;
 }

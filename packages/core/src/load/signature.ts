@@ -22,11 +22,15 @@ export interface Signature {
 export function signatureOf(path: string): Signature | undefined {
   try {
     const st = fs.statSync(path, { throwIfNoEntry: false });
-    if (!st) return undefined;
-    return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, ino: st.ino, isFile: st.isFile() };
+    return st ? signatureOfStats(st) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The signature of stats already taken (of a path that is not a link, or a link's target). */
+export function signatureOfStats(st: fs.Stats): Signature {
+  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, ino: st.ino, isFile: st.isFile() };
 }
 
 export function sameSignature(a: Signature | undefined, b: Signature | undefined): boolean {

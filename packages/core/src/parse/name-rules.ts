@@ -27,7 +27,8 @@ export function codePointLength(text: string): number {
 export function checkName(name: string): NameProblem[] {
   const problems: NameProblem[] = [];
   if (name.length === 0) return [{ code: "invalid-name", message: "`name` is empty" }];
-  const length = codePointLength(name);
+  // UTF-16 length ≥ code points, so the exact count is only needed past the limit.
+  const length = name.length > NAME_MAX_LENGTH ? codePointLength(name) : name.length;
   if (length > NAME_MAX_LENGTH) {
     problems.push({
       code: "name-too-long",

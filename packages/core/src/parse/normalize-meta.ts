@@ -13,12 +13,12 @@ import { COMPATIBILITY_MAX_LENGTH, DESCRIPTION_MAX_LENGTH, MAX_YAML_ALIASES } fr
 import { checkName, codePointLength, normalizeName, suggestName } from "./name-rules.js";
 import type { Locator, Report } from "./report.js";
 import { defineOwn, FIELD_BY_KEY, type FieldSpec } from "./schema.js";
-import { AliasLimitError, type Frontmatter, jsValue, textValue } from "./yaml-frontmatter.js";
+import { AliasLimitError, type Frontmatter } from "./yaml-frontmatter.js";
 
 interface Entry {
   key: string;
   keyNode: Node | null;
-  value: Node | null;
+  value: unknown;
   spec: FieldSpec | undefined;
   /** Spelled as documented (or one of its accepted snake/kebab spellings), not a case variant. */
   exact: boolean;
@@ -92,7 +92,7 @@ export function normalizeMeta(
         // nothing the file says is lost; an exact repeat keeps its first value.
         for (const entry of group) {
           if (Object.hasOwn(extra, entry.key)) continue;
-          defineOwn(extra, entry.key, jsValue(frontmatter, entry.value));
+          defineOwn(extra, entry.key, frontmatter.js(entry.value));
           if (report.mode === "strict") {
             report.error(
               "unknown-field",
@@ -103,7 +103,7 @@ export function normalizeMeta(
         }
         continue;
       }
-      raw = textValue(frontmatter, winner.value, aliasBudget);
+      raw = frontmatter.text(winner.value, aliasBudget);
     } catch (error) {
       const aliases = error instanceof AliasLimitError;
       report.error(

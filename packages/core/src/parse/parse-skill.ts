@@ -8,11 +8,13 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname } from "node:path";
-import type { ParseOptions, ParseResult } from "../types.js";
+import type { ParseOptions, ParseResult, SkillMeta } from "../types.js";
+import { readFastFrontmatter } from "./fast-frontmatter.js";
 import { countNewlines, splitFrontmatter } from "./frontmatter.js";
 import { BODY_MAX_LINES, MAX_FRONTMATTER_LENGTH } from "./limits.js";
 import { normalizeMeta } from "./normalize-meta.js";
 import { Locator, Report } from "./report.js";
+import { exceedsYamlDepth } from "./yaml-depth.js";
 import { readFrontmatter } from "./yaml-frontmatter.js";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -23,9 +25,21 @@ const BYTE_ORDER_MARK = 0xfeff;
  * `name` is checked against (override with `folderName`, or `false` to skip that check).
  */
 export function parseSkill(input: string | Uint8Array, options: ParseOptions = {}): ParseResult {
+  return parseSkillWith(input, options, true);
+}
+
+/**
+ * parseSkill with the fast YAML path on or off. Off, every frontmatter goes through the
+ * full `yaml` Document: for tests that check both paths give the same result.
+ */
+export function parseSkillWith(
+  input: string | Uint8Array,
+  options: ParseOptions,
+  fastPath: boolean,
+): ParseResult {
   const report = new Report(options.path ?? "SKILL.md", options.mode ?? "lenient");
   try {
-    return parseInto(report, input, options);
+    return parseInto(report, input, options, fastPath);
   } catch (error) {
     // Defence in depth: a bug here must cost one skill, never the host.
     report.error("read-error", `the file could not be parsed: ${(error as Error)?.message ?? String(error)}`);
@@ -33,7 +47,12 @@ export function parseSkill(input: string | Uint8Array, options: ParseOptions = {
   }
 }
 
-function parseInto(report: Report, input: string | Uint8Array, options: ParseOptions): ParseResult {
+function parseInto(
+  report: Report,
+  input: string | Uint8Array,
+  options: ParseOptions,
+  fastPath: boolean,
+): ParseResult {
   let text: string;
   if (typeof input === "string") {
     if (input.includes("\0")) return binary(report, "it contains NUL characters");
@@ -86,9 +105,10 @@ function parseInto(report: Report, input: string | Uint8Array, options: ParseOpt
   }
 
   const locator = new Locator(split.yaml, split.yamlLine);
-  const frontmatter = readFrontmatter(report, split.yaml, locator);
-  if (frontmatter === undefined) return report.result();
-  const meta = normalizeMeta(report, frontmatter, locator, folderNameOf(options));
+  const folderName = folderNameOf(options);
+  const meta =
+    (fastPath ? fastMeta(report, split.yaml, locator, folderName) : undefined) ??
+    fullMeta(report, split.yaml, locator, folderName);
   if (meta === undefined) return report.result();
 
   if (report.mode === "strict") {
@@ -104,6 +124,38 @@ function parseInto(report: Report, input: string | Uint8Array, options: ParseOpt
   }
 
   return report.result({ ...meta, body: split.body, bodyLine: split.bodyLine, file: report.file, hash });
+}
+
+/**
+ * The common case: the frontmatter read by the fast path and found without fault. Anything
+ * else — a frontmatter the fast path gives up on, or one with any diagnostic at all — is
+ * left to the full path, which alone reports (so every diagnostic, line and recovery is the
+ * full path's). Undefined = take the full path.
+ */
+function fastMeta(
+  report: Report,
+  yaml: string,
+  locator: Locator,
+  folderName: string | undefined,
+): SkillMeta | undefined {
+  if (exceedsYamlDepth(yaml)) return undefined;
+  const frontmatter = readFastFrontmatter(yaml);
+  if (frontmatter === undefined) return undefined;
+  const probe = new Report(report.file, report.mode);
+  const meta = normalizeMeta(probe, frontmatter, locator, folderName);
+  return probe.diagnostics.length === 0 ? meta : undefined;
+}
+
+/** The reference path: `yaml`'s Document, with positions for every diagnostic. */
+function fullMeta(
+  report: Report,
+  yaml: string,
+  locator: Locator,
+  folderName: string | undefined,
+): SkillMeta | undefined {
+  const frontmatter = readFrontmatter(report, yaml, locator);
+  if (frontmatter === undefined) return undefined;
+  return normalizeMeta(report, frontmatter, locator, folderName);
 }
 
 function binary(report: Report, why: string): ParseResult {

@@ -1,14 +1,42 @@
 /**
- * The frontmatter schema: one zod schema per known field that both checks the value and
+ * The frontmatter schema: one check per known field that both validates the value and
  * normalises it to the single shape SkillMeta uses (lists from strings, strings from
  * numbers, booleans from "true"/"false"). Fields are checked one by one so a bad value
  * costs only that field in lenient mode, with a diagnostic pointing at its line.
+ *
+ * Plain functions with zod's `safeParse` result shape, not zod schemas: these run for
+ * every field of every skill on load, and in a fresh process zod's first few thousand
+ * parses cost ≈ 10 ms per 1,000 skills (and importing zod ≈ 70 ms) for checks this small
+ * (bench/RESULTS.md, "Loading"). schema.test.ts pins them to the zod schemas they replace.
  */
-import { z } from "zod";
 import type { SkillMeta } from "../types.js";
 
+export type FieldCheck<T = unknown> = { success: true; data: T } | { success: false };
+
+/** A field's check: the raw YAML value in, the SkillMeta value (or a refusal) out. */
+export interface FieldSchema<T = unknown> {
+  safeParse(value: unknown): FieldCheck<T>;
+}
+
+const REFUSED: FieldCheck<never> = Object.freeze({ success: false });
+
+function schema<T>(read: (value: unknown) => T | undefined): FieldSchema<T> {
+  return {
+    safeParse(value) {
+      const data = read(value);
+      return data === undefined ? REFUSED : { success: true, data };
+    },
+  };
+}
+
 /** A scalar YAML may give us where we want text: `version: 2` is still the text "2". */
-const scalarText = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return String(value);
+  // Like z.number(): NaN and the infinities are not numbers a field can hold.
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
+  return undefined;
+}
 
 /**
  * Splits a one-string list on `separators`, except inside brackets: a separator within
@@ -46,40 +74,52 @@ export function splitPhraseList(value: string): string[] {
   return splitOutside(value, ",;\n");
 }
 
-const stringList = z
-  .array(scalarText)
-  .transform((items) => items.map((s) => s.trim()).filter((s) => s !== ""));
+/** A list of scalars, trimmed, empty items dropped; any other item refuses the whole list. */
+function stringList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const items: string[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const text = i in value ? scalarText(value[i]) : undefined;
+    if (text === undefined) return undefined;
+    const item = text.trim();
+    if (item !== "") items.push(item);
+  }
+  return items;
+}
+
+/** A one-string form (split by `split`) or a list. */
+function stringOrList(split: (value: string) => string[]): (value: unknown) => string[] | undefined {
+  return (value) => (typeof value === "string" ? split(value) : stringList(value));
+}
 
 /** Trigger/exclusion phrases: a list, or one string of comma-separated phrases. */
-const phrases = z.union([z.string().transform(splitPhraseList), stringList]);
+const phrases = stringOrList(splitPhraseList);
 
 /** Example requests: a list, or one string that is one example (examples are sentences). */
-const sentences = z.union([z.string().transform((s) => (s.trim() === "" ? [] : [s.trim()])), stringList]);
+const sentences = stringOrList((s) => (s.trim() === "" ? [] : [s.trim()]));
 
 /** `a b c` or a list: arguments are single words. */
-const words = z.union([z.string().transform((s) => s.split(/\s+/).filter((s) => s !== "")), stringList]);
+const words = stringOrList((s) => s.split(/\s+/).filter((s) => s !== ""));
 
 /** Tool names/patterns: a list, or one string separated by commas or spaces. */
-const tools = z.union([z.string().transform(splitToolList), stringList]);
+const tools = stringOrList(splitToolList);
 
 const TRUE_WORDS = new Set(["true", "yes", "on"]);
 const FALSE_WORDS = new Set(["false", "no", "off"]);
-const flag = z.union([
-  z.boolean(),
-  z
-    .string()
-    .refine((s) => TRUE_WORDS.has(s.trim().toLowerCase()) || FALSE_WORDS.has(s.trim().toLowerCase()))
-    .transform((s) => TRUE_WORDS.has(s.trim().toLowerCase())),
-]);
+function flag(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value !== "string") return undefined;
+  const word = value.trim().toLowerCase();
+  return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : undefined;
+}
 
 /** A number; numbers arrive as their source text (`10`, `-1`, `2.5`, `1e3`) and are read here. */
-const priority = z.union([
-  z.number().finite(),
-  z
-    .string()
-    .refine((s) => s.trim() !== "" && Number.isFinite(Number(s)))
-    .transform(Number),
-]);
+function priority(value: unknown): number | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : undefined;
+}
 
 function isPlainMapping(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -88,11 +128,12 @@ function isPlainMapping(value: unknown): value is Record<string, unknown> {
 }
 
 /** Spec: metadata is a string → string map; other scalars are coerced, structures JSON-encoded. */
-const metadata = z.custom<Record<string, unknown>>(isPlainMapping).transform((map) => {
+function metadata(value: unknown): Record<string, string> | undefined {
+  if (!isPlainMapping(value)) return undefined;
   const out: Record<string, string> = {};
-  for (const key of Object.keys(map)) defineOwn(out, key, metadataValue(map[key]));
+  for (const key of Object.keys(value)) defineOwn(out, key, metadataValue(value[key]));
   return out;
-});
+}
 
 function metadataValue(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -112,15 +153,20 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
 export interface FieldSpec {
   /** Key in SkillMeta. */
   prop: keyof SkillMeta;
-  schema: z.ZodType;
+  schema: FieldSchema;
   /** For messages: "`x` should be <expects>". */
   expects: string;
   /** The documented spelling (for messages and `key-case` hints). */
   key: string;
 }
 
-function field(key: string, prop: keyof SkillMeta, schema: z.ZodType, expects: string): FieldSpec {
-  return { key, prop, schema, expects };
+function field<T>(
+  key: string,
+  prop: keyof SkillMeta,
+  read: (value: unknown) => T | undefined,
+  expects: string,
+): FieldSpec {
+  return { key, prop, schema: schema(read), expects };
 }
 
 const FIELDS: readonly FieldSpec[] = [

@@ -12,13 +12,24 @@ import { quoteColonValues } from "./yaml-recovery.js";
 
 export interface FrontmatterPair {
   key: string;
+  /** The key's node, for its line; null when it has none (a pair read by the fast path). */
   keyNode: Node | null;
-  value: Node | null;
+  /** The value, in whatever form `text` and `js` of the same frontmatter read. */
+  value: unknown;
 }
 
+/** Top-level pairs of a frontmatter mapping and the two ways of reading their values. */
 export interface Frontmatter {
-  doc: Document;
   pairs: FrontmatterPair[];
+  /**
+   * A value as plain JS, numbers as they were written (`version: 1.10` is "1.10", not 1.1;
+   * metadata `version: 1.0` is "1.0"), for fields whose values are text. Mappings have own
+   * properties only, so `__proto__` or `constructor` keys are just keys. Throws
+   * AliasLimitError when the value expands more aliases than `budget` allows.
+   */
+  text(value: unknown, budget: { aliases: number }): unknown;
+  /** A value exactly as YAML means it (for unknown keys, kept verbatim in `extra`). */
+  js(value: unknown): unknown;
 }
 
 /** Thrown (and caught by the caller) when a value expands more aliases than allowed. */
@@ -27,8 +38,9 @@ export class AliasLimitError extends Error {}
 /**
  * YAML 1.2 core schema (dates and `yes`/`no` stay strings), built once: by default every
  * parse builds its own, about a tenth of the cost of parsing a typical frontmatter.
+ * The fast path (fast-frontmatter.ts) types its plain scalars with this schema's own tags.
  */
-const CORE_SCHEMA = new Schema({ resolveKnownTags: true, schema: "core" });
+export const CORE_SCHEMA = new Schema({ resolveKnownTags: true, schema: "core" });
 
 function parseYaml(yaml: string): Document {
   return parseDocument(yaml, {
@@ -87,7 +99,8 @@ export function readFrontmatter(report: Report, yaml: string, locator: Locator):
   }
 
   const contents = doc.contents;
-  if (contents === null || (isScalar(contents) && contents.value === null)) return { doc, pairs: [] };
+  if (contents === null || (isScalar(contents) && contents.value === null))
+    return documentFrontmatter(doc, []);
   if (!isMap(contents)) {
     report.error(
       "frontmatter-not-mapping",
@@ -101,7 +114,15 @@ export function readFrontmatter(report: Report, yaml: string, locator: Locator):
     const keyNode = (pair.key ?? null) as Node | null;
     pairs.push({ key: keyText(keyNode), keyNode, value: (pair.value ?? null) as Node | null });
   }
-  return { doc, pairs };
+  return documentFrontmatter(doc, pairs);
+}
+
+function documentFrontmatter(doc: Document, pairs: FrontmatterPair[]): Frontmatter {
+  return {
+    pairs,
+    text: (value, budget) => textValue(doc, value as Node | null, budget),
+    js: (value) => jsValue(doc, value as Node | null),
+  };
 }
 
 function keyText(node: Node | null): string {
@@ -110,47 +131,35 @@ function keyText(node: Node | null): string {
   return String(node);
 }
 
-/**
- * A value as plain JS, numbers as they were written (`version: 1.10` is "1.10", not 1.1;
- * metadata `version: 1.0` is "1.0"), for fields whose values are text. Mappings are built
- * with own properties only, so `__proto__` or `constructor` keys are just keys.
- */
-export function textValue(
-  frontmatter: Frontmatter,
-  node: Node | null,
-  budget = { aliases: MAX_YAML_ALIASES },
-): unknown {
+/** Frontmatter.text over the document's nodes. */
+function textValue(doc: Document, node: Node | null, budget: { aliases: number }): unknown {
   if (node === null) return null;
   if (isAlias(node)) {
     if (--budget.aliases < 0) throw new AliasLimitError();
-    const target = node.resolve(frontmatter.doc);
+    const target = node.resolve(doc);
     if (target === undefined) throw new AliasLimitError();
-    return textValue(frontmatter, target, budget);
+    return textValue(doc, target, budget);
   }
   if (isScalar(node)) {
     return typeof node.value === "number" && node.source !== undefined ? node.source : node.value;
   }
-  if (isSeq(node)) return node.items.map((item) => textValue(frontmatter, item as Node | null, budget));
+  if (isSeq(node)) return node.items.map((item) => textValue(doc, item as Node | null, budget));
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
     for (const pair of node.items) {
-      defineOwn(
-        out,
-        keyText(pair.key as Node | null),
-        textValue(frontmatter, pair.value as Node | null, budget),
-      );
+      defineOwn(out, keyText(pair.key as Node | null), textValue(doc, pair.value as Node | null, budget));
     }
     return out;
   }
-  return jsValue(frontmatter, node);
+  return jsValue(doc, node);
 }
 
-/** A value exactly as YAML means it (for unknown keys, kept verbatim in `extra`). */
-export function jsValue(frontmatter: Frontmatter, node: Node | null): unknown {
+/** Frontmatter.js over the document's nodes. */
+function jsValue(doc: Document, node: Node | null): unknown {
   if (node === null) return null;
   if (isScalar(node)) return node.value;
   try {
-    return node.toJS(frontmatter.doc, { maxAliasCount: MAX_YAML_ALIASES });
+    return node.toJS(doc, { maxAliasCount: MAX_YAML_ALIASES });
   } catch {
     throw new AliasLimitError();
   }

@@ -1,0 +1,211 @@
+/**
+ * The fast path for the common frontmatter: plain `key: value` fields, lists and one level
+ * of `metadata`, with no anchors, aliases, tags or directives.
+ *
+ * Why a second YAML library: on 1,000 real frontmatters `yaml`'s parseDocument costs
+ * ≈ 30 ms in a warm process and ≈ 130 ms in a fresh one (its lexer, parser and composer
+ * warming up), js-yaml's event parser ≈ 6 ms and ≈ 45 ms (bench/RESULTS.md, "Loading").
+ * `yaml` stays the reference: this path gives up (returns undefined) on anything it does
+ * not read exactly as `yaml` would, and parseSkill then takes the full path, so results are
+ * the same by construction — a differential test over the whole corpus checks it.
+ *
+ * What makes the two agree:
+ * - scalars are decoded by js-yaml and typed by `yaml`'s own core-schema tags (the same
+ *   tests, in the same order), numbers keeping the text they were written as;
+ * - anchors, aliases, explicit tags, directives, more than one document, and keys that
+ *   are not strings (`? [a]`, `1:`, `~:`) are refused, so there is nothing to expand
+ *   (no alias bomb can reach this path) and no key to stringify differently;
+ * - mappings are built with own properties only (no prototype keys), later duplicates
+ *   winning as in `yaml`'s toJS; top-level duplicates stay separate pairs for normalizeMeta;
+ * - a syntax error here is never reported: the full path parses again and reports it,
+ *   with its position and the lenient-mode `: ` recovery.
+ */
+import {
+  EVENT_ID,
+  type Event,
+  getScalarValue,
+  type MappingEvent,
+  parseEvents,
+  SCALAR_STYLE,
+  type ScalarEvent,
+  type SequenceEvent,
+} from "js-yaml";
+import { isScalar, type ScalarTag } from "yaml";
+import { MAX_YAML_DEPTH } from "./limits.js";
+import { defineOwn } from "./schema.js";
+import { CORE_SCHEMA, type Frontmatter, type FrontmatterPair } from "./yaml-frontmatter.js";
+
+/** A plain scalar the core schema reads as a number: its value and the text it was written as. */
+class YamlNumber {
+  constructor(
+    readonly value: number,
+    readonly source: string,
+  ) {}
+}
+
+/** A nested mapping, kept as pairs until it is read as text or as YAML means it. */
+class YamlMap {
+  constructor(readonly pairs: Array<[key: string, value: FastValue]>) {}
+}
+
+type FastValue = string | boolean | null | YamlNumber | YamlMap | FastValue[];
+
+/** Longer keys go to the full path (`yaml` counts 1,024 from the key's start to its `:`). */
+const MAX_FAST_KEY_LENGTH = 256;
+
+/** Thrown inside the walk when the document needs the full path. */
+const GIVE_UP = Symbol("give up");
+
+/** `yaml`'s default scalar tags (those it tries on plain scalars), in its order. */
+const IMPLICIT_TAGS = CORE_SCHEMA.tags.filter(
+  (tag): tag is ScalarTag => tag.default === true && (tag as ScalarTag).test !== undefined,
+);
+const RESOLVE_OPTIONS = { intAsBigInt: false } as Parameters<ScalarTag["resolve"]>[2];
+const ignoreError = () => undefined;
+
+/**
+ * The frontmatter's top-level pairs, or undefined when the fast path cannot vouch for
+ * reading it exactly as the full path would (see the header). `yaml` must already have
+ * passed the depth pre-scan and the size cap.
+ */
+export function readFastFrontmatter(yaml: string): Frontmatter | undefined {
+  let events: Event[];
+  try {
+    events = parseEvents(yaml, { maxDepth: MAX_YAML_DEPTH });
+  } catch {
+    return undefined;
+  }
+  // DOCUMENT, the root mapping … its POP, the document's POP: one plain document.
+  const document = events[0];
+  if (
+    document?.type !== EVENT_ID.DOCUMENT ||
+    document.directives.length > 0 ||
+    document.explicitStart ||
+    document.explicitEnd ||
+    events[1]?.type !== EVENT_ID.MAPPING
+  ) {
+    return undefined;
+  }
+  const walk = new EventWalk(yaml, events, 1);
+  let pairs: FrontmatterPair[];
+  try {
+    pairs = walk.rootPairs();
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
+  if (walk.index !== events.length - 1 || events[walk.index]!.type !== EVENT_ID.POP) return undefined;
+  return { pairs, text: (value) => textOf(value as FastValue), js: (value) => jsOf(value as FastValue) };
+}
+
+class EventWalk {
+  constructor(
+    private readonly yaml: string,
+    private readonly events: Event[],
+    /** The next event to read. */
+    public index: number,
+  ) {}
+
+  rootPairs(): FrontmatterPair[] {
+    const pairs: FrontmatterPair[] = [];
+    this.mapping((key, value) => pairs.push({ key, keyNode: null, value }));
+    return pairs;
+  }
+
+  private next(): Event {
+    const event = this.events[this.index++];
+    if (event === undefined) throw GIVE_UP;
+    return event;
+  }
+
+  /** Reads the mapping whose start event is next, calling `onPair` for each pair in order. */
+  private mapping(onPair: (key: string, value: FastValue) => void): void {
+    plain(this.next() as MappingEvent);
+    for (;;) {
+      const event = this.next();
+      if (event.type === EVENT_ID.POP) return;
+      if (event.type !== EVENT_ID.SCALAR) throw GIVE_UP; // a sequence or mapping as a key
+      // `yaml` rejects implicit keys over 1,024 characters or over more than one line;
+      // js-yaml takes them. Such keys are left to the full path to report.
+      if (event.valueEnd - event.valueStart > MAX_FAST_KEY_LENGTH || this.spansLines(event)) throw GIVE_UP;
+      const key = this.scalar(event);
+      if (typeof key !== "string") throw GIVE_UP; // `1:`, `true:`, `~:` — yaml stringifies these its own way
+      onPair(key, this.value());
+    }
+  }
+
+  private spansLines(event: ScalarEvent): boolean {
+    const newline = this.yaml.indexOf("\n", event.valueStart);
+    return newline !== -1 && newline < event.valueEnd;
+  }
+
+  private value(): FastValue {
+    const event = this.events[this.index];
+    if (event === undefined) throw GIVE_UP;
+    switch (event.type) {
+      case EVENT_ID.SCALAR:
+        this.index++;
+        return this.scalar(event);
+      case EVENT_ID.SEQUENCE: {
+        this.index++;
+        plain(event);
+        const items: FastValue[] = [];
+        while (this.events[this.index]?.type !== EVENT_ID.POP) items.push(this.value());
+        this.index++;
+        return items;
+      }
+      case EVENT_ID.MAPPING: {
+        const pairs: Array<[string, FastValue]> = [];
+        this.mapping((key, value) => pairs.push([key, value]));
+        return new YamlMap(pairs);
+      }
+      default:
+        throw GIVE_UP; // an alias, or a stray document boundary
+    }
+  }
+
+  private scalar(event: ScalarEvent): FastValue {
+    plain(event);
+    const text = getScalarValue(this.yaml, event);
+    return event.style === SCALAR_STYLE.PLAIN ? typedPlain(text) : text;
+  }
+}
+
+/** Anchors and explicit tags are the full path's business. */
+function plain(event: ScalarEvent | SequenceEvent | MappingEvent): void {
+  if (event.anchorStart !== -1 || event.tagStart !== -1) throw GIVE_UP;
+}
+
+/** A plain scalar typed by the core schema, as `yaml`'s composer types it. */
+function typedPlain(text: string): FastValue {
+  for (const tag of IMPLICIT_TAGS) {
+    if (!tag.test!.test(text)) continue;
+    const resolved = tag.resolve(text, ignoreError, RESOLVE_OPTIONS);
+    const value = isScalar(resolved) ? resolved.value : resolved;
+    if (typeof value === "number") return new YamlNumber(value, text);
+    if (typeof value === "boolean" || value === null) return value;
+    if (typeof value === "string") return value;
+    throw GIVE_UP; // a tag this path does not know how to keep (none in the core schema)
+  }
+  return text;
+}
+
+function textOf(value: FastValue): unknown {
+  if (value instanceof YamlNumber) return value.source;
+  if (Array.isArray(value)) return value.map(textOf);
+  if (value instanceof YamlMap) return objectOf(value, textOf);
+  return value;
+}
+
+function jsOf(value: FastValue): unknown {
+  if (value instanceof YamlNumber) return value.value;
+  if (Array.isArray(value)) return value.map(jsOf);
+  if (value instanceof YamlMap) return objectOf(value, jsOf);
+  return value;
+}
+
+function objectOf(map: YamlMap, read: (value: FastValue) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of map.pairs) defineOwn(out, key, read(value));
+  return out;
+}
