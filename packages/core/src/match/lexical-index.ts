@@ -253,13 +253,23 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
   };
 }
 
+/** Field weights and length norms of one build (BM25F), shared by every skill's pass. */
+interface Norms {
+  k1: number;
+  b: number;
+  weights: number[];
+  /** Average length of each field. */
+  avg: number[];
+}
+
 // Per-skill scratch of the build: each term's combined field-weighted frequency.
 let combined = new Float64Array(1 << 12);
 
 /**
  * Build the index of skills whose terms were read with `vocabulary` under the same `tuning`
  * (positions in the index = positions in `skills`). Only flat passes over typed arrays: the
- * text was read before.
+ * text was read before. (Each pass is a function called per skill, so the engine optimises
+ * it as a whole rather than loop by loop.)
  */
 export function buildLexicalIndex(
   skills: readonly SkillTerms[],
@@ -275,86 +285,57 @@ export function buildLexicalIndex(
   const totalLength = new Float64Array(FIELD_COUNT);
   let widest = 0;
   for (let d = 0; d < n; d++) {
-    const { terms, weighted, lengths } = skills[d] as SkillTerms;
-    for (let u = 0; u < terms.length; u++) {
-      const id = terms[u] as number;
-      (df[id] as number)++;
-      postingStart[id + 1] = (postingStart[id + 1] as number) + (weighted[u] as number);
-    }
-    if (terms.length > widest) widest = terms.length;
-    for (let f = 0; f < FIELD_COUNT; f++)
-      totalLength[f] = (totalLength[f] as number) + (lengths[f] as number);
+    const skill = skills[d] as SkillTerms;
+    countTerms(skill, df, postingStart, totalLength);
+    if (skill.terms.length > widest) widest = skill.terms.length;
   }
   const idf = new Float64Array(termCount);
   for (let t = 0; t < termCount; t++) idf[t] = bm25Idf(n, df[t] as number);
-  const avg = Array.from(totalLength, (total) => (n === 0 ? 1 : Math.max(1, total / n)));
   for (let t = 0; t < termCount; t++)
     postingStart[t + 1] = (postingStart[t + 1] as number) + (postingStart[t] as number);
 
   // Pass 2, BM25F: per skill and term, Σ over fields (in order) of weight · tf / length norm,
   // saturated and × idf, written straight into the term's postings (skills in ascending order).
-  const { k1, b } = tuning;
-  const weights = FIELDS.map((field) => tuning.fields[field]);
+  const norms: Norms = {
+    k1: tuning.k1,
+    b: tuning.b,
+    weights: FIELDS.map((field) => tuning.fields[field]),
+    avg: Array.from(totalLength, (total) => (n === 0 ? 1 : Math.max(1, total / n))),
+  };
   if (combined.length < widest) combined = new Float64Array(Math.max(widest, combined.length * 2));
   const postings = postingStart[termCount] as number;
   const postingDocs = new Int32Array(postings);
   const postingWeights = new Float32Array(postings);
   const fill = postingStart.slice(0, termCount);
-  for (let d = 0; d < n; d++) {
-    const { terms, weighted, slots, counts, fieldStart, lengths } = skills[d] as SkillTerms;
-    combined.fill(0, 0, terms.length);
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const weight = weights[f] as number;
-      if (weight === 0) continue;
-      const norm = 1 - b + (b * (lengths[f] as number)) / (avg[f] as number);
-      for (let i = fieldStart[f] as number, end = fieldStart[f + 1] as number; i < end; i++) {
-        const u = slots[i] as number;
-        combined[u] = (combined[u] as number) + (weight * (counts[i] as number)) / norm;
-      }
-    }
-    for (let u = 0; u < terms.length; u++) {
-      if (weighted[u] === 0) continue;
-      const id = terms[u] as number;
-      const tf = combined[u] as number;
-      const at = (fill[id] as number)++;
-      postingDocs[at] = d;
-      postingWeights[at] = (idf[id] as number) * (tf / (k1 + tf));
-    }
-  }
+  for (let d = 0; d < n; d++)
+    addPostings(skills[d] as SkillTerms, d, norms, idf, fill, postingDocs, postingWeights);
 
   // Examples: their own document frequencies (an utterance is a document).
   let exampleCount = 0;
   let exampleIdTotal = 0;
+  const exampleStart = new Int32Array(termCount + 1);
   for (const skill of skills) {
     exampleCount += skill.exampleSlot.length;
     exampleIdTotal += skill.exampleIds.length;
+    const { exampleIds } = skill;
+    for (let i = 0; i < exampleIds.length; i++) {
+      const id = exampleIds[i] as number;
+      exampleStart[id + 1] = (exampleStart[id + 1] as number) + 1;
+    }
   }
-  const exampleStart = new Int32Array(termCount + 1);
-  for (const skill of skills) for (const id of skill.exampleIds) (exampleStart[id + 1] as number)++;
   const exampleIdf = new Float64Array(termCount);
   for (let t = 0; t < termCount; t++) exampleIdf[t] = bm25Idf(exampleCount, exampleStart[t + 1] as number);
   for (let t = 0; t < termCount; t++)
     exampleStart[t + 1] = (exampleStart[t + 1] as number) + (exampleStart[t] as number);
-  const exampleList = new Int32Array(exampleIdTotal);
-  const exampleFill = exampleStart.slice(0, termCount);
-  const exampleOwner = new Int32Array(exampleCount);
-  const exampleSlot = new Int32Array(exampleCount);
-  const exampleWeight = new Float64Array(exampleCount);
-  let e = 0;
-  for (let d = 0; d < n; d++) {
-    const skill = skills[d] as SkillTerms;
-    for (let k = 0; k < skill.exampleSlot.length; k++, e++) {
-      exampleOwner[e] = d;
-      exampleSlot[e] = skill.exampleSlot[k] as number;
-      let sum = 0;
-      for (let i = skill.exampleStart[k] as number; i < (skill.exampleStart[k + 1] as number); i++) {
-        const id = skill.exampleIds[i] as number;
-        sum += exampleIdf[id] as number;
-        exampleList[(exampleFill[id] as number)++] = e;
-      }
-      exampleWeight[e] = sum;
-    }
-  }
+  const examples: ExampleIndex = {
+    list: new Int32Array(exampleIdTotal),
+    fill: exampleStart.slice(0, termCount),
+    owner: new Int32Array(exampleCount),
+    slot: new Int32Array(exampleCount),
+    weight: new Float64Array(exampleCount),
+    idf: exampleIdf,
+  };
+  for (let d = 0, e = 0; d < n; d++) e = addExamples(skills[d] as SkillTerms, d, e, examples);
 
   return {
     size: n,
@@ -369,12 +350,93 @@ export function buildLexicalIndex(
     postingDocs,
     postingWeights,
     exampleCount,
-    exampleOwner,
-    exampleSlot,
-    exampleWeight,
+    exampleOwner: examples.owner,
+    exampleSlot: examples.slot,
+    exampleWeight: examples.weight,
     exampleIdf,
     exampleUnseenIdf: bm25Idf(exampleCount, 0),
     exampleStart,
-    exampleList,
+    exampleList: examples.list,
   };
+}
+
+/** Pass 1 for one skill: its terms' document frequencies and posting counts, its field lengths. */
+function countTerms(
+  skill: SkillTerms,
+  df: Int32Array,
+  postingCount: Int32Array,
+  totalLength: Float64Array,
+): void {
+  const { terms, weighted, lengths } = skill;
+  for (let u = 0; u < terms.length; u++) {
+    const id = terms[u] as number;
+    df[id] = (df[id] as number) + 1;
+    postingCount[id + 1] = (postingCount[id + 1] as number) + (weighted[u] as number);
+  }
+  for (let f = 0; f < FIELD_COUNT; f++) totalLength[f] = (totalLength[f] as number) + (lengths[f] as number);
+}
+
+/** Pass 2 for skill `d`: its BM25F weight for each of its terms, appended to the term's postings. */
+function addPostings(
+  skill: SkillTerms,
+  d: number,
+  norms: Norms,
+  idf: Float64Array,
+  fill: Int32Array,
+  postingDocs: Int32Array,
+  postingWeights: Float32Array,
+): void {
+  const { terms, weighted, slots, counts, fieldStart, lengths } = skill;
+  const { k1, b, weights, avg } = norms;
+  const sums = combined;
+  sums.fill(0, 0, terms.length);
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const weight = weights[f] as number;
+    if (weight === 0) continue;
+    const norm = 1 - b + (b * (lengths[f] as number)) / (avg[f] as number);
+    for (let i = fieldStart[f] as number, end = fieldStart[f + 1] as number; i < end; i++) {
+      const u = slots[i] as number;
+      sums[u] = (sums[u] as number) + (weight * (counts[i] as number)) / norm;
+    }
+  }
+  for (let u = 0; u < terms.length; u++) {
+    if (weighted[u] === 0) continue;
+    const id = terms[u] as number;
+    const tf = sums[u] as number;
+    const at = fill[id] as number;
+    fill[id] = at + 1;
+    postingDocs[at] = d;
+    postingWeights[at] = (idf[id] as number) * (tf / (k1 + tf));
+  }
+}
+
+/** The examples' index under construction (see {@link LexicalIndex}). */
+interface ExampleIndex {
+  list: Int32Array;
+  /** Next free place in `list` for each term. */
+  fill: Int32Array;
+  owner: Int32Array;
+  slot: Int32Array;
+  weight: Float64Array;
+  idf: Float64Array;
+}
+
+/** Skill `d`'s examples, numbered from `e`; returns the next example number. */
+function addExamples(skill: SkillTerms, d: number, e: number, examples: ExampleIndex): number {
+  const { exampleIds, exampleStart, exampleSlot } = skill;
+  const { list, fill, owner, slot, weight, idf } = examples;
+  for (let k = 0; k < exampleSlot.length; k++, e++) {
+    owner[e] = d;
+    slot[e] = exampleSlot[k] as number;
+    let sum = 0;
+    for (let i = exampleStart[k] as number; i < (exampleStart[k + 1] as number); i++) {
+      const id = exampleIds[i] as number;
+      sum += idf[id] as number;
+      const at = fill[id] as number;
+      fill[id] = at + 1;
+      list[at] = e;
+    }
+    weight[e] = sum;
+  }
+  return e;
 }
