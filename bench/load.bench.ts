@@ -10,19 +10,35 @@
  * - Mastra `new Workspace({ filesystem: new LocalFilesystem(...), skills: [...] }).skills.list()`;
  * - skills-ref `readProperties(dir)` for every skill folder (it has no folder scan of its own).
  * Baselines log every skipped file with console.warn/error; that output is silenced.
+ *
+ * Each library is imported on first use (`lib`), so a fresh process (fresh-load.ts) can time
+ * the first load with the library already imported, or the import and the first load together.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { LocalFilesystem, Workspace } from "@mastra/core/workspace";
-import { createShelf, parseSkill } from "@skillshelf/core";
-import { createSkillsMiddleware, FilesystemBackend, listSkills } from "deepagents";
-import { parseFrontmatter, readProperties } from "skills-ref";
 import { buildSkillTree } from "./corpus.ts";
 import { type Measured, measure, median, table } from "./lib.ts";
 
-type Loader = (dir: string) => Promise<number>;
+/** The libraries, imported once, on first use. */
+const lib = {
+  skillshelf: once(() => import("@skillshelf/core")),
+  deepagents: once(() => import("deepagents")),
+  mastra: once(() => import("@mastra/core/workspace")),
+  skillsRef: once(() => import("skills-ref")),
+};
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
+interface Loader {
+  /** Imports what `load` uses (a fresh process times the load with or without this). */
+  prepare: () => Promise<unknown>;
+  load: (dir: string) => Promise<number>;
+}
 
 /** Runs a baseline with its console logging (one line per skipped or long file) silenced. */
 const quiet = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -50,59 +66,91 @@ const shelfOptions = (dir: string) => ({
 });
 
 export const loaders: Record<string, Loader> = {
-  skillshelf: async (dir) => {
-    const shelf = await createShelf(shelfOptions(dir));
-    return shelf.skills().length;
+  skillshelf: {
+    prepare: lib.skillshelf,
+    load: async (dir) => {
+      const { createShelf } = await lib.skillshelf();
+      const shelf = await createShelf(shelfOptions(dir));
+      return shelf.skills().length;
+    },
   },
-  "deepagents listSkills": async (dir) => quiet(async () => listSkills({ projectSkillsDir: dir }).length),
-  "deepagents middleware (FilesystemBackend)": async (dir) =>
-    quiet(async () => {
-      const middleware = createSkillsMiddleware({
-        backend: new FilesystemBackend({ rootDir: dir }),
-        sources: [dir],
+  "deepagents listSkills": {
+    prepare: lib.deepagents,
+    load: async (dir) => {
+      const { listSkills } = await lib.deepagents();
+      return quiet(async () => listSkills({ projectSkillsDir: dir }).length);
+    },
+  },
+  "deepagents middleware (FilesystemBackend)": {
+    prepare: lib.deepagents,
+    load: async (dir) => {
+      const { createSkillsMiddleware, FilesystemBackend } = await lib.deepagents();
+      return quiet(async () => {
+        const middleware = createSkillsMiddleware({
+          backend: new FilesystemBackend({ rootDir: dir }),
+          sources: [dir],
+        });
+        const hook = middleware.beforeModel as unknown;
+        const run = (typeof hook === "function" ? hook : (hook as { hook: unknown }).hook) as (
+          state: unknown,
+          runtime: unknown,
+        ) => Promise<{ skillsMetadata: unknown[] }>;
+        return (await run({ skillsMetadata: null }, {})).skillsMetadata.length;
       });
-      const hook = middleware.beforeModel as unknown;
-      const run = (typeof hook === "function" ? hook : (hook as { hook: unknown }).hook) as (
-        state: unknown,
-        runtime: unknown,
-      ) => Promise<{ skillsMetadata: unknown[] }>;
-      return (await run({ skillsMetadata: null }, {})).skillsMetadata.length;
-    }),
-  "Mastra Workspace skills.list()": async (dir) =>
-    quiet(async () => {
-      const workspace = new Workspace({
-        filesystem: new LocalFilesystem({ basePath: path.dirname(dir) }),
-        skills: [path.basename(dir)],
+    },
+  },
+  "Mastra Workspace skills.list()": {
+    prepare: lib.mastra,
+    load: async (dir) => {
+      const { LocalFilesystem, Workspace } = await lib.mastra();
+      return quiet(async () => {
+        const workspace = new Workspace({
+          filesystem: new LocalFilesystem({ basePath: path.dirname(dir) }),
+          skills: [path.basename(dir)],
+        });
+        return (await workspace.skills!.list()).length;
       });
-      return (await workspace.skills!.list()).length;
-    }),
-  "skills-ref readProperties": async (dir) => {
-    const entries = await fs.promises.readdir(dir, { withFileTypes: true });
-    const results = await Promise.allSettled(
-      entries.filter((e) => e.isDirectory()).map((e) => readProperties(path.join(dir, e.name))),
-    );
-    return results.filter((r) => r.status === "fulfilled").length;
+    },
+  },
+  "skills-ref readProperties": {
+    prepare: lib.skillsRef,
+    load: async (dir) => {
+      const { readProperties } = await lib.skillsRef();
+      const entries = await fs.promises.readdir(dir, { withFileTypes: true });
+      const results = await Promise.allSettled(
+        entries.filter((e) => e.isDirectory()).map((e) => readProperties(path.join(dir, e.name))),
+      );
+      return results.filter((r) => r.status === "fulfilled").length;
+    },
   },
 };
 
 async function coldLoads(dir: string, options: Parameters<typeof measure>[1]): Promise<Measured[]> {
   return measure(
-    Object.entries(loaders).map(([name, load]) => [name, () => load(dir)] as const),
+    Object.entries(loaders).map(([name, loader]) => [name, () => loader.load(dir)] as const),
     options,
   );
 }
 
-/** The first load in a new Node process (JIT cold, modules loaded before the clock starts). */
-function freshProcessMedian(name: string, dir: string, runs: number): number {
+/**
+ * The first load in a new Node process (JIT cold): with the library imported before the
+ * clock starts, or (`withImport`) the library's import and the first load together.
+ */
+function freshProcessMedian(name: string, dir: string, runs: number, withImport = false): number {
   const script = fileURLToPath(new URL("./fresh-load.ts", import.meta.url));
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const out = execFileSync(
       process.execPath,
-      ["--experimental-strip-types", "--no-warnings", script, name, dir],
-      {
-        encoding: "utf8",
-      },
+      [
+        "--experimental-strip-types",
+        "--no-warnings",
+        script,
+        name,
+        dir,
+        ...(withImport ? ["--with-import"] : []),
+      ],
+      { encoding: "utf8" },
     );
     times.push(Number(JSON.parse(out.trim().split("\n").pop()!).ms));
   }
@@ -128,27 +176,41 @@ async function suite(): Promise<void> {
   const dir10k = buildSkillTree(10_000);
 
   const counts: Record<string, string> = {};
-  for (const [name, load] of Object.entries(loaders)) counts[name] = ` (${await load(dir1k)} loaded)`;
+  for (const [name, loader] of Object.entries(loaders))
+    counts[name] = ` (${await loader.load(dir1k)} loaded)`;
 
   print("### Cold load, 1,000 skills (same process, warm JIT; tinybench median)\n");
   const cold1k = await coldLoads(dir1k, { iterations: 20, time: 2000 });
   print(table(cold1k, "skillshelf", counts));
 
-  print("\n### Cold load, 1,000 skills, first load in a fresh process (median of 5)\n");
+  print(
+    "\n### Cold load, 1,000 skills, first load in a fresh process, library already imported (median of 7)\n",
+  );
   const fresh = Object.keys(loaders).map((name) => ({
     name,
-    median: freshProcessMedian(name, dir1k, 5),
-    samples: 5,
+    median: freshProcessMedian(name, dir1k, 7),
+    samples: 7,
   }));
   print(table(fresh, "skillshelf"));
 
+  print("\n### Cold load, 1,000 skills, fresh process, import of the library + first load (median of 7)\n");
+  const freshWithImport = Object.keys(loaders).map((name) => ({
+    name,
+    median: freshProcessMedian(name, dir1k, 7, true),
+    samples: 7,
+  }));
+  print(table(freshWithImport, "skillshelf"));
+
   print("\n### Cold load, 10,000 skills (tinybench median)\n");
   const counts10k: Record<string, string> = {};
-  for (const [name, load] of Object.entries(loaders)) counts10k[name] = ` (${await load(dir10k)} loaded)`;
+  for (const [name, loader] of Object.entries(loaders))
+    counts10k[name] = ` (${await loader.load(dir10k)} loaded)`;
   const cold10k = await coldLoads(dir10k, { iterations: 5, time: 0, warmupIterations: 1 });
   print(table(cold10k, "skillshelf", counts10k));
 
   print("\n### refresh() with nothing changed\n");
+  const { createShelf, parseSkill } = await lib.skillshelf();
+  const { parseFrontmatter } = await lib.skillsRef();
   const shelf1k = await createShelf(shelfOptions(dir1k));
   const shelf10k = await createShelf(shelfOptions(dir10k));
   const refresh = await measure(

@@ -7,17 +7,16 @@
  * or unusable description (or name with no folder to fall back on) skips the skill; every
  * other problem is a warning and the skill loads. Strict mode makes them errors.
  */
-import type { Node } from "yaml";
 import type { SkillMeta } from "../types.js";
 import { COMPATIBILITY_MAX_LENGTH, DESCRIPTION_MAX_LENGTH, MAX_YAML_ALIASES } from "./limits.js";
 import { checkName, codePointLength, normalizeName, suggestName } from "./name-rules.js";
 import type { Locator, Report } from "./report.js";
 import { defineOwn, FIELD_BY_KEY, type FieldSpec } from "./schema.js";
-import { AliasLimitError, type Frontmatter } from "./yaml-frontmatter.js";
+import { AliasLimitError, type Frontmatter, type KeyPosition } from "./yaml-frontmatter.js";
 
 interface Entry {
   key: string;
-  keyNode: Node | null;
+  keyNode: KeyPosition | null;
   value: unknown;
   spec: FieldSpec | undefined;
   /** Spelled as documented (or one of its accepted snake/kebab spellings), not a case variant. */

@@ -10,10 +10,15 @@ import { defineOwn } from "./schema.js";
 import { exceedsYamlDepth } from "./yaml-depth.js";
 import { quoteColonValues } from "./yaml-recovery.js";
 
+/** Where a key starts in the YAML (a `yaml` node, or the fast path's offsets), for its line. */
+export interface KeyPosition {
+  range?: [number, number, number] | null;
+}
+
 export interface FrontmatterPair {
   key: string;
-  /** The key's node, for its line; null when it has none (a pair read by the fast path). */
-  keyNode: Node | null;
+  /** The key's position; null for a key that is not written (never for a real pair). */
+  keyNode: KeyPosition | null;
   /** The value, in whatever form `text` and `js` of the same frontmatter read. */
   value: unknown;
 }
