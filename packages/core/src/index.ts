@@ -1,6 +1,7 @@
 // Public API of @skillshelf/core. Each feature module exports what hosts and adapters need.
 // (Kept in path order: Biome's organizeImports sorts these exports, so no section banners.)
 
+export * from "./adapter-kit/index.js";
 export {
   buildCatalog,
   type Catalog,
