@@ -7,7 +7,7 @@
  * `UIMessage[]` (what `useChat` posts). Nothing here knows what an activation tool is; core
  * decides which items matter.
  */
-import type { HistoryItem } from "@skillshelf/core";
+import { type HistoryItem, latestUserMessage, toolErrorOutput } from "@skillshelf/core";
 import type { ModelMessage, ToolResultPart, UIMessage } from "ai";
 
 export type Messages = readonly ModelMessage[] | readonly UIMessage[];
@@ -53,7 +53,7 @@ export function toHistory(messages: Messages, options: ToHistoryOptions = {}): H
         if (toolName === undefined || part.state === undefined || part.state === "input-streaming") continue;
         const item: HistoryItem = { kind: "tool-call", toolName, input: part.input };
         if (part.state === "output-available") item.output = part.output;
-        else if (part.state === "output-error") item.output = toolError(part.errorText ?? "tool error");
+        else if (part.state === "output-error") item.output = toolErrorOutput(part.errorText ?? "tool error");
         history.push(item);
       }
       continue;
@@ -86,14 +86,9 @@ export function toHistory(messages: Messages, options: ToHistoryOptions = {}): H
   return history;
 }
 
-/** Text of the last user message: what stage-1 matching and "/name args" look at. */
+/** Text of the last user message: what stage-1 matching and "/name args" look at (core's rule). */
 export function lastUserText(messages: Messages): string | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message?.role !== "user") continue;
-    return isUIMessage(message) ? uiText(message) : modelText(message.content);
-  }
-  return undefined;
+  return latestUserMessage(toHistory(messages))?.text;
 }
 
 function isUIMessage(message: ModelMessage | UIMessage): message is UIMessage {
@@ -123,11 +118,11 @@ function resultValue(output: ToolResultPart["output"]): unknown {
     case "text":
       return parseJsonOr(output.value);
     case "error-json":
-      return toolError(JSON.stringify(output.value));
+      return toolErrorOutput(JSON.stringify(output.value));
     case "error-text":
-      return toolError(output.value);
+      return toolErrorOutput(output.value);
     case "execution-denied":
-      return toolError(output.reason ?? "execution denied");
+      return toolErrorOutput(output.reason ?? "execution denied");
     default:
       return undefined;
   }
@@ -139,9 +134,4 @@ function parseJsonOr(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** A failed call reads as a structured error, so core never mistakes it for a success. */
-function toolError(message: string) {
-  return { status: "error", error_type: "TOOL_ERROR", message } as const;
 }

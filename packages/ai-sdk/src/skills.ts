@@ -9,7 +9,16 @@
  * So step N+1 runs under a skill the model activated in step N, and the next request, from
  * any server instance, rebuilds the same state from the history the client sends back.
  */
-import type { RefreshResult, Session, Shelf, ToolSpec } from "@skillshelf/core";
+import {
+  latestUserMessage,
+  type OnDiagnostic,
+  type RefreshResult,
+  reportOnce,
+  runActivationTool,
+  type Session,
+  type Shelf,
+  type ToolSpec,
+} from "@skillshelf/core";
 import {
   type ActiveTools,
   jsonSchema,
@@ -24,10 +33,10 @@ import {
   tool,
 } from "ai";
 import { guardTools } from "./guard.js";
-import { lastUserText, type Messages, toHistory } from "./history.js";
+import { type Messages, toHistory } from "./history.js";
 import { withSkillInstructions } from "./instructions.js";
 import { guardingRepair } from "./repair.js";
-import { createRoleTool } from "./role-tool.js";
+import { createRoleTool, createRoleTools } from "./role-tool.js";
 
 export interface CreateSkillsOptions {
   /** A shelf, or the promise `createShelf()` returns. */
@@ -38,6 +47,12 @@ export interface CreateSkillsOptions {
    * `shelf.watch()` or `shelf.refresh()` yourself.
    */
   refresh?: boolean;
+  /**
+   * Problems core finds while planning, for a human: `unknown-tool` (a skill whitelists a name
+   * that matches none of your tools), `tool-name-clash` (one of your tools has an activation
+   * tool's name), `plan-fallback`. Default: each distinct one once, on console.warn.
+   */
+  onDiagnostic?: OnDiagnostic;
 }
 
 export interface WrapOptions<TOOLS extends ToolSet> {
@@ -99,9 +114,18 @@ export interface Skills {
    * Every `agent.generate/stream` call is then wrapped with that call's messages.
    */
   prepareCall<ARGS extends AgentCallArgs>(args: ARGS): ARGS;
-  /** The skill session in force after `messages` (e.g. to show the active skills in a UI). */
-  session(messages: Messages): Session;
-  /** A `delegate` tool that runs a role sub-agent (ToolLoopAgent) for `{ role, task }`. */
+  /**
+   * The skill session in force after `messages` (e.g. to show the active skills in a UI).
+   * Pass your tools when one of them may be named like an activation tool (`skill_<name>`).
+   */
+  session(messages: Messages, tools?: ToolSet): Session;
+  /**
+   * The delegation tool, keyed by its name, to spread into your tools:
+   * `{ ...tools, ...skills.roleTools({ model, tools }) }`. Named `delegate`, or
+   * `skillshelf_delegate` when `tools` already has a `delegate`, so yours is never replaced.
+   */
+  roleTools(options: RoleToolOptions): Record<string, Tool<{ role: string; task: string }>>;
+  /** The same tool alone, for a key of your choice. */
   roleTool(options: RoleToolOptions): Tool<{ role: string; task: string }>;
   refresh(): Promise<RefreshResult>;
 }
@@ -109,6 +133,7 @@ export interface Skills {
 export async function createSkills(options: CreateSkillsOptions): Promise<Skills> {
   const shelf = await options.shelf;
   const refreshEachRun = options.refresh ?? true;
+  const report = options.onDiagnostic ?? reportOnce();
   await shelf.refresh();
 
   /**
@@ -117,10 +142,13 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
    * of that step derive it the same way, so what the model was offered is what may run.
    * Only prepareStep plans a new user message live; every other derivation replays it as
    * `planned`, so one turn emits and counts its command and candidates once.
+   * The host's tool names go to the rebuilt session too: a host tool named like an activation
+   * tool (`skill_pdf`, `activate_skill`) is then never replayed or run as one.
    */
   const stepState = (messages: Messages, tools: readonly string[], live = false) => {
-    const session = shelf.sessionFromHistory(toHistory(messages, { planned: !live }));
-    const plan = session.plan({ message: lastUserText(messages), tools });
+    const history = toHistory(messages, { planned: !live });
+    const session = shelf.sessionFromHistory(history, { tools });
+    const plan = session.plan({ message: latestUserMessage(history)?.text, tools });
     return { session, plan };
   };
 
@@ -143,6 +171,7 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       if (refreshEachRun && step.stepNumber === 0) await shelf.refresh();
       const own = await wrapOptions.prepareStep?.(step);
       const { plan } = stepState(step.messages, hostToolNames, true);
+      for (const diagnostic of plan.diagnostics) report(diagnostic);
 
       // The user's restriction (per step, else static) narrows host tools; skills narrow further.
       const limit: readonly string[] | undefined = own?.activeTools ?? wrapOptions.activeTools;
@@ -189,8 +218,9 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     shelf,
     wrap,
     prepareCall,
-    session: (messages) => stepState(messages, []).session,
-    roleTool: (roleOptions) => createRoleTool(shelf, roleOptions),
+    session: (messages, tools = {}) => stepState(messages, Object.keys(tools)).session,
+    roleTools: (roleOptions) => createRoleTools(shelf, roleOptions, report),
+    roleTool: (roleOptions) => createRoleTool(shelf, roleOptions, report),
     refresh: () => shelf.refresh(),
   };
 }
@@ -200,11 +230,6 @@ function activationTool(spec: ToolSpec, sessionAt: (messages: readonly ModelMess
   return tool({
     description: spec.description,
     inputSchema: jsonSchema<unknown>(spec.inputSchema),
-    execute: (input, { messages }) =>
-      sessionAt(messages).callActivationTool(spec.name, input) ?? {
-        status: "error",
-        error_type: "NOT_FOUND",
-        message: `"${spec.name}" is no longer an activation tool (the skills changed). Continue without it.`,
-      },
+    execute: (input, { messages }) => runActivationTool(sessionAt(messages), spec.name, input),
   });
 }

@@ -28,7 +28,7 @@ export async function POST(req: Request): Promise<Response> {
     stopWhen: isStepCount(10),
     ...skills.wrap({
       messages: modelMessages,
-      tools: { ...tools, delegate: skills.roleTool({ model, tools }) },
+      tools: { ...tools, ...skills.roleTools({ model, tools }) },
     }),
   });
 
