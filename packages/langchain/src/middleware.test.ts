@@ -15,17 +15,7 @@ import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
 import { STATE_KEY } from "./state.js";
-import { project, recorder, sharedData, skillFile } from "./test-utils/fixtures.js";
-
-const pdfSkill = skillFile(
-  {
-    name: "pdf-report",
-    description: "Build a PDF report from the user's data.",
-    triggers: ["pdf report"],
-    "allowed-tools": "read_file",
-  },
-  "PDF-BODY: read the data with read_file, then lay out the report.",
-);
+import { pdfSkill, project, recorder, sharedData, skillFile } from "./test-utils/fixtures.js";
 
 const reviewSkill = skillFile(
   { name: "code-review", description: "Review a code change.", triggers: ["review"] },

@@ -4,13 +4,21 @@
  * translates it into LangChain's hooks.
  */
 
-import { type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
-import type { Session, SessionState, Shelf, ToolResult, ToolSpec } from "@skillshelf/core";
+import {
+  reportOnce,
+  runActivationTool,
+  type Session,
+  type SessionState,
+  type Shelf,
+  type ToolResult,
+  type ToolSpec,
+} from "@skillshelf/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
-import { type OnDiagnostic, warnOnce } from "./diagnostics.js";
+import type { OnDiagnostic } from "./diagnostics.js";
 import { analyzeAfterRun, type ImproveOptions, type SkillRun } from "./improve.js";
 import { latestUserMessage, STATE_KEY, skillsStateSchema, snapshotUpdate, toHistory } from "./state.js";
 import { toolName } from "./tool-name.js";
@@ -48,37 +56,64 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   const improve = options.improve
     ? analyzeAfterRun(shelf, options.improve === true ? {} : options.improve)
     : undefined;
-  const report = options.onDiagnostic ?? warnOnce();
+  const report = options.onDiagnostic ?? reportOnce();
 
-  /** The session for this thread: from the checkpoint, else rebuilt from the messages. */
-  const sessionOf = (state: { [STATE_KEY]?: SessionState | undefined; messages: BaseMessage[] }): Session =>
-    state[STATE_KEY] ? shelf.session(state[STATE_KEY]) : shelf.sessionFromHistory(toHistory(state.messages));
+  // The agent's own tool names. LangChain shows a middleware the agent's tools only in a model
+  // request, so they are learned there (and from each registered tool that is called). Every
+  // session gets them: a host tool named like an activation tool (`skill_pdf`, `activate_skill`)
+  // is then never run or replayed as one, and the skill is offered under another name.
+  const hostTools = new Set<string>();
+  let overrides: { tools: readonly string[] } = { tools: [] };
+  const learnTools = (names: readonly string[]) => {
+    const before = hostTools.size;
+    for (const name of names) hostTools.add(name);
+    if (hostTools.size !== before) overrides = { tools: [...hostTools] };
+  };
+
+  /**
+   * The session for this thread: from the checkpoint, else rebuilt from the messages. Outside
+   * beforeModel the latest user message was already planned this turn (`planned`), so a
+   * rebuild replays its "/name" instead of leaving it to a plan that must not run it again.
+   */
+  const sessionOf = (
+    state: { [STATE_KEY]?: SessionState | undefined; messages: BaseMessage[] },
+    planned: boolean,
+  ): Session => {
+    const stored = state[STATE_KEY];
+    return stored
+      ? shelf.session(stored, overrides)
+      : shelf.sessionFromHistory(toHistory(state.messages, { planned }), overrides);
+  };
 
   return createMiddleware({
     name: "skillshelf",
     stateSchema: skillsStateSchema,
 
-    // Planning a new user message can change the state (an explicit "/name"; the first call
-    // of a thread without a checkpoint), so it happens here, where a hook may return a state
-    // update. wrapModelCall then only replays the plan: returning a Command from it would drop
-    // a structured response (responseFormat).
+    // Planning a new user message can change the state (an explicit "/name"), so it happens
+    // here, where a hook may return a state update. wrapModelCall then only replays the plan:
+    // returning a Command from it would drop a structured response (responseFormat).
     beforeModel: async (state) => {
       if (refresh) await shelf.refresh();
       const stored = state[STATE_KEY];
-      const session = sessionOf(state);
+      const session = sessionOf(state, false);
       const user = latestUserMessage(state.messages);
-      session.plan({ message: user.text, planned: user.planned, tools: [] });
+      session.plan({ message: user.text, planned: user.planned, tools: overrides.tools });
+      // A thread without state gets its first snapshot in afterModel, rebuilt once the model
+      // request has shown the agent's tools; until then every hook rebuilds it from the history.
+      if (stored === undefined) return undefined;
       const next = session.toJSON();
-      if (stored !== undefined && sameState(stored, next)) return undefined;
+      if (sameState(stored, next)) return undefined;
       return { [STATE_KEY]: snapshotUpdate(next) };
     },
 
     wrapModelCall: (request, handler) => {
-      const session = sessionOf(request.state);
+      const tools = request.tools.map(toolName);
+      learnTools(tools);
+      const session = sessionOf(request.state, true);
       const plan = session.plan({
         message: latestUserMessage(request.messages).text,
         planned: true, // beforeModel planned it
-        tools: request.tools.map(toolName),
+        tools,
       });
       for (const diagnostic of plan.diagnostics) report(diagnostic);
       const allowed = new Set(plan.allowedTools);
@@ -92,24 +127,32 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       });
     },
 
+    // The first snapshot of a thread without state: the state this model call was planned
+    // with, i.e. the conversation before its reply (whose tool calls have not run yet).
+    afterModel: (state) => {
+      if (state[STATE_KEY] !== undefined) return undefined;
+      const reply = state.messages.findLastIndex((m) => AIMessage.isInstance(m));
+      const planned = { messages: reply < 0 ? state.messages : state.messages.slice(0, reply) };
+      return { [STATE_KEY]: snapshotUpdate(sessionOf(planned, true).toJSON()) };
+    },
+
     wrapToolCall: async (request, handler) => {
       const { toolCall } = request;
       const callId = toolCall.id ?? "";
-      const session = sessionOf(request.state);
+      // A registered tool is the host's (activation tools are offered per call, never registered).
+      const registered = request.tool !== undefined;
+      if (registered) learnTools([toolCall.name]);
+      const session = sessionOf(request.state, true);
 
-      if (session.isActivationTool(toolCall.name)) {
+      if (!registered && session.isActivationTool(toolCall.name)) {
         // Activation tools are offered per call (the set changes with hot reload), so LangChain
         // has no implementation registered for them: supply it here, through the handler so
         // inner middleware still sees the call.
         const activate = tool(
           (input: Record<string, unknown>) => {
-            const result = session.callActivationTool(toolCall.name, input);
-            const message = resultMessage(
-              result ?? notAnActivationTool(toolCall.name),
-              callId,
-              toolCall.name,
-            );
-            if (result?.status !== "success") return message;
+            const result = runActivationTool(session, toolCall.name, input);
+            const message = resultMessage(result, callId, toolCall.name);
+            if (result.status !== "success") return message;
             return new Command({ update: { [STATE_KEY]: session.toJSON(), messages: [message] } });
           },
           { name: toolCall.name, description: "skillshelf activation", schema: z.looseObject({}) },
@@ -135,7 +178,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     },
 
     afterAgent: async (state) => {
-      const active = state[STATE_KEY]?.active ?? [];
+      const active = sessionOf(state, true).toJSON().active;
       if (active.length === 0) return;
       const run: SkillRun = { active, messages: state.messages };
       await improve?.(run);
@@ -161,10 +204,6 @@ function resultMessage(result: ToolResult, toolCallId: string, name: string): To
     name,
     status: result.status === "success" ? "success" : "error",
   });
-}
-
-function notAnActivationTool(name: string): ToolResult {
-  return { status: "error", error_type: "NOT_FOUND", message: `${name} is not a skill activation tool.` };
 }
 
 function appendSystem(system: SystemMessage, text: string): SystemMessage {

@@ -4,7 +4,14 @@
  * Builtin and user-written roles both come from `shelf.roles()`, so they behave alike; core
  * checks delegation calls and resolves each role's tools.
  */
-import { delegationToolSpec, type Role, resolveRoleTools, type Shelf } from "@skillshelf/core";
+import {
+  hostDelegationSpec,
+  type Role,
+  reportOnce,
+  resolveRoleTools,
+  runDelegation,
+  type Shelf,
+} from "@skillshelf/core";
 import {
   type AgentMiddleware,
   AIMessage,
@@ -13,12 +20,12 @@ import {
   HumanMessage,
   tool,
 } from "langchain";
-import { type OnDiagnostic, warnOnce } from "./diagnostics.js";
+import type { OnDiagnostic } from "./diagnostics.js";
 import { type AnyTool, toolName } from "./tool-name.js";
 
 type Model = CreateAgentParams["model"];
 
-const defaultReport = warnOnce();
+const defaultReport = reportOnce();
 
 export interface RoleAgentOptions {
   shelf: Shelf;
@@ -71,7 +78,10 @@ function roleAgent(
 }
 
 export interface DelegateToolOptions extends RoleAgentOptions {
-  /** Tool name (default "delegate"). */
+  /**
+   * Tool name (default "delegate"). When one of `tools` already has it, the tool takes core's
+   * next name (`skillshelf_delegate`, …) instead of replacing yours: read it from `.name`.
+   */
   name?: string;
 }
 
@@ -82,29 +92,25 @@ export interface DelegateToolOptions extends RoleAgentOptions {
 export function delegateTool(options: DelegateToolOptions) {
   const { shelf } = options;
   const report = options.onDiagnostic ?? defaultReport;
-  const spec = delegationToolSpec(shelf.roles(), { name: options.name });
-  if (!spec) {
-    throw new Error(
-      "skillshelf: delegateTool() needs at least one role. Add a skill with `role: true`, or keep the builtin roles.",
-    );
-  }
+  const spec = hostDelegationSpec(shelf.roles(), options.tools.map(toolName), { name: options.name });
+  // The tools a sub-agent may get: never this tool (no recursion).
+  const offered = options.tools.map(toolName).filter((name) => name !== spec.name);
   return tool(
     async (input: unknown, runtime): Promise<string> => {
       await shelf.refresh();
-      // Core checks the call, resolves the role's tools and logs a `delegated` event.
-      const offered = options.tools.map(toolName).filter((name) => name !== spec.name); // no recursion
-      const prepared = shelf.prepareDelegation(input, offered);
-      if (prepared.status === "error") return JSON.stringify(prepared);
-      const { role, task, tools, instructions, diagnostics } = prepared.data;
-      for (const diagnostic of diagnostics) report(diagnostic);
-      const agent = roleAgent(role, instructions, tools, options);
-      const state = await agent.invoke({ messages: [new HumanMessage(task)] }, { signal: runtime?.signal });
-      const text = state.messages.findLast((m) => AIMessage.isInstance(m))?.text ?? "";
-      return JSON.stringify({
-        status: "success",
-        data: { role: role.name, text, tools },
-        message: `The ${role.name} sub-agent finished; its answer is data.text.`,
+      const result = await runDelegation(shelf, input, {
+        tools: offered,
+        onDiagnostic: report,
+        run: async ({ role, task, tools, instructions }) => {
+          const agent = roleAgent(role, instructions, tools, options);
+          const state = await agent.invoke(
+            { messages: [new HumanMessage(task)] },
+            { signal: runtime?.signal },
+          );
+          return state.messages.findLast((m) => AIMessage.isInstance(m))?.text ?? "";
+        },
       });
+      return JSON.stringify(result);
     },
     { name: spec.name, description: spec.description, schema: withoutRoleEnum(spec.inputSchema) },
   );

@@ -5,7 +5,7 @@
 
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
-import type { HistoryItem, SessionState } from "@skillshelf/core";
+import { type HistoryItem, type SessionState, toolErrorOutput } from "@skillshelf/core";
 import { z } from "zod/v4";
 
 /** The agent-state key the middleware owns. */
@@ -72,11 +72,23 @@ export function latestUserMessage(messages: readonly BaseMessage[]): { text: str
   return { text: "", planned: false };
 }
 
-/** A neutral view of a LangChain conversation for `shelf.sessionFromHistory()`. */
-export function toHistory(messages: readonly BaseMessage[]): HistoryItem[] {
+/**
+ * A neutral view of a LangChain conversation for `shelf.sessionFromHistory()`. `planned`: the
+ * latest user message's turn was already planned (its "/name" ran), so core replays it even
+ * when nothing follows it yet.
+ */
+export function toHistory(
+  messages: readonly BaseMessage[],
+  options: { planned?: boolean } = {},
+): HistoryItem[] {
   const outputs = new Map<string, unknown>();
   for (const message of messages) {
-    if (ToolMessage.isInstance(message)) outputs.set(message.tool_call_id, parseContent(message.text));
+    if (!ToolMessage.isInstance(message)) continue;
+    // Core reads a result's status (JSON text included); a failed call must read as failed.
+    outputs.set(
+      message.tool_call_id,
+      message.status === "error" ? toolErrorOutput(message.text) : message.text,
+    );
   }
   const history: HistoryItem[] = [];
   for (const message of messages) {
@@ -92,13 +104,7 @@ export function toHistory(messages: readonly BaseMessage[]): HistoryItem[] {
       }
     }
   }
+  const last = history.at(-1);
+  if (options.planned && last?.kind === "user") last.planned = true;
   return history;
-}
-
-function parseContent(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

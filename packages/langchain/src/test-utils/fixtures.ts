@@ -79,6 +79,17 @@ export function skillFile(frontmatter: Record<string, string | boolean | string[
   return `---\n${lines.join("\n")}\n---\n\n${body}\n`;
 }
 
+/** A skill restricted to `read_file`, matched by "pdf report"; its body starts with PDF-BODY. */
+export const pdfSkill = skillFile(
+  {
+    name: "pdf-report",
+    description: "Build a PDF report from the user's data.",
+    triggers: ["pdf report"],
+    "allowed-tools": "read_file",
+  },
+  "PDF-BODY: read the data with read_file, then lay out the report.",
+);
+
 export interface RecordedCall {
   tools: string[];
   system: string;
