@@ -5,7 +5,7 @@
  * needed to rebuild a session across turns.
  */
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
-import type { HistoryItem } from "@skillshelf/core";
+import { type HistoryItem, latestUserMessage } from "@skillshelf/core";
 
 export interface Conversation {
   /** The whole thread as core history, the latest user message included. */
@@ -20,8 +20,8 @@ export interface Conversation {
  * (which runs its "/name" once) and replays one that tool calls already followed.
  */
 export function readConversation(messages: readonly MastraDBMessage[]): Conversation {
-  const latest = messages.findLast((m) => m.role === "user");
-  return { history: toHistory(messages), message: latest ? messageText(latest) : undefined };
+  const history = toHistory(messages);
+  return { history, message: latestUserMessage(history)?.text };
 }
 
 /** A neutral view of Mastra DB messages for `shelf.sessionFromHistory()`. */

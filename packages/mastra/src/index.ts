@@ -4,6 +4,11 @@ export { mastraGenerate } from "./generate.js";
 export { type Conversation, readConversation, toHistory } from "./history.js";
 export { checkNativeSkills, MASTRA_SKILL_TOOLS } from "./native-skills.js";
 export { createSkillsProcessor, type SkillsProcessorOptions } from "./processor.js";
-export { createDelegateTool, createRoleAgents, type RoleAgentsOptions } from "./roles.js";
+export {
+  createDelegateTool,
+  createDelegateTools,
+  createRoleAgents,
+  type RoleAgentsOptions,
+} from "./roles.js";
 export { type CreateSkillsOptions, createSkills, type Skills } from "./skills.js";
 export { activationTool, guardTools } from "./tools.js";

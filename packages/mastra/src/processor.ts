@@ -5,7 +5,14 @@
  */
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@mastra/core/processors";
-import type { Diagnostic, Session, SessionState, Shelf, TurnPlan } from "@skillshelf/core";
+import {
+  type Diagnostic,
+  reportOnce,
+  type Session,
+  type SessionState,
+  type Shelf,
+  type TurnPlan,
+} from "@skillshelf/core";
 import { withoutTools } from "./hide-tools.js";
 import { readConversation } from "./history.js";
 import { activationTool, guardTools } from "./tools.js";
@@ -46,18 +53,21 @@ export function createSkillsProcessor(
   const id = options.id ?? "skillshelf";
   const stateKey = options.stateKey ?? id;
   const refresh = options.refresh ?? true;
-  const report = options.onDiagnostic ?? warnOnce();
+  const report = options.onDiagnostic ?? reportOnce();
 
   async function startRun(args: ProcessInputStepArgs): Promise<Run> {
     if (refresh) await shelf.refresh();
     const { history, message } = readConversation(args.messages as MastraDBMessage[]);
+    // The agent's tools (step 0 has no activation tools yet): a host tool named like an
+    // activation tool (`skill_pdf`, `activate_skill`) is then never run or replayed as one.
+    const overrides = { tools: Object.keys(args.tools ?? {}) };
     const context = args.requestContext;
     const carried = context?.get(stateKey) as SessionState | undefined;
     if (carried !== undefined) {
-      const session = shelf.session(carried);
+      const session = shelf.session(carried, overrides);
       return { session, message, save: () => context?.set(stateKey, session.toJSON()) };
     }
-    return { session: shelf.sessionFromHistory(history), message };
+    return { session: shelf.sessionFromHistory(history, overrides), message };
   }
 
   return {
@@ -99,16 +109,5 @@ export function createSkillsProcessor(
         ...(hidden.length > 0 && args.model ? { model: withoutTools(args.model, hidden) } : {}),
       };
     },
-  };
-}
-
-/** The default diagnostic sink: each distinct problem once per process, not once per step. */
-function warnOnce(): (diagnostic: Diagnostic) => void {
-  const seen = new Set<string>();
-  return (d) => {
-    const key = `${d.code}\u0000${d.file}\u0000${d.message}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    console.warn(`[skillshelf] ${d.severity} ${d.code}: ${d.message} (${d.file}:${d.line}) ${d.hint}`);
   };
 }

@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
+import { createShelf, type SkillEvent } from "@skillshelf/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
@@ -159,5 +160,48 @@ describe("role agents", () => {
   it("refuses to build a delegate tool for a shelf without roles", () => {
     const skills = createSkills({ shelf: { ...project.shelf, roles: () => [] } });
     expect(() => skills.delegateTool({ model: scriptedModel([]).model })).toThrow(/no roles/);
+  });
+});
+
+describe("role agents record their delegations", () => {
+  it("emits a delegated event when the orchestrator calls agent-<role> (Mastra's agents: {…})", async () => {
+    const events: SkillEvent[] = [];
+    const shelf = await createShelf({
+      root: project.root,
+      userDirs: [],
+      builtinRoles: false,
+      events: { emit: (e) => events.push(e) },
+    });
+    try {
+      const skills = createSkills({ shelf });
+      const roleModel = scriptedModel([{ text: "Sources: A, B." }]);
+      const boss = scriptedModel([
+        { calls: [["agent-researcher", { prompt: "Find sources on X" }]] },
+        { text: "Done." },
+      ]);
+      const orchestrator = new Agent({
+        id: "orchestrator",
+        name: "Orchestrator",
+        instructions: "Delegate research.",
+        model: boss.model,
+        agents: skills.roleAgents({ model: roleModel.model, tools: hostTools().tools }),
+      });
+      await orchestrator.generate("Research X", { maxSteps: 4 });
+
+      expect(events.filter((e) => e.type === "delegated")).toEqual([
+        expect.objectContaining({
+          role: "researcher",
+          task: "Find sources on X",
+          tools: ["WebFetch", "web_search"],
+        }),
+      ]);
+      // The role agent's input went through unchanged.
+      expect(roleModel.calls()[0]?.prompt.at(-1)).toMatchObject({
+        role: "user",
+        content: [{ type: "text", text: "Find sources on X" }],
+      });
+    } finally {
+      await shelf.close();
+    }
   });
 });

@@ -7,16 +7,21 @@
  * Mastra agents from what core returns.
  */
 import { Agent } from "@mastra/core/agent";
+import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { MastraModelConfig } from "@mastra/core/llm";
+import type { Processor } from "@mastra/core/processors";
 import { createTool } from "@mastra/core/tools";
 import {
   currentDateLine,
   type Diagnostic,
-  delegationToolSpec,
+  hostDelegationSpec,
   type Role,
+  reportOnce,
   resolveRoleTools,
+  runDelegation,
   type Shelf,
 } from "@skillshelf/core";
+import { readConversation } from "./history.js";
 
 export interface RoleAgentsOptions {
   /** The model a role runs on when it names none (or one `resolveModel` cannot map). */
@@ -30,9 +35,12 @@ export interface RoleAgentsOptions {
   resolveModel?: (id: string) => MastraModelConfig | undefined;
   /** Steps a role agent may take per task (default 10). */
   maxSteps?: number;
-  /** Whitelist entries that admit none of `tools`. Default: console.warn. */
+  /** Whitelist entries that admit none of `tools`. Default: console.warn, once each. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
+
+/** A processor Mastra accepts in `inputProcessors` (its type wants the method present). */
+type InputProcessor = Processor<string> & Required<Pick<Processor<string>, "processInput">>;
 
 const routerModel = (id: string): MastraModelConfig | undefined => (id.includes("/") ? id : undefined);
 
@@ -43,6 +51,7 @@ interface RoleAgentInput {
   instructions: string | (() => string);
   tools: readonly string[];
   model?: string;
+  inputProcessors?: InputProcessor[];
 }
 
 function buildAgent(input: RoleAgentInput, options: RoleAgentsOptions): Agent {
@@ -57,17 +66,34 @@ function buildAgent(input: RoleAgentInput, options: RoleAgentsOptions): Agent {
     // biome-ignore lint/suspicious/noExplicitAny: the caller's tools are passed through unchanged.
     tools: Object.fromEntries(input.tools.map((name) => [name, available[name]])) as any,
     defaultOptions: { maxSteps: options.maxSteps ?? 10 },
+    ...(input.inputProcessors && { inputProcessors: input.inputProcessors }),
   });
 }
 
 /**
+ * Mastra runs an `agents: {…}` sub-agent itself (its `agent-<role>` tool), without
+ * `prepareDelegation`; this processor records each run as core's `delegated` event, so usage
+ * and stats count it like a call of the delegation tool. The messages go through unchanged.
+ */
+function recordsDelegations(shelf: Shelf, role: string, tools: readonly string[]): InputProcessor {
+  return {
+    id: "skillshelf-delegation",
+    processInput: ({ messages }) => {
+      const task = readConversation(messages as MastraDBMessage[]).message ?? "";
+      shelf.recordDelegation({ role, task, tools });
+      return messages;
+    },
+  };
+}
+
+/**
  * One Mastra `Agent` per role on the shelf, keyed by role name, for an orchestrator's
- * `agents: {…}`. Built once: call again after the shelf's roles change.
+ * `agents: {…}`. Built once: call again after the shelf's roles change. Each run is recorded
+ * as a `delegated` event (also when you call a role agent directly).
  */
 export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Record<string, Agent> {
   const names = Object.keys(options.tools ?? {});
-  const report =
-    options.onDiagnostic ?? ((d: Diagnostic) => console.warn(`[skillshelf] ${d.message} ${d.hint}`));
+  const report = options.onDiagnostic ?? reportOnce();
   const agents: Record<string, Agent> = {};
   for (const role of shelf.roles()) {
     const resolved = resolveRoleTools(role, names, { toolAliases: shelf.options.toolAliases });
@@ -80,6 +106,7 @@ export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Reco
         instructions: () => `${currentDateLine(new Date())}\n\n${role.instructions}`,
         tools: resolved.tools,
         ...(role.model ? { model: role.model } : {}),
+        inputProcessors: [recordsDelegations(shelf, role.name, resolved.tools)],
       },
       options,
     );
@@ -88,42 +115,49 @@ export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Reco
 }
 
 /**
- * The `delegate` tool, `{ role, task }`. Core checks the call (unknown role, missing task:
- * structured errors the lead model can act on), resolves the role's tools and records the
- * delegation; the tool then runs a Mastra agent built from that, with the role's current
- * definition, and returns `{ status: "success", data: { role, text, tools }, message }`.
+ * The delegation tool, `{ role, task }`. Core names it (`delegate`, or `skillshelf_delegate`
+ * when `tools` has a `delegate`: register it under its `id`), checks each call (unknown role,
+ * missing task: structured errors the lead model can act on), resolves the role's tools and
+ * records the delegation; the tool runs a Mastra agent built from that, with the role's
+ * current definition, and returns `{ status: "success", data: { role, text, tools }, message }`.
  */
 export function createDelegateTool(shelf: Shelf, options: RoleAgentsOptions) {
   const roles: Role[] = shelf.roles();
-  const spec = delegationToolSpec(roles);
-  if (!spec) {
-    throw new Error(
-      "delegateTool(): the shelf has no roles. Add a skill with `role: true`, or keep the builtin roles (builtinRoles).",
-    );
-  }
   const names = Object.keys(options.tools ?? {});
+  const spec = hostDelegationSpec(roles, names);
+  const report = options.onDiagnostic ?? reportOnce();
   return createTool({
     id: spec.name,
     description: spec.description,
     // biome-ignore lint/suspicious/noExplicitAny: core's ToolSpec carries plain JSON Schema, which Mastra accepts.
     inputSchema: spec.inputSchema as any,
-    execute: async (input: unknown, context) => {
-      const prepared = shelf.prepareDelegation(input, names);
-      if (prepared.status === "error") return prepared;
-      const { role, task, tools, instructions, model } = prepared.data;
-      const agent = buildAgent(
-        { name: role.name, description: role.description, instructions, tools, ...(model ? { model } : {}) },
-        options,
-      );
-      const result = await agent.generate(task, {
-        ...(context?.abortSignal ? { abortSignal: context.abortSignal } : {}),
-        ...(context?.requestContext ? { requestContext: context.requestContext } : {}),
-      });
-      return {
-        status: "success" as const,
-        data: { role: role.name, text: result.text, tools },
-        message: `The ${role.name} sub-agent finished; its answer is data.text.`,
-      };
-    },
+    execute: (input: unknown, context) =>
+      runDelegation(shelf, input, {
+        tools: names,
+        onDiagnostic: report,
+        run: async ({ role, task, tools, instructions, model }) => {
+          const agent = buildAgent(
+            {
+              name: role.name,
+              description: role.description,
+              instructions,
+              tools,
+              ...(model ? { model } : {}),
+            },
+            options,
+          );
+          const result = await agent.generate(task, {
+            ...(context?.abortSignal ? { abortSignal: context.abortSignal } : {}),
+            ...(context?.requestContext ? { requestContext: context.requestContext } : {}),
+          });
+          return result.text;
+        },
+      }),
   });
+}
+
+/** The delegation tool keyed by its name, to spread into an agent's `tools`. */
+export function createDelegateTools(shelf: Shelf, options: RoleAgentsOptions) {
+  const delegate = createDelegateTool(shelf, options);
+  return { [delegate.id]: delegate } as Record<string, typeof delegate>;
 }

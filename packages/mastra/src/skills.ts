@@ -11,7 +11,12 @@ import type { Diagnostic, Generate, Shelf } from "@skillshelf/core";
 import { mastraGenerate } from "./generate.js";
 import { checkNativeSkills } from "./native-skills.js";
 import { createSkillsProcessor, type SkillsProcessorOptions } from "./processor.js";
-import { createDelegateTool, createRoleAgents, type RoleAgentsOptions } from "./roles.js";
+import {
+  createDelegateTool,
+  createDelegateTools,
+  createRoleAgents,
+  type RoleAgentsOptions,
+} from "./roles.js";
 
 export interface CreateSkillsOptions extends SkillsProcessorOptions {
   shelf: Shelf;
@@ -23,7 +28,13 @@ export interface Skills {
   readonly processor: ReturnType<typeof createSkillsProcessor>;
   /** One Mastra Agent per role skill, keyed by role name, for an orchestrator's `agents: {…}`. */
   roleAgents(options: RoleAgentsOptions): Record<string, Agent>;
-  /** The `{ role, task }` delegation tool, the same as in the other skillshelf adapters. */
+  /**
+   * The `{ role, task }` delegation tool, keyed by its name, to spread into an agent's tools:
+   * `tools: { ...tools, ...skills.delegateTools({ model, tools }) }`. Named `delegate`, or
+   * `skillshelf_delegate` when `tools` has a `delegate`, so yours is never replaced.
+   */
+  delegateTools(options: RoleAgentsOptions): ReturnType<typeof createDelegateTools>;
+  /** The same tool alone (its name is its `id`), the same as in the other skillshelf adapters. */
   delegateTool(options: RoleAgentsOptions): ReturnType<typeof createDelegateTool>;
   /** Skill names the agent also has as Mastra skills (see README: coexistence). */
   checkNativeSkills(agent: Agent, options?: { requestContext?: RequestContext }): Promise<Diagnostic[]>;
@@ -38,6 +49,7 @@ export function createSkills(options: CreateSkillsOptions): Skills {
     shelf,
     processor,
     roleAgents: (roleOptions) => createRoleAgents(shelf, roleOptions),
+    delegateTools: (roleOptions) => createDelegateTools(shelf, roleOptions),
     delegateTool: (roleOptions) => createDelegateTool(shelf, roleOptions),
     checkNativeSkills: (agent, checkOptions) => checkNativeSkills(agent, shelf, checkOptions),
     generate: mastraGenerate,

@@ -4,16 +4,7 @@
  * an execution-time guard.
  */
 import { createTool } from "@mastra/core/tools";
-import type { Session, ToolResult, ToolSpec } from "@skillshelf/core";
-
-/** What a model reads back when an activation tool is called and core has no answer. */
-function unknownActivation(name: string): ToolResult<never, "NOT_FOUND"> {
-  return {
-    status: "error",
-    error_type: "NOT_FOUND",
-    message: `"${name}" is not a skill activation tool in this conversation. Use a skill from the catalog.`,
-  };
-}
+import { runActivationTool, type Session, type ToolSpec } from "@skillshelf/core";
 
 /**
  * A Mastra tool for one of core's activation ToolSpecs. Its input schema is core's JSON
@@ -27,7 +18,7 @@ export function activationTool(spec: ToolSpec, session: Session, onChange: () =>
     // biome-ignore lint/suspicious/noExplicitAny: core's ToolSpec carries plain JSON Schema, which Mastra accepts.
     inputSchema: spec.inputSchema as any,
     execute: async (input: unknown) => {
-      const result = session.callActivationTool(spec.name, input) ?? unknownActivation(spec.name);
+      const result = runActivationTool(session, spec.name, input);
       onChange();
       return result;
     },
