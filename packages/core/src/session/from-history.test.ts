@@ -157,3 +157,19 @@ describe("sessionFromHistory", () => {
     expect(plan.candidates.map((c) => c.name)).toEqual(["pdf"]);
   });
 });
+
+describe("sessionFromHistory with malformed items from a client", () => {
+  it("skips items of the wrong shape instead of throwing", () => {
+    const items = [
+      null,
+      { kind: "tool-call" },
+      { kind: "tool-call", toolName: 42, input: {} },
+      { kind: "user", text: undefined },
+      { kind: "weird" },
+      { kind: "tool-call", toolName: "skill_pdf", input: {} },
+      { kind: "user", text: "thanks" },
+    ] as unknown as HistoryItem[];
+    const session = sessionFromHistory(items, { skills: skills(), now: () => NOW });
+    expect(session.state.active.map((a) => a.name)).toEqual(["pdf"]);
+  });
+});

@@ -31,6 +31,14 @@ function failed(output: unknown): boolean {
   return Boolean(value && typeof value === "object" && (value as { status?: unknown }).status === "error");
 }
 
+function wellFormed(item: unknown): item is HistoryItem {
+  if (!item || typeof item !== "object") return false;
+  const record = item as Record<string, unknown>;
+  if (record.kind === "user") return typeof record.text === "string";
+  if (record.kind === "tool-call") return typeof record.toolName === "string";
+  return false;
+}
+
 export function sessionFromHistory(
   history: readonly HistoryItem[],
   options: Omit<SessionOptions, "state">,
@@ -39,6 +47,9 @@ export function sessionFromHistory(
   const lastIndex = history.length - 1;
   internals.silently(() => {
     history.forEach((item, index) => {
+      // Histories come from clients (a route handler's request body): an item of the wrong
+      // shape is skipped, never allowed to throw into the host.
+      if (!wellFormed(item)) return;
       if (item.kind === "user") {
         if (index === lastIndex && !item.planned) return; // the turn being planned: plan() handles it live
         internals.markSeen(item.text);
