@@ -122,8 +122,8 @@ export interface SkillTerms {
    * Each field's distinct terms, fields in FIELDS order (field f is `fieldStart[f] … fieldStart[f + 1]`),
    * as positions in `terms`, and how often each occurs in its field.
    */
-  readonly slots: Int32Array;
-  readonly counts: Int32Array;
+  readonly slots: Uint16Array | Int32Array;
+  readonly counts: Uint16Array | Int32Array;
   readonly fieldStart: Int32Array;
   /** Terms in each field, repeats included (BM25's document length). */
   readonly lengths: Int32Array;
@@ -215,8 +215,12 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
   for (let u = 0; u < distinct; u++) skillAt[outTerms[u] as number] = 0;
   const terms = outTerms.slice(0, distinct);
   const weighted = outWeighted.slice(0, distinct);
-  const slots = outSlots.slice(0, size);
-  const counts = outCounts.slice(0, size);
+  // 16 bits are plenty for a skill's distinct terms and a term's count in a field (half the
+  // memory of the entries at 10,000 skills); a skill with a huge description keeps 32.
+  let most = distinct;
+  for (let i = 0; i < size; i++) if ((outCounts[i] as number) > most) most = outCounts[i] as number;
+  const slots = most <= 0xffff ? Uint16Array.from(outSlots.subarray(0, size)) : outSlots.slice(0, size);
+  const counts = most <= 0xffff ? Uint16Array.from(outCounts.subarray(0, size)) : outCounts.slice(0, size);
 
   // Examples: each one's distinct ids in first-seen order.
   size = 0;

@@ -96,6 +96,18 @@ describe("SkillIndexCache (incremental rebuilds)", () => {
     expect(termKnown(again.lexical, "pdfplumber")).toBe(true);
   });
 
+  it("counts a word repeated past 16 bits exactly (entries widen rather than wrap)", () => {
+    // 70,000 = 65,536 + 4,464: a 16-bit count would read the first as the second.
+    const weightOf = (times: number) => {
+      const cache = new SkillIndexCache(DEFAULT_INDEX_TUNING);
+      const { lexical } = cache.build([skill({ name: "x", description: "zebra ".repeat(times) })]);
+      const id = lexical.termIds.get("zebra") as number;
+      return lexical.postingWeights[lexical.postingStart[id] as number];
+    };
+    expect(weightOf(70_000)).not.toBe(weightOf(4_464));
+    expect(weightOf(70_000)).toBeGreaterThan(weightOf(4_464) as number);
+  });
+
   it("keeps diagnostics per skill: an edit that fixes a trigger drops its diagnostic", () => {
     const cache = new SkillIndexCache(DEFAULT_INDEX_TUNING);
     const broken = skill({ name: "broken", triggers: ["/(a+)+$/"] });
