@@ -60,7 +60,9 @@ export function normalizeMeta(
     else groups.set(id, [entry]);
   }
 
-  const values = new Map<keyof SkillMeta, { value: unknown; line: number }>();
+  // Lines are looked up only for a diagnostic: most files have none, and the first lookup
+  // builds the YAML's line table.
+  const values = new Map<keyof SkillMeta, { value: unknown; keyNode: KeyPosition | null }>();
   const extra: Record<string, unknown> = {};
   const aliasBudget = { aliases: MAX_YAML_ALIASES };
   let invalidDescription = false;
@@ -68,7 +70,7 @@ export function normalizeMeta(
   for (const group of groups.values()) {
     // Deterministic winner: the documented spelling, else the first one written.
     const winner = group.find((e) => e.exact) ?? group[0]!;
-    const line = locator.lineOf(winner.keyNode);
+    const line = (): number => locator.lineOf(winner.keyNode);
     for (const loser of group) {
       if (loser === winner) continue;
       // Unknown keys keep the first occurrence of each spelling (see below); known fields keep the winner.
@@ -77,7 +79,7 @@ export function normalizeMeta(
       report.rule(
         "duplicate-key",
         kept === loser
-          ? `\`${loser.key}\` differs from \`${winner.key}\` (line ${line}) only in case or \`_\`/\`-\`; both are kept in \`extra\``
+          ? `\`${loser.key}\` differs from \`${winner.key}\` (line ${line()}) only in case or \`_\`/\`-\`; both are kept in \`extra\``
           : `\`${loser.key}\` repeats \`${kept.key}\` (line ${keptLine}); the one on line ${keptLine} is used`,
         locator.lineOf(loser.keyNode),
         `Delete \`${loser.key}\` (or merge it into \`${winner.key}\`); keys are case-sensitive and each may appear once.`,
@@ -110,7 +112,7 @@ export function normalizeMeta(
         aliases
           ? `\`${winner.key}\` expands more than ${MAX_YAML_ALIASES} YAML aliases (or one with no anchor)`
           : `\`${winner.key}\` could not be read: ${(error as Error).message}`,
-        line,
+        line(),
         aliases ? "Remove the YAML anchors (&) and aliases (*); write the values out." : undefined,
       );
       return undefined;
@@ -121,7 +123,7 @@ export function normalizeMeta(
       report.rule(
         "key-case",
         `\`${winner.key}\` is read as \`${spec.key}\``,
-        line,
+        line(),
         `Rename \`${winner.key}\` to \`${spec.key}\`; YAML keys are case-sensitive.`,
       );
     }
@@ -133,17 +135,19 @@ export function normalizeMeta(
         required || report.mode === "strict" ? "error" : "warning",
         "invalid-field",
         `\`${winner.key}\` should be ${spec.expects}, not ${describe(raw)}${required ? "" : "; it is ignored"}`,
-        line,
+        line(),
         `Write \`${spec.key}\` as ${spec.expects}.`,
       );
       if (required) invalidDescription = true;
       continue;
     }
-    values.set(spec.prop, { value: parsed.data, line });
+    values.set(spec.prop, { value: parsed.data, keyNode: winner.keyNode });
   }
   const get = <T>(prop: keyof SkillMeta): T | undefined => values.get(prop)?.value as T | undefined;
-  const lineOf = (prop: keyof SkillMeta, key: string): number =>
-    values.get(prop)?.line ?? locator.lineOf(groups.get(key)?.[0]?.keyNode);
+  const lineOf = (prop: keyof SkillMeta, key: string) => (): number => {
+    const set = values.get(prop);
+    return locator.lineOf(set ? set.keyNode : groups.get(key)?.[0]?.keyNode);
+  };
 
   // description: required. Without one the skill cannot be offered to a model: skipped.
   // (Checks go on afterwards, so one run reports everything that is wrong.)
@@ -152,7 +156,7 @@ export function normalizeMeta(
     report.error(
       "missing-description",
       groups.has("description") ? "`description` is empty" : "the frontmatter has no `description`",
-      lineOf("description", "description"),
+      lineOf("description", "description")(),
     );
   }
   if (description !== "") checkDescription(report, description, lineOf("description", "description"));
@@ -166,7 +170,7 @@ export function normalizeMeta(
       report.rule(
         "compatibility-too-long",
         `\`compatibility\` is ${length} characters; the limit is ${COMPATIBILITY_MAX_LENGTH}`,
-        lineOf("compatibility", "compatibility"),
+        lineOf("compatibility", "compatibility")(),
       );
     }
   }
@@ -194,7 +198,7 @@ export function normalizeMeta(
   return meta;
 }
 
-function checkDescription(report: Report, description: string, line: number): void {
+function checkDescription(report: Report, description: string, line: () => number): void {
   // UTF-16 length ≥ code points, so the exact count is only needed past the limit.
   if (description.length > DESCRIPTION_MAX_LENGTH) {
     const length = codePointLength(description);
@@ -202,13 +206,13 @@ function checkDescription(report: Report, description: string, line: number): vo
       report.rule(
         "description-too-long",
         `\`description\` is ${length} characters; the limit is ${DESCRIPTION_MAX_LENGTH}`,
-        line,
+        line(),
       );
     }
   }
   // anthropics' quick_validate rejects angle brackets: hosts may read them as markup.
   if (report.mode === "strict" && (description.includes("<") || description.includes(">"))) {
-    report.error("description-angle-brackets", "`description` contains `<` or `>`", line);
+    report.error("description-angle-brackets", "`description` contains `<` or `>`", line());
   }
 }
 
@@ -216,7 +220,7 @@ function checkDescription(report: Report, description: string, line: number): vo
 function resolveName(
   report: Report,
   written: string | undefined,
-  line: number,
+  line: () => number,
   folderName: string | undefined,
 ): string | undefined {
   let name = normalizeName(written ?? "");
@@ -224,7 +228,7 @@ function resolveName(
   if (name === "") {
     const what = written === undefined ? "the frontmatter has no `name`" : "`name` is empty";
     if (report.mode === "strict" || folderName === undefined || normalizeName(folderName) === "") {
-      report.error("missing-name", what, line);
+      report.error("missing-name", what, line());
       return undefined;
     }
     // Lenient: the Agent Skills convention is name = folder, so the folder names it.
@@ -234,7 +238,7 @@ function resolveName(
       "warning",
       "missing-name",
       `${what}; the folder name "${name}" is used`,
-      line,
+      line(),
       `Add \`name: ${suggestName(name) || name}\` to the frontmatter.`,
     );
   }
@@ -245,7 +249,7 @@ function resolveName(
     report.rule(
       problem.code,
       fromFolder ? `the folder name: ${problem.message}` : problem.message,
-      line,
+      line(),
       problem.code === "invalid-name" && suggestion !== ""
         ? `Use only lower-case letters, digits and single hyphens, e.g. \`name: ${suggestion}\` (and a folder of that name).`
         : undefined,
@@ -255,7 +259,7 @@ function resolveName(
     report.rule(
       "name-mismatch",
       `\`name\` "${name}" differs from its folder "${folderName}"`,
-      line,
+      line(),
       mismatchHint(name, problems.length === 0, folderName),
     );
   }
