@@ -111,35 +111,54 @@ export function withoutNegativeClauses(text: string): string {
 
 /**
  * One skill's part of the index, in term ids of a {@link Vocabulary}: what a rebuild reuses
- * for every skill that did not change (a few KiB per skill, typed arrays only).
+ * for every skill that did not change. One Int32Array per skill (a typed array costs ~200
+ * bytes of bookkeeping besides its data, which at 10,000 skills and nine arrays each was
+ * more than the data), laid out as:
+ *
+ * - header: the counts T, F, E, X (below), WIDE, then `fieldStart` (7) and `lengths` (6);
+ * - T terms: the skill's distinct term ids, all fields together (each counts once in
+ *   document frequency); a term that occurs only in fields of weight 0 (no posting) as ~id;
+ * - F field entries, fields in FIELDS order (field f is entries `fieldStart[f] … fieldStart[f + 1]`):
+ *   a distinct term of the field as its position u in the terms and its count c in the
+ *   field, packed as u << 16 | c, or (WIDE = 1, a skill with a huge field) as two ints u, c;
+ * - X example term ids: each non-empty example's distinct ids, in first-seen order;
+ * - E + 1 example starts (example k is ids `start[k] … start[k + 1]`), E example slots
+ *   (its position in the skill's `examples`).
+ *
+ * `lengths[f]` is the number of terms in field f, repeats included (BM25's document length).
  */
-export interface SkillTerms {
-  /** The skill's distinct term ids, all fields together (each counts once in document frequency). */
-  readonly terms: Int32Array;
-  /** 1 where `terms[u]` occurs in a field whose weight is not 0 (it then has a posting). */
-  readonly weighted: Uint8Array;
-  /**
-   * Each field's distinct terms, fields in FIELDS order (field f is `fieldStart[f] … fieldStart[f + 1]`),
-   * as positions in `terms`, and how often each occurs in its field.
-   */
-  readonly slots: Uint16Array | Int32Array;
-  readonly counts: Uint16Array | Int32Array;
-  readonly fieldStart: Int32Array;
-  /** Terms in each field, repeats included (BM25's document length). */
-  readonly lengths: Int32Array;
-  /** Distinct term ids of each non-empty example, in first-seen order: example k is `exampleStart[k] … exampleStart[k + 1]`. */
-  readonly exampleIds: Int32Array;
-  readonly exampleStart: Int32Array;
-  /** Position of each of those examples in the skill's `examples`. */
-  readonly exampleSlot: Int32Array;
+export type SkillTerms = Int32Array;
+
+const T = 0;
+const F = 1;
+const E = 2;
+const X = 3;
+const WIDE = 4;
+const FIELD_START = 5;
+const LENGTHS = FIELD_START + FIELD_COUNT + 1;
+const HEADER = LENGTHS + FIELD_COUNT;
+
+/** Where the field entries start. */
+const entriesAt = (skill: SkillTerms) => HEADER + (skill[T] as number);
+/** Where the example ids start. */
+const exampleIdsAt = (skill: SkillTerms) =>
+  entriesAt(skill) + (skill[F] as number) * ((skill[WIDE] as number) + 1);
+
+/** How many terms the skill's field `f` holds, repeats included. */
+export function fieldLength(skill: SkillTerms, f: number): number {
+  return skill[LENGTHS + f] as number;
+}
+/** The term id of the skill's `u`-th distinct term. */
+export function skillTerm(skill: SkillTerms, u: number): number {
+  const id = skill[HEADER + u] as number;
+  return id < 0 ? ~id : id;
 }
 
 // Scratch (synchronous, never shared), grown as needed: where each term id sits in the field
-// or skill being read (position + 1, 0 = not met), and the skill's arrays while it is read.
+// or skill being read (position + 1, 0 = not met), and the skill's entries while it is read.
 let fieldAt = new Int32Array(1 << 14);
 let skillAt = new Int32Array(1 << 14);
 let outTerms = new Int32Array(1 << 12);
-let outWeighted = new Uint8Array(1 << 12);
 let outSlots = new Int32Array(1 << 12);
 let outCounts = new Int32Array(1 << 12);
 
@@ -154,9 +173,6 @@ function ensureScratch(terms: number, size: number): void {
     outTerms = grownInt32(outTerms, length);
     outSlots = grownInt32(outSlots, length);
     outCounts = grownInt32(outCounts, length);
-    const weighted = new Uint8Array(length);
-    weighted.set(outWeighted);
-    outWeighted = weighted;
   }
 }
 
@@ -179,15 +195,14 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
     skill.examples.join(" . "),
     tuning.fields.body > 0 ? skill.body.slice(0, BODY_INDEX_CHARS) : "",
   ];
-  const fieldStart = new Int32Array(FIELD_COUNT + 1);
-  const lengths = new Int32Array(FIELD_COUNT);
+  const header = new Int32Array(HEADER);
   let distinct = 0;
   let size = 0;
   for (let f = 0; f < FIELD_COUNT; f++) {
     const count = vocabulary.read(texts[f] as string);
     ensureScratch(vocabulary.terms.length, size + count);
     const read = vocabulary.ids;
-    const weighted = tuning.fields[FIELDS[f] as FieldName] !== 0 ? 1 : 0;
+    const weighted = tuning.fields[FIELDS[f] as FieldName] !== 0;
     const first = size;
     for (let i = 0; i < count; i++) {
       const id = read[i] as number;
@@ -199,62 +214,72 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
       let u = (skillAt[id] as number) - 1;
       if (u < 0) {
         u = distinct++;
-        outTerms[u] = id;
-        outWeighted[u] = 0;
+        outTerms[u] = ~id;
         skillAt[id] = distinct;
       }
-      outWeighted[u] = (outWeighted[u] as number) | weighted;
+      if (weighted) outTerms[u] = id;
       outSlots[size] = u;
       outCounts[size] = 1;
       fieldAt[id] = ++size - first;
     }
-    for (let i = first; i < size; i++) fieldAt[outTerms[outSlots[i] as number] as number] = 0;
-    lengths[f] = count;
-    fieldStart[f + 1] = size;
+    for (let i = first; i < size; i++) fieldAt[skillTermOf(outTerms[outSlots[i] as number] as number)] = 0;
+    header[LENGTHS + f] = count;
+    header[FIELD_START + f + 1] = size;
   }
-  for (let u = 0; u < distinct; u++) skillAt[outTerms[u] as number] = 0;
-  const terms = outTerms.slice(0, distinct);
-  const weighted = outWeighted.slice(0, distinct);
-  // 16 bits are plenty for a skill's distinct terms and a term's count in a field (half the
-  // memory of the entries at 10,000 skills); a skill with a huge description keeps 32.
+  for (let u = 0; u < distinct; u++) skillAt[skillTermOf(outTerms[u] as number)] = 0;
+  // 16 bits are plenty for a term's position and its count in a field; a skill with a huge
+  // field keeps them as two ints.
   let most = distinct;
   for (let i = 0; i < size; i++) if ((outCounts[i] as number) > most) most = outCounts[i] as number;
-  const slots = most <= 0xffff ? Uint16Array.from(outSlots.subarray(0, size)) : outSlots.slice(0, size);
-  const counts = most <= 0xffff ? Uint16Array.from(outCounts.subarray(0, size)) : outCounts.slice(0, size);
+  const wide = most > 0xffff ? 1 : 0;
 
-  // Examples: each one's distinct ids in first-seen order.
-  size = 0;
+  // Examples: each one's distinct ids in first-seen order (after the field entries in the scratch).
+  const exampleIds: number[] = [];
   const exampleStart = [0];
   const exampleSlot: number[] = [];
   skill.examples.forEach((example, slot) => {
     const count = vocabulary.read(example);
     if (count === 0) return;
-    ensureScratch(vocabulary.terms.length, size + count);
+    ensureScratch(vocabulary.terms.length, 0);
     const read = vocabulary.ids;
-    const first = size;
+    const first = exampleIds.length;
     for (let i = 0; i < count; i++) {
       const id = read[i] as number;
       if (fieldAt[id] === 0) {
         fieldAt[id] = 1;
-        outTerms[size++] = id;
+        exampleIds.push(id);
       }
     }
-    for (let i = first; i < size; i++) fieldAt[outTerms[i] as number] = 0;
-    exampleStart.push(size);
+    for (let i = first; i < exampleIds.length; i++) fieldAt[exampleIds[i] as number] = 0;
+    exampleStart.push(exampleIds.length);
     exampleSlot.push(slot);
   });
 
-  return {
-    terms,
-    weighted,
-    slots,
-    counts,
-    fieldStart,
-    lengths,
-    exampleIds: outTerms.slice(0, size),
-    exampleStart: Int32Array.from(exampleStart),
-    exampleSlot: Int32Array.from(exampleSlot),
-  };
+  const examples = exampleSlot.length;
+  const out = new Int32Array(HEADER + distinct + size * (wide + 1) + exampleIds.length + 2 * examples + 1);
+  out.set(header);
+  out[T] = distinct;
+  out[F] = size;
+  out[E] = examples;
+  out[X] = exampleIds.length;
+  out[WIDE] = wide;
+  out.set(outTerms.subarray(0, distinct), HEADER);
+  let at = HEADER + distinct;
+  for (let i = 0; i < size; i++) {
+    if (wide) {
+      out[at++] = outSlots[i] as number;
+      out[at++] = outCounts[i] as number;
+    } else out[at++] = ((outSlots[i] as number) << 16) | (outCounts[i] as number);
+  }
+  out.set(exampleIds, at);
+  out.set(exampleStart, at + exampleIds.length);
+  out.set(exampleSlot, at + exampleIds.length + examples + 1);
+  return out;
+}
+
+/** A term id as stored in a skill's terms (~id when it has no posting). */
+function skillTermOf(stored: number): number {
+  return stored < 0 ? ~stored : stored;
 }
 
 /** Field weights and length norms of one build (BM25F), shared by every skill's pass. */
@@ -283,20 +308,29 @@ export function buildLexicalIndex(
   const n = skills.length;
   const termCount = vocabulary.terms.length;
 
-  // Pass 1: document frequencies, postings per term, total field lengths.
+  // Pass 1: document frequencies, postings per term, total field lengths; example counts.
   const df = new Int32Array(termCount);
   const postingStart = new Int32Array(termCount + 1);
+  const exampleStart = new Int32Array(termCount + 1);
   const totalLength = new Float64Array(FIELD_COUNT);
   let widest = 0;
+  let exampleCount = 0;
+  let exampleIdTotal = 0;
   for (let d = 0; d < n; d++) {
     const skill = skills[d] as SkillTerms;
-    countTerms(skill, df, postingStart, totalLength);
-    if (skill.terms.length > widest) widest = skill.terms.length;
+    countTerms(skill, df, postingStart, exampleStart, totalLength);
+    if ((skill[T] as number) > widest) widest = skill[T] as number;
+    exampleCount += skill[E] as number;
+    exampleIdTotal += skill[X] as number;
   }
   const idf = new Float64Array(termCount);
   for (let t = 0; t < termCount; t++) idf[t] = bm25Idf(n, df[t] as number);
-  for (let t = 0; t < termCount; t++)
+  const exampleIdf = new Float64Array(termCount);
+  for (let t = 0; t < termCount; t++) exampleIdf[t] = bm25Idf(exampleCount, exampleStart[t + 1] as number);
+  for (let t = 0; t < termCount; t++) {
     postingStart[t + 1] = (postingStart[t + 1] as number) + (postingStart[t] as number);
+    exampleStart[t + 1] = (exampleStart[t + 1] as number) + (exampleStart[t] as number);
+  }
 
   // Pass 2, BM25F: per skill and term, Σ over fields (in order) of weight · tf / length norm,
   // saturated and × idf, written straight into the term's postings (skills in ascending order).
@@ -315,22 +349,6 @@ export function buildLexicalIndex(
     addPostings(skills[d] as SkillTerms, d, norms, idf, fill, postingDocs, postingWeights);
 
   // Examples: their own document frequencies (an utterance is a document).
-  let exampleCount = 0;
-  let exampleIdTotal = 0;
-  const exampleStart = new Int32Array(termCount + 1);
-  for (const skill of skills) {
-    exampleCount += skill.exampleSlot.length;
-    exampleIdTotal += skill.exampleIds.length;
-    const { exampleIds } = skill;
-    for (let i = 0; i < exampleIds.length; i++) {
-      const id = exampleIds[i] as number;
-      exampleStart[id + 1] = (exampleStart[id + 1] as number) + 1;
-    }
-  }
-  const exampleIdf = new Float64Array(termCount);
-  for (let t = 0; t < termCount; t++) exampleIdf[t] = bm25Idf(exampleCount, exampleStart[t + 1] as number);
-  for (let t = 0; t < termCount; t++)
-    exampleStart[t + 1] = (exampleStart[t + 1] as number) + (exampleStart[t] as number);
   const examples: ExampleIndex = {
     list: new Int32Array(exampleIdTotal),
     fill: exampleStart.slice(0, termCount),
@@ -364,20 +382,30 @@ export function buildLexicalIndex(
   };
 }
 
-/** Pass 1 for one skill: its terms' document frequencies and posting counts, its field lengths. */
+/**
+ * Pass 1 for one skill: its terms' document frequencies and posting counts, its example
+ * terms' counts (at `t + 1`, made into starts afterwards), its field lengths.
+ */
 function countTerms(
   skill: SkillTerms,
   df: Int32Array,
   postingCount: Int32Array,
+  exampleCount: Int32Array,
   totalLength: Float64Array,
 ): void {
-  const { terms, weighted, lengths } = skill;
-  for (let u = 0; u < terms.length; u++) {
-    const id = terms[u] as number;
+  const end = HEADER + (skill[T] as number);
+  for (let i = HEADER; i < end; i++) {
+    const stored = skill[i] as number;
+    const id = stored < 0 ? ~stored : stored;
     df[id] = (df[id] as number) + 1;
-    postingCount[id + 1] = (postingCount[id + 1] as number) + (weighted[u] as number);
+    if (stored >= 0) postingCount[id + 1] = (postingCount[id + 1] as number) + 1;
   }
-  for (let f = 0; f < FIELD_COUNT; f++) totalLength[f] = (totalLength[f] as number) + (lengths[f] as number);
+  for (let i = exampleIdsAt(skill), stop = i + (skill[X] as number); i < stop; i++) {
+    const id = skill[i] as number;
+    exampleCount[id + 1] = (exampleCount[id + 1] as number) + 1;
+  }
+  for (let f = 0; f < FIELD_COUNT; f++)
+    totalLength[f] = (totalLength[f] as number) + (skill[LENGTHS + f] as number);
 }
 
 /** Pass 2 for skill `d`: its BM25F weight for each of its terms, appended to the term's postings. */
@@ -390,22 +418,34 @@ function addPostings(
   postingDocs: Int32Array,
   postingWeights: Float32Array,
 ): void {
-  const { terms, weighted, slots, counts, fieldStart, lengths } = skill;
   const { k1, b, weights, avg } = norms;
+  const terms = skill[T] as number;
+  const entries = HEADER + terms;
+  const wide = (skill[WIDE] as number) === 1;
   const sums = combined;
-  sums.fill(0, 0, terms.length);
+  sums.fill(0, 0, terms);
   for (let f = 0; f < FIELD_COUNT; f++) {
     const weight = weights[f] as number;
     if (weight === 0) continue;
-    const norm = 1 - b + (b * (lengths[f] as number)) / (avg[f] as number);
-    for (let i = fieldStart[f] as number, end = fieldStart[f + 1] as number; i < end; i++) {
-      const u = slots[i] as number;
-      sums[u] = (sums[u] as number) + (weight * (counts[i] as number)) / norm;
+    const norm = 1 - b + (b * (skill[LENGTHS + f] as number)) / (avg[f] as number);
+    const from = skill[FIELD_START + f] as number;
+    const to = skill[FIELD_START + f + 1] as number;
+    if (wide) {
+      for (let i = entries + 2 * from; i < entries + 2 * to; i += 2) {
+        const u = skill[i] as number;
+        sums[u] = (sums[u] as number) + (weight * (skill[i + 1] as number)) / norm;
+      }
+    } else {
+      for (let i = entries + from; i < entries + to; i++) {
+        const entry = skill[i] as number;
+        const u = entry >>> 16;
+        sums[u] = (sums[u] as number) + (weight * (entry & 0xffff)) / norm;
+      }
     }
   }
-  for (let u = 0; u < terms.length; u++) {
-    if (weighted[u] === 0) continue;
-    const id = terms[u] as number;
+  for (let u = 0; u < terms; u++) {
+    const id = skill[HEADER + u] as number;
+    if (id < 0) continue;
     const tf = sums[u] as number;
     const at = fill[id] as number;
     fill[id] = at + 1;
@@ -427,14 +467,18 @@ interface ExampleIndex {
 
 /** Skill `d`'s examples, numbered from `e`; returns the next example number. */
 function addExamples(skill: SkillTerms, d: number, e: number, examples: ExampleIndex): number {
-  const { exampleIds, exampleStart, exampleSlot } = skill;
+  const count = skill[E] as number;
+  if (count === 0) return e;
   const { list, fill, owner, slot, weight, idf } = examples;
-  for (let k = 0; k < exampleSlot.length; k++, e++) {
+  const ids = exampleIdsAt(skill);
+  const starts = ids + (skill[X] as number);
+  const slots = starts + count + 1;
+  for (let k = 0; k < count; k++, e++) {
     owner[e] = d;
-    slot[e] = exampleSlot[k] as number;
+    slot[e] = skill[slots + k] as number;
     let sum = 0;
-    for (let i = exampleStart[k] as number; i < (exampleStart[k + 1] as number); i++) {
-      const id = exampleIds[i] as number;
+    for (let i = ids + (skill[starts + k] as number); i < ids + (skill[starts + k + 1] as number); i++) {
+      const id = skill[i] as number;
       sum += idf[id] as number;
       const at = fill[id] as number;
       fill[id] = at + 1;

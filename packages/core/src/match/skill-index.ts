@@ -15,10 +15,12 @@
 import type { Diagnostic, Skill } from "../types.js";
 import {
   buildLexicalIndex,
+  fieldLength,
   type IndexTuning,
   type LexicalIndex,
   readSkillTerms,
   type SkillTerms,
+  skillTerm,
 } from "./lexical-index.js";
 import { type CompiledTrigger, compileTrigger } from "./triggers.js";
 import { sharedVocabulary, type Vocabulary } from "./vocabulary.js";
@@ -139,10 +141,10 @@ export class SkillIndexCache {
 function distinctiveName(entry: SkillEntry, lexical: LexicalIndex): CompiledTrigger | undefined {
   // The name field's terms (the index read the name as its first field).
   const { name, terms } = entry;
-  const words = terms.lengths[0] as number;
+  const words = fieldLength(terms, 0);
   if (!name || words === 0) return undefined;
   if (words === 1) {
-    const id = terms.terms[0] as number;
+    const id = skillTerm(terms, 0);
     // Skills whose lexical score the word adds to (all that use it, unless a field weighs 0).
     const users = (lexical.postingStart[id + 1] as number) - (lexical.postingStart[id] as number);
     if (users > 1 || (lexical.terms[id] as string).length < 4) return undefined;
