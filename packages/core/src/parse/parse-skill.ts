@@ -81,7 +81,8 @@ function parseInto(
   // One line-ending convention from here on; YAML treats \r\n and \r as one line break too,
   // so line numbers are unchanged.
   if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
-  if (text.trim() === "") {
+  // (A whitespace test, not text.trim(), which would copy the whole file.)
+  if (!/\S/.test(text)) {
     report.error("empty-file", "the file is empty");
     return report.result();
   }
