@@ -13,6 +13,10 @@
  * Each posting stores idf · tf/(k1 + tf), BM25's saturating term frequency over the
  * field-weighted, length-normalised count (BM25F). The matcher turns the sum over the
  * message's words into a 0‥1 score; examples get an idf-weighted Dice overlap per example.
+ *
+ * Built in two steps so a hot reload is cheap: `readSkillTerms` reads one skill's text into
+ * term ids (the expensive part, kept per skill by skill-index.ts), `buildLexicalIndex` lays
+ * the whole list out from those parts.
  */
 import type { Skill } from "../types.js";
 import type { Vocabulary } from "./vocabulary.js";

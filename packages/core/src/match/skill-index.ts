@@ -7,7 +7,8 @@
  * read into term ids, its triggers and exclusions compiled — is cached per Skill object
  * (a WeakMap: a removed skill's entry goes with it), and a rebuild reads only the skills it
  * has not seen, then recomputes what depends on the whole list (document frequencies, field
- * length norms, postings) in flat passes over typed arrays.
+ * length norms, postings) in flat passes over typed arrays. (Skills are values, as everywhere
+ * in core: an edit makes a new object; one changed in place would keep its old entry.)
  *
  * The entries hold term ids of the process's shared {@link Vocabulary}; when it is replaced
  * (it grew past its bound), the next build drops them and reads everything again.

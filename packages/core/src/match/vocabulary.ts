@@ -4,12 +4,13 @@
  * Indexing a shelf reads megabytes of text (1,000 real skills ≈ 3 MB, bodies above all), and
  * reading it through {@link analyze} — a Unicode-property regex, a string and a stem lookup per
  * word, then a term lookup — was most of an index build. Here the text is scanned once, char
- * code by char code, and each ASCII word is hashed as it is read and looked up in a table of
- * the words seen before, which holds the term ids that word stands for (stem, camelCase parts,
- * or none for a stop word): a known word costs a hash probe and no allocation. Words that are
- * not plain ASCII (accents, CJK) take the slow path through the same functions `analyze` uses
- * (`pushWordTerms`, `pushCjkTerms`), cached per run. `termIds(text)` yields exactly the terms
- * of `analyze(text).terms`, as ids (vocabulary.test.ts checks it on the real corpus).
+ * code by char code, and each ASCII word is packed into ints as it is read and looked up in a
+ * table of the words seen before, which holds the term ids that word stands for (stem,
+ * camelCase parts, or none for a stop word): a known word costs a hash probe and no
+ * allocation. Words that are not plain ASCII (accents, CJK) take the slow path through the
+ * same functions `analyze` uses (`pushWordTerms`, `pushCjkTerms`), cached per run.
+ * `read(text)` yields exactly the terms of `analyze(text).terms`, as ids (vocabulary.test.ts
+ * checks it on the real corpus, the parser edge cases and random text).
  *
  * How a written word reads never changes, so, like the stem cache it replaces for indexing,
  * the vocabulary is shared by every matcher in the process ({@link sharedVocabulary}) and
