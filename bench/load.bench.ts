@@ -135,10 +135,17 @@ async function coldLoads(dir: string, options: Parameters<typeof measure>[1]): P
 /**
  * The first load in a new Node process (JIT cold): with the library imported before the
  * clock starts, or (`withImport`) the library's import and the first load together.
+ * Medians of wall time and of CPU time (all threads).
  */
-function freshProcessMedian(name: string, dir: string, runs: number, withImport = false): number {
+function freshProcessMedians(
+  name: string,
+  dir: string,
+  runs: number,
+  withImport = false,
+): { wall: number; cpu: number } {
   const script = fileURLToPath(new URL("./fresh-load.ts", import.meta.url));
-  const times: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const out = execFileSync(
       process.execPath,
@@ -152,9 +159,11 @@ function freshProcessMedian(name: string, dir: string, runs: number, withImport 
       ],
       { encoding: "utf8" },
     );
-    times.push(Number(JSON.parse(out.trim().split("\n").pop()!).ms));
+    const result = JSON.parse(out.trim().split("\n").pop()!) as { ms: number; cpuMs: number };
+    wall.push(result.ms);
+    cpu.push(result.cpuMs);
   }
-  return median(times);
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 /** Prints even while baselines' console output is muted. */
@@ -183,23 +192,31 @@ async function suite(): Promise<void> {
   const cold1k = await coldLoads(dir1k, { iterations: 20, time: 2000 });
   print(table(cold1k, "skillshelf", counts));
 
-  print(
-    "\n### Cold load, 1,000 skills, first load in a fresh process, library already imported (median of 7)\n",
-  );
-  const fresh = Object.keys(loaders).map((name) => ({
-    name,
-    median: freshProcessMedian(name, dir1k, 7),
-    samples: 7,
-  }));
-  print(table(fresh, "skillshelf"));
-
-  print("\n### Cold load, 1,000 skills, fresh process, import of the library + first load (median of 7)\n");
-  const freshWithImport = Object.keys(loaders).map((name) => ({
-    name,
-    median: freshProcessMedian(name, dir1k, 7, true),
-    samples: 7,
-  }));
-  print(table(freshWithImport, "skillshelf"));
+  const FRESH_RUNS = 9;
+  for (const withImport of [false, true]) {
+    print(
+      withImport
+        ? `\n### Cold load, 1,000 skills, fresh process, import of the library + first load (median of ${FRESH_RUNS})\n`
+        : `\n### Cold load, 1,000 skills, first load in a fresh process, library already imported (median of ${FRESH_RUNS})\n`,
+    );
+    const medians = Object.keys(loaders).map((name) => ({
+      name,
+      ...freshProcessMedians(name, dir1k, FRESH_RUNS, withImport),
+    }));
+    print(
+      table(
+        medians.map((m) => ({ name: m.name, median: m.wall, samples: FRESH_RUNS })),
+        "skillshelf",
+      ),
+    );
+    print("\nCPU time of the same runs (all threads: JIT compilers and GC helpers included):\n");
+    print(
+      table(
+        medians.map((m) => ({ name: m.name, median: m.cpu, samples: FRESH_RUNS })),
+        "skillshelf",
+      ),
+    );
+  }
 
   print("\n### Cold load, 10,000 skills (tinybench median)\n");
   const counts10k: Record<string, string> = {};

@@ -7,10 +7,12 @@
  * owns the careful handling and its diagnostics. Files are handled in batches, with a turn
  * of the event loop between batches, so a large load never holds the thread for long.
  *
- * Why sync: for 1,000 corpus files (9 MB, page cache warm) in a fresh process, sync reads
- * take ≈ 20 ms of main-thread time; callback `fs.readFile` (open, fstat, read, close, each a
- * thread-pool round trip and a callback) ≈ 40 ms, and its reads overlapping the parse did
- * not win that back (bench/RESULTS.md, "Loading"). FileHandle reads cost more still.
+ * Why sync: reading the 1,000 files of the load benchmark (9 MB, page cache warm) — lstat,
+ * open, read, close — takes ≈ 10 ms in a warm process and ≈ 20 ms in a fresh one; with
+ * callback `fs.readFile` for all of them at once ≈ 28 and ≈ 40 ms of CPU, `fs.promises.readFile`
+ * ≈ 50 ms: each file costs several thread-pool round trips and callbacks on this thread,
+ * more than the reads themselves, and overlapping them with parsing did not win it back
+ * (bench/RESULTS.md, "Loading"). FileHandle reads cost more still.
  */
 import fs from "node:fs";
 import { MAX_SKILL_FILE_BYTES } from "../parse/limits.js";
