@@ -95,9 +95,9 @@ export function readFastFrontmatter(yaml: string): Frontmatter | undefined {
   let pairs: FrontmatterPair[];
   try {
     pairs = walk.rootPairs();
-  } catch (error) {
-    if (error === GIVE_UP) return undefined;
-    throw error;
+  } catch {
+    // GIVE_UP, or anything js-yaml throws on input it did not expect: the full path decides.
+    return undefined;
   }
   if (walk.index !== events.length - 1 || events[walk.index]!.type !== EVENT_ID.POP) return undefined;
   return { pairs, text: (value) => textOf(value as FastValue), js: (value) => jsOf(value as FastValue) };
