@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { estimateTokens } from "@skillshelf/core";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { openShelf, SHELF_HELP, SHELF_OPTIONS } from "./runtime-shelf.js";
 
@@ -26,17 +27,9 @@ character); a host can plug in an exact tokenizer.
 `;
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let values: ReturnType<typeof parse>["values"];
-  try {
-    values = parse(args).values;
-  } catch (error) {
-    ctx.err(`skillshelf catalog: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
+  const parsed = startCommand("catalog", args, ctx, parse, HELP);
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
   const budget = positiveInt(values.budget, 4_000);
   const entryCap = positiveInt(values["entry-cap"], 250);
   if (budget === undefined || entryCap === undefined) {

@@ -3,6 +3,7 @@
  * `b` defaulting to the current file.
  */
 import { parseArgs } from "node:util";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { colorDiff, VERSIONED_HELP, VERSIONED_OPTIONS, withShelf } from "./versioned-shelf.js";
 
@@ -21,22 +22,12 @@ Exit status: 0; 1 when a version or the skill is not found; 2 on bad usage.
 `;
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    ctx.err(`skillshelf diff: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
+  const parsed = startCommand("diff", args, ctx, parse, HELP, {
+    ok: (n) => n === 2 || n === 3,
+    usage: "give a skill name and one or two versions",
+  });
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
-  if (positionals.length < 2 || positionals.length > 3) {
-    ctx.err(`skillshelf diff: give a skill name and one or two versions\n\n${HELP}`);
-    return 2;
-  }
   const context = values.context === undefined ? 3 : Number(values.context);
   if (!Number.isInteger(context) || context < 0) {
     ctx.err(`skillshelf diff: --context must be a whole number, got "${values.context}"\n`);

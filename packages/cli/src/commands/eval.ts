@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { evaluateRouting, parseRoutingCases, type RoutingReport } from "@skillshelf/core";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { openShelf, parseScore, SHELF_HELP, SHELF_OPTIONS } from "./runtime-shelf.js";
 
@@ -34,22 +35,12 @@ Exit status: 0, 1 under --fail-under, 2 on bad usage or an unreadable/invalid ca
 `;
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    ctx.err(`skillshelf eval: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
+  const parsed = startCommand("eval", args, ctx, parse, HELP, {
+    ok: (n) => n === 1,
+    usage: "give one cases file",
+  });
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    ctx.err(`skillshelf eval: give one cases file\n\n${HELP}`);
-    return 2;
-  }
   const failUnder = parseScore(values["fail-under"], "--fail-under");
   const show = values.show === undefined ? 10 : Number(values.show);
   if (typeof failUnder === "string" || !Number.isInteger(show) || show < 0) {

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import type { VersionInfo } from "@skillshelf/core";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath } from "./format-diagnostics.js";
 import { formatTime, VERSIONED_HELP, VERSIONED_OPTIONS, withShelf } from "./versioned-shelf.js";
@@ -32,22 +33,12 @@ const SOURCE: Record<string, string> = {
 };
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    ctx.err(`skillshelf history: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
+  const parsed = startCommand("history", args, ctx, parse, HELP, {
+    ok: (n) => n === 1,
+    usage: "give one skill name",
+  });
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    ctx.err(`skillshelf history: give one skill name\n\n${HELP}`);
-    return 2;
-  }
   const name = positionals[0]!;
   return withShelf("history", values, ctx, async (shelf) => {
     const versions = await shelf.history(name);

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { builtinRoleSkills, type Diagnostic, type LoadSkillsResult, loadSkills } from "@skillshelf/core";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
 
@@ -35,17 +36,9 @@ Exit status: 0 (files that could not be loaded are reported, not fatal; use
 `;
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let values: ReturnType<typeof parse>["values"];
-  try {
-    values = parse(args).values;
-  } catch (error) {
-    ctx.err(`skillshelf list: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
+  const parsed = startCommand("list", args, ctx, parse, HELP);
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
 
   const fromCwd = (dir: string) => path.resolve(ctx.cwd, dir);
   const result = await loadSkills({

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import type { Candidate, MatchReason, MatchResult } from "@skillshelf/core";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { openShelf, SHELF_HELP, SHELF_OPTIONS } from "./runtime-shelf.js";
 
@@ -23,22 +24,12 @@ Exit status: 0 (also when no skill applies), 2 on bad usage.
 `;
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    ctx.err(`skillshelf match: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
+  const parsed = startCommand("match", args, ctx, parse, HELP, {
+    ok: (n) => n === 1,
+    usage: "give exactly one message (quote it)",
+  });
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    ctx.err(`skillshelf match: give exactly one message (quote it)\n\n${HELP}`);
-    return 2;
-  }
   const limit = values.limit === undefined ? 5 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) {
     ctx.err(`skillshelf match: --limit must be a positive whole number, got "${values.limit}"\n`);

@@ -3,6 +3,7 @@
  * (version bumped, the replaced version kept), so a rollback can itself be rolled back.
  */
 import { parseArgs } from "node:util";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { VERSIONED_HELP, VERSIONED_OPTIONS, withShelf } from "./versioned-shelf.js";
 
@@ -24,22 +25,12 @@ Exit status: 0; 1 when refused (unknown version, builtin skill, CONFLICT, lock h
 `;
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    ctx.err(`skillshelf rollback: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
+  const parsed = startCommand("rollback", args, ctx, parse, HELP, {
+    ok: (n) => n === 2,
+    usage: "give a skill name and the version to restore",
+  });
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
-  if (positionals.length !== 2) {
-    ctx.err(`skillshelf rollback: give a skill name and the version to restore\n\n${HELP}`);
-    return 2;
-  }
   const [name, ref] = positionals as [string, string];
   return withShelf("rollback", values, ctx, async (shelf) => {
     const result = await shelf.rollback(

@@ -14,6 +14,7 @@ import {
   readSkillFile,
   SKILL_FILE_NAMES,
 } from "@skillshelf/core";
+import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, formatFileDiagnostics, plural } from "./format-diagnostics.js";
 
@@ -62,17 +63,8 @@ export interface ValidateReport {
 }
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    ctx.err(`skillshelf validate: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    ctx.out(HELP);
-    return 0;
-  }
+  const parsed = startCommand("validate", args, ctx, parse, HELP);
+  if (typeof parsed === "number") return parsed;
   const mode: ParseMode = parsed.values.strict ? "strict" : "lenient";
   const targets = parsed.positionals.length > 0 ? parsed.positionals : ["."];
   const report = await validate(targets, { mode, cwd: ctx.cwd, display: (file) => displayPath(file, ctx) });
