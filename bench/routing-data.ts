@@ -17,7 +17,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseSkill, type RoutingCase, type Skill } from "@skillshelf/core";
+import { defaultSkillMeta, parseSkill, type RoutingCase, type Skill } from "@skillshelf/core";
 
 export const ROUTING_DIR = fileURLToPath(new URL("../../shared/data/routing/", import.meta.url));
 
@@ -32,16 +32,7 @@ export interface RoutingSet {
 
 export function benchSkill(fields: Partial<Skill> & { name: string; description: string }): Skill {
   return {
-    triggers: [],
-    exclusions: [],
-    examples: [],
-    disallowedTools: [],
-    disableModelInvocation: false,
-    userInvocable: true,
-    arguments: [],
-    role: false,
-    priority: 0,
-    extra: {},
+    ...defaultSkillMeta(),
     body: "",
     scope: "project",
     file: `bench:${fields.name}`,

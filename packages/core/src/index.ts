@@ -21,6 +21,7 @@ export {
   CLAUDE_DIR,
   DEFAULT_PROJECT_DIRS,
   DEFAULT_USER_DIRS,
+  defaultSkillMeta,
   type ListResourcesOptions,
   type LoadSkillsOptions,
   type LoadSkillsResult,

@@ -78,7 +78,7 @@ function fromMeta(builtin: BuiltinSkill, index: number): { skill?: Skill; diagno
   const body = builtin.body ?? "";
   // An explicit `undefined` in meta means "not set", not "erase the default".
   const given = Object.fromEntries(Object.entries(meta).filter(([, value]) => value !== undefined));
-  const full = { ...DEFAULT_META, ...given, extra: { ...(meta.extra ?? {}) } } as SkillMeta;
+  const full = { ...defaultSkillMeta(), ...given, extra: { ...(meta.extra ?? {}) } } as SkillMeta;
   const hash = createHash("sha256")
     .update(JSON.stringify({ meta: full, body }))
     .digest("hex");
@@ -88,16 +88,22 @@ function fromMeta(builtin: BuiltinSkill, index: number): { skill?: Skill; diagno
   };
 }
 
-/** What an absent frontmatter field means (same defaults the parser applies). */
-const DEFAULT_META: Omit<SkillMeta, "name" | "description"> = {
-  triggers: [],
-  exclusions: [],
-  examples: [],
-  disallowedTools: [],
-  disableModelInvocation: false,
-  userInvocable: true,
-  arguments: [],
-  role: false,
-  priority: 0,
-  extra: {},
-};
+/**
+ * What an absent frontmatter field means (the same defaults the parser applies), as a fresh
+ * object each call so no two skills share a list. One table for builtins, test helpers and
+ * benchmarks that build a Skill without parsing.
+ */
+export function defaultSkillMeta(): Omit<SkillMeta, "name" | "description"> {
+  return {
+    triggers: [],
+    exclusions: [],
+    examples: [],
+    disallowedTools: [],
+    disableModelInvocation: false,
+    userInvocable: true,
+    arguments: [],
+    role: false,
+    priority: 0,
+    extra: {},
+  };
+}

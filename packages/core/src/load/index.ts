@@ -1,5 +1,5 @@
 // Loading: source folders → scan → parse → override resolution, with cheap refresh.
-export { builtinFile, loadBuiltins } from "./builtin.js";
+export { builtinFile, defaultSkillMeta, loadBuiltins } from "./builtin.js";
 export { type LoadSkillsOptions, type LoadSkillsResult, loadSkills } from "./load-skills.js";
 export { type LoadChange, type LoaderOptions, SkillLoader } from "./loader.js";
 export {

@@ -1,19 +1,11 @@
+import { defaultSkillMeta } from "../../load/builtin.js";
 import type { Skill } from "../../types.js";
 
 /** A Skill with the defaults parseSkill would give, for tests that only care about a few fields. */
 export function testSkill(fields: Partial<Skill> & { name: string }): Skill {
   return {
     description: `${fields.name} skill`,
-    triggers: [],
-    exclusions: [],
-    examples: [],
-    disallowedTools: [],
-    disableModelInvocation: false,
-    userInvocable: true,
-    arguments: [],
-    role: false,
-    priority: 0,
-    extra: {},
+    ...defaultSkillMeta(),
     body: "",
     scope: "project",
     file: `/skills/${fields.name}/SKILL.md`,

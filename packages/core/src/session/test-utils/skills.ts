@@ -1,20 +1,12 @@
 /** Test helpers: build Skills without touching the parser, and a fixed SkillSource. */
+import { defaultSkillMeta } from "../../load/builtin.js";
 import type { Skill, SkillSource } from "../../types.js";
 
 export function makeSkill(name: string, fields: Partial<Skill> = {}): Skill {
   return {
     name,
     description: `Does ${name} things.`,
-    triggers: [],
-    exclusions: [],
-    examples: [],
-    disallowedTools: [],
-    disableModelInvocation: false,
-    userInvocable: true,
-    arguments: [],
-    role: false,
-    priority: 0,
-    extra: {},
+    ...defaultSkillMeta(),
     body: `# ${name}\n\nInstructions of ${name}.`,
     scope: "project",
     file: `/skills/${name}/SKILL.md`,
