@@ -4,7 +4,7 @@
  * It only reads the event stream; `--json` writes the same stream as JSON lines instead.
  */
 import type { Writable } from "node:stream";
-import type { MatchReason, SkillSource } from "@skillshelf/core";
+import { escapeTerminal, type MatchReason, type SkillSource, terminalStyles } from "@skillshelf/core";
 import { createColors } from "picocolors";
 import yoctoSpinner, { type Spinner } from "yocto-spinner";
 import type { DemoEvent } from "./events.js";
@@ -37,7 +37,10 @@ export interface Renderer {
 const LABEL = 12;
 
 export function createRenderer(options: RendererOptions): Renderer {
-  const c = createColors(options.color);
+  // Event texts come from skill files, the model and the user: the styles escape every
+  // terminal control in them, so only the renderer's own colours reach the terminal.
+  const styles = terminalStyles(createColors(options.color));
+  const c = styles.colors;
   const out = options.out;
   let spinner: Spinner | undefined;
   let busyText: string | undefined;
@@ -53,13 +56,13 @@ export function createRenderer(options: RendererOptions): Renderer {
       spinner.stop();
       spinner = undefined;
     }
-    out.write(`${text}\n`);
+    out.write(`${styles.render(text)}\n`);
     if (busyText !== undefined) startSpinner();
   };
   const startSpinner = () => {
     if (!options.spinner || !options.err) return;
     spinner = yoctoSpinner({
-      text: c.dim(busyText ?? ""),
+      text: styles.render(c.dim(busyText ?? "")),
       stream: options.err,
       handleSignals: false,
     }).start();
@@ -83,7 +86,7 @@ export function createRenderer(options: RendererOptions): Renderer {
   const busy = (text: string) => {
     busyText = text;
     if (!spinner) startSpinner();
-    else spinner.text = c.dim(text);
+    else spinner.text = styles.render(c.dim(text));
   };
 
   const renderers: { [K in DemoEvent["type"]]?: (e: Extract<DemoEvent, { type: K }>) => void } = {
@@ -330,7 +333,8 @@ function paintDiff(c: ReturnType<typeof createColors>, line: string): string {
 
 /** `--json`: the event stream itself, one JSON object per line. */
 export function createJsonWriter(out: Writable): (event: DemoEvent) => void {
-  return (event) => out.write(`${JSON.stringify(event)}\n`);
+  // JSON.stringify leaves C1 and bidi controls raw; their escapes stay valid JSON.
+  return (event) => out.write(`${escapeTerminal(JSON.stringify(event))}\n`);
 }
 
 /** The skill events of a run, counted: the closing line of the story. */
