@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { expect, it } from "vitest";
 import { estimateTokens } from "../catalog/tokens.js";
 import { corpusSkill } from "../history/test-utils/skill-folder.js";
 import { bloatFlags, checkMerge } from "./guards.js";
@@ -10,7 +11,7 @@ const check = (after: string, changesDescription = false, before = COMMS, name =
   checkMerge({ name, before, after, changesDescription });
 const guardsOf = (result: ReturnType<typeof check>) => result.violations.map((v) => v.guard);
 
-describe("checkMerge", () => {
+describeWithSharedData("checkMerge", () => {
   it("passes a small edit", () => {
     const result = check(COMMS.replace("- Incident reports\n", "- Incident reports\n- Postmortems\n"));
     expect(result).toMatchObject({ ok: true, violations: [] });
@@ -40,6 +41,25 @@ describe("checkMerge", () => {
     const hidden = COMMS.replace("license:", "disable-model-invocation: true\nlicense:");
     expect(guardsOf(check(hidden))).toEqual(["permissions"]);
     expect(guardsOf(check(COMMS.replace("license:", "version: 9.9.9\nlicense:")))).toEqual(["version"]);
+  });
+
+  it("refuses any change to routing: triggers, exclusions, priority, group, role, model", () => {
+    const routed = COMMS.replace(
+      "license:",
+      "triggers: [weekly update]\nexclusions: [code review]\npriority: 1\nmodel: small\nlicense:",
+    );
+    const from = (after: string) => check(after, false, routed);
+    expect(from(routed).ok).toBe(true);
+    const catchAll = from(routed.replace("triggers: [weekly update]", 'triggers: [weekly update, "/.+/"]'));
+    expect(guardsOf(catchAll)).toEqual(["routing"]);
+    expect(catchAll.violations[0]!.message).toMatch(
+      /triggers \(\["weekly update"\] → \["weekly update","\/\.\+\/"\]\)/,
+    );
+    expect(guardsOf(from(routed.replace("exclusions: [code review]\n", "")))).toEqual(["routing"]);
+    expect(guardsOf(from(routed.replace("priority: 1", "priority: 100")))).toEqual(["routing"]);
+    expect(guardsOf(from(routed.replace("model: small", "model: large")))).toEqual(["routing"]);
+    expect(guardsOf(from(routed.replace("license:", "group: writing\nlicense:")))).toEqual(["routing"]);
+    expect(guardsOf(check(COMMS.replace("license:", "triggers: [anything]\nlicense:")))).toEqual(["routing"]);
   });
 
   it("instruction bloat: growth beyond min(30 %, 400 tokens) is refused", () => {
@@ -79,7 +99,7 @@ describe("checkMerge", () => {
   });
 });
 
-describe("bloatFlags", () => {
+describeWithSharedData("bloatFlags", () => {
   it("flags growth in each of the last 3 accepted proposals", () => {
     expect(
       bloatFlags([

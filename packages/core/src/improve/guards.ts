@@ -3,7 +3,10 @@
  *
  * - semantic drift: the merged file must parse, keep its name, and keep its description
  *   unless the proposal says it changes it; permissions (allowed/disallowed tools, who may
- *   invoke it) and the version are never changed by an improvement.
+ *   invoke it), routing (triggers, exclusions, priority, group, role, model) and the
+ *   version are never changed by an improvement. Routing is frozen, not shown as a separate
+ *   change to approve: one accepted trigger like `/.+/` or a dropped exclusion changes when
+ *   the skill takes over every conversation, which a reviewer reading a body diff misses.
  * - instruction bloat: the body may grow by at most min(30 %, 400 tokens) per accepted
  *   proposal (but always by a small allowance, so a two-line skill can still gain a rule);
  *   growth in every one of the last accepted proposals is flagged.
@@ -47,6 +50,7 @@ export type GuardName =
   | "name"
   | "description"
   | "permissions"
+  | "routing"
   | "version"
   | "growth"
   | "change-size";
@@ -88,6 +92,9 @@ const PERMISSION_FIELDS = [
   "userInvocable",
 ] as const;
 
+/** Fields that decide when a skill is chosen (and, for roles, how a sub-agent runs). */
+const ROUTING_FIELDS = ["triggers", "exclusions", "priority", "group", "role", "model"] as const;
+
 export function checkMerge(input: CheckMergeInput): MergeCheck {
   const limits = { ...DEFAULT_GUARD_LIMITS, ...input.limits };
   const parse = input.parse ?? ((text, options) => parseSkill(text, options));
@@ -119,6 +126,14 @@ export function checkMerge(input: CheckMergeInput): MergeCheck {
         violations.push({
           guard: "permissions",
           message: `the merge changes ${kebab(field)} (${show(before[field])} → ${show(after[field])}); an improvement never changes what a skill may do — edit that by hand`,
+        });
+      }
+    }
+    for (const field of ROUTING_FIELDS) {
+      if (!sameValue(before[field], after[field])) {
+        violations.push({
+          guard: "routing",
+          message: `the merge changes ${field} (${show(before[field])} → ${show(after[field])}); an improvement never changes when a skill is chosen — edit that by hand`,
         });
       }
     }

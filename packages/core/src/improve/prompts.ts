@@ -61,7 +61,7 @@ Rules:
 - Improve the skill for its general purpose, not for this one task. If a fix only matters for this run's topic, files, or user, do not propose it.
 - Prefer tightening or removing a rule over adding one. A skill that only ever grows gets worse.
 - If the skill worked (see its record), keep what made it work; do not over-correct after one bad run.
-- Never touch the name, the version, allowed-tools, disallowed-tools or who may invoke the skill. Change the description only if it is clearly wrong, and then set "changes_description": true.
+- Never touch the name, the version, allowed-tools, disallowed-tools, who may invoke the skill, or the frontmatter triggers, exclusions, priority, group, role or model (a person edits those by hand). Change the description only if it is clearly wrong, and then set "changes_description": true.
 - Do not propose anything listed under "Already rejected" or "Already pending", even reworded.
 - If nothing general can be learned, answer {"proposals": []}. No proposal is better than a weak one.
 
@@ -107,7 +107,7 @@ export function analysisPrompt(input: AnalysisPromptInput): { system: string; pr
 
 const MERGE_SYSTEM = `You apply one approved change to a SKILL.md file (YAML frontmatter plus Markdown instructions).
 
-Output the complete updated file and nothing else: no commentary, no code fences. Apply exactly the change described — its intent, where the quoted text does not match the file exactly — and keep everything else as it is, character for character: frontmatter keys and values, headings, wording, order, blank lines. Never change the name, the version, allowed-tools, disallowed-tools or who may invoke the skill; change the description only if the change says so.`;
+Output the complete updated file and nothing else: no commentary, no code fences. Apply exactly the change described — its intent, where the quoted text does not match the file exactly — and keep everything else as it is, character for character: frontmatter keys and values, headings, wording, order, blank lines. Never change the name, the version, allowed-tools, disallowed-tools, who may invoke the skill, or the triggers, exclusions, priority, group, role or model; change the description only if the change says so.`;
 
 export function mergePrompt(
   content: string,
