@@ -34,6 +34,10 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
     "Remove `<` and `>` from `description` (they can be read as markup); write the words out.",
   "compatibility-too-long": "Shorten `compatibility` to 500 characters.",
   "invalid-field": "Change the value to the type this field expects (see the SKILL.md format in the README).",
+  "invalid-security-field":
+    "Write the field as documented (`allowed-tools: Read Grep`, `disable-model-invocation: true`); until then the skill loads with no tools and only the user can run it.",
+  "misspelled-security-field":
+    "Spell the key as documented (`allowed-tools`, `disallowed-tools`, `disable-model-invocation`); until then the skill loads maximally restricted.",
   "unknown-field": "Remove the key, fix its spelling, or move it under `metadata:`.",
   "key-case": "Write the key in lower case as documented; YAML keys are case-sensitive.",
   "body-too-long": "Keep SKILL.md under 500 lines; move detail into references/ files the body links to.",
@@ -45,6 +49,8 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
   "kept-last-good":
     "Fix the error reported for this file; the last version that loaded stays active meanwhile.",
   "unknown-tool": "Fix the tool name in `allowed-tools`, or register that tool with the host.",
+  "tool-glob-expansion":
+    "Check that every tool listed should be allowed; name the tools instead of a glob to allow exactly those.",
   "invalid-trigger": "Fix the trigger pattern (a /regex/ must compile).",
   "tool-name-clash":
     "Rename the host tool if you can; skillshelf already offers its own tool under another name.",

@@ -46,6 +46,8 @@ export type DiagnosticCode =
   | "description-angle-brackets"
   | "compatibility-too-long"
   | "invalid-field"
+  | "invalid-security-field"
+  | "misspelled-security-field"
   | "unknown-field"
   | "key-case"
   | "body-too-long"
@@ -58,6 +60,7 @@ export type DiagnosticCode =
   | "kept-last-good"
   // runtime
   | "unknown-tool"
+  | "tool-glob-expansion"
   | "invalid-trigger"
   | "tool-name-clash"
   | "plan-fallback";
@@ -136,7 +139,11 @@ export interface ParseOptions {
 }
 
 export interface ParseResult {
-  /** Undefined when the file was skipped (an `error` diagnostic says why). */
+  /**
+   * Undefined when the file was skipped (an `error` diagnostic says why). In lenient mode a
+   * security field it cannot read (`invalid-security-field`, `misspelled-security-field`) is
+   * an error too, yet the skill is returned: maximally restricted, never unrestricted.
+   */
   skill?: Omit<Skill, "scope" | "file" | "dir" | "locked"> & { file: string };
   diagnostics: Diagnostic[];
 }

@@ -12,6 +12,14 @@ import { COMPATIBILITY_MAX_LENGTH, DESCRIPTION_MAX_LENGTH, MAX_YAML_ALIASES } fr
 import { checkName, codePointLength, normalizeName, suggestName } from "./name-rules.js";
 import type { Locator, Report } from "./report.js";
 import { defineOwn, FIELD_BY_KEY, type FieldSpec } from "./schema.js";
+import {
+  failClosed,
+  isSecurityField,
+  nearMissSecurityField,
+  restrictionOf,
+  type SecurityProp,
+  securityFieldHint,
+} from "./security-fields.js";
 import { AliasLimitError, type Frontmatter, type KeyPosition } from "./yaml-frontmatter.js";
 
 interface Entry {
@@ -66,6 +74,8 @@ export function normalizeMeta(
   const extra: Record<string, unknown> = {};
   const aliasBudget = { aliases: MAX_YAML_ALIASES };
   let invalidDescription = false;
+  /** Security fields that could not be read exactly: the skill is restricted as each one requires. */
+  const failed = new Set<SecurityProp>();
 
   for (const group of groups.values()) {
     // Deterministic winner: the documented spelling, else the first one written.
@@ -94,7 +104,16 @@ export function normalizeMeta(
         for (const entry of group) {
           if (Object.hasOwn(extra, entry.key)) continue;
           defineOwn(extra, entry.key, frontmatter.js(entry.value));
-          if (report.mode === "strict") {
+          const meant = nearMissSecurityField(entry.key);
+          if (meant !== undefined) {
+            failed.add(meant.prop as SecurityProp);
+            report.restrict(
+              "misspelled-security-field",
+              `\`${entry.key}\` is not a SKILL.md field but looks like \`${meant.key}\`; ${restrictionOf(meant)} until it is spelled \`${meant.key}\``,
+              locator.lineOf(entry.keyNode),
+              `Rename \`${entry.key}\` to \`${meant.key}\`.`,
+            );
+          } else if (report.mode === "strict") {
             report.error(
               "unknown-field",
               `\`${entry.key}\` is not a SKILL.md field`,
@@ -126,6 +145,18 @@ export function normalizeMeta(
         line(),
         `Rename \`${winner.key}\` to \`${spec.key}\`; YAML keys are case-sensitive.`,
       );
+    }
+    const security = isSecurityField(spec);
+    if (security && (raw === null || raw === undefined || !spec.schema.safeParse(raw).success)) {
+      // Ignoring it would lift the limit the author meant: fail closed instead.
+      failed.add(spec.prop as SecurityProp);
+      report.restrict(
+        "invalid-security-field",
+        `\`${winner.key}\` should be ${spec.expects}, not ${raw === null || raw === undefined ? "nothing" : describe(raw)}; ${restrictionOf(spec)} until it is fixed`,
+        line(),
+        securityFieldHint(spec),
+      );
+      continue;
     }
     if (raw === null || raw === undefined) continue; // `key:` with nothing after it: not set
     const parsed = spec.schema.safeParse(raw);
@@ -195,6 +226,7 @@ export function normalizeMeta(
     const value = get<never>(prop);
     if (value !== undefined) meta[prop] = value;
   }
+  failClosed(meta, failed);
   return meta;
 }
 

@@ -108,10 +108,15 @@ describe("parseSkill: the common case", () => {
     ]);
   });
 
-  it("treats `key:` with no value as not set", () => {
-    const { skill } = parseSkill(md("name: my-skill\ndescription: d\nallowed-tools:\nversion:"), at);
-    expect(skill?.allowedTools).toBeUndefined();
+  it("treats `key:` with no value as not set, except a security field, which fails closed", () => {
+    const { skill, diagnostics } = parseSkill(
+      md("name: my-skill\ndescription: d\nallowed-tools:\nversion:"),
+      at,
+    );
     expect(skill?.version).toBeUndefined();
+    // An empty whitelist line is not "no whitelist": the skill gets no tools, and an error says why.
+    expect(skill?.allowedTools).toEqual([]);
+    expect(codes(diagnostics)).toEqual(["invalid-security-field@4 error"]);
   });
 
   it("reads `allowed-tools: ''` as an empty whitelist (no tools), not as no whitelist", () => {

@@ -45,11 +45,26 @@ export class Report {
     this.add("error", code, message, line, hint, column);
   }
 
-  hasError(): boolean {
-    return this.diagnostics.some((d) => d.severity === "error");
+  /**
+   * An error that does not skip the skill in lenient mode: the caller has already made the
+   * skill safe (e.g. maximally restricted), and the error makes sure a human sees why.
+   * Strict mode skips the skill, as for any error.
+   */
+  restrict(code: DiagnosticCode, message: string, line?: number, hint?: string): void {
+    if (this.mode === "lenient") {
+      this.restricting ??= new Set();
+      this.restricting.add(code);
+    }
+    this.add("error", code, message, line, hint);
   }
 
-  /** The skill is returned exactly when no diagnostic is an error. */
+  private restricting: Set<DiagnosticCode> | undefined;
+
+  hasError(): boolean {
+    return this.diagnostics.some((d) => d.severity === "error" && !this.restricting?.has(d.code));
+  }
+
+  /** The skill is returned exactly when no diagnostic is an error (other than `restrict`'s). */
   result(skill?: ParseResult["skill"]): ParseResult {
     for (const [code, seen] of this.perCode ?? []) {
       if (seen.count <= MAX_DIAGNOSTICS_PER_CODE) continue;
