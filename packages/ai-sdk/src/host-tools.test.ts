@@ -2,8 +2,10 @@
  * Host tools whose names an activation or delegation tool would otherwise take: the host's
  * tool keeps its name and runs as the host's, on every step and in every rebuilt session.
  */
+
+import { describeWithSharedData } from "@skillshelf/test-utils";
 import { generateText, isStepCount, jsonSchema, type ModelMessage, tool } from "ai";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { createSkills, type Skills } from "./index.js";
 import { type Fixture, hostTools, MARKITDOWN_BODY, skillFixture } from "./test-utils/fixtures.js";
 import { type CallOptions, offeredTools, scriptedModel, systemText } from "./test-utils/mock-model.js";
@@ -33,7 +35,7 @@ function hostTool(name: string) {
 const alternativeName = (call: CallOptions | undefined) =>
   offeredTools(call).find((name) => name.startsWith("skill_markitdown_"));
 
-describe("a host tool named skill_<skill>", () => {
+describeWithSharedData("a host tool named skill_<skill>", () => {
   it("runs as the host's tool, is never replayed as an activation, and the skill stays activatable under its other name", async () => {
     const tools = { ...hostTools(), skill_markitdown: hostTool("skill_markitdown") };
     const model = scriptedModel((call, i) => {
@@ -114,7 +116,7 @@ describe("a host tool named skill_<skill>", () => {
   });
 });
 
-describe("a host tool named delegate", () => {
+describeWithSharedData("a host tool named delegate", () => {
   it("is not replaced: roleTools() names the delegation tool skillshelf_delegate", async () => {
     const tools = { ...hostTools(), delegate: hostTool("delegate") };
     const sub = scriptedModel(() => ({ text: "findings" }));

@@ -2,8 +2,10 @@
  * A "/name" the user typed that core refuses (a role, a typo) reaches the model as a note in
  * the system text, on every step of that turn, so it never carries on as if a skill were loaded.
  */
+
+import { describeWithSharedData } from "@skillshelf/test-utils";
 import { generateText, isStepCount, type ModelMessage } from "ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { createSkills, type Skills } from "./index.js";
 import { type Fixture, hostTools, skillFixture } from "./test-utils/fixtures.js";
 import { scriptedModel, systemText } from "./test-utils/mock-model.js";
@@ -18,7 +20,7 @@ afterEach(() => fixture.cleanup());
 
 const ask = (text: string): ModelMessage[] => [{ role: "user", content: text }];
 
-describe.each([
+describeWithSharedData.each([
   ["/reviewer check src/auth.ts", "NOT_USER_INVOCABLE"],
   ["/batch-renam *.jpg x", "NOT_FOUND"],
 ])('a refused "%s"', (command, errorType) => {

@@ -1,3 +1,4 @@
+import { describeWithSharedData } from "@skillshelf/test-utils";
 import {
   createAgentUIStream,
   generateText,
@@ -173,7 +174,7 @@ describe.each<Mode>(["generateText", "streamText"])("wrap() with %s", (mode) => 
   });
 });
 
-describe("the execution-time guard", () => {
+describeWithSharedData("the execution-time guard", () => {
   it("returns core's TOOL_NOT_ALLOWED result and never calls execute when a skill forbids the tool", async () => {
     const tools = hostTools();
     const wrapped = skills.wrap({ tools });
@@ -241,7 +242,7 @@ describe("the execution-time guard", () => {
   });
 });
 
-describe("explicit invocation and disable-model-invocation", () => {
+describeWithSharedData("explicit invocation and disable-model-invocation", () => {
   it("never offers a disable-model-invocation skill to the model", async () => {
     const model = scriptedModel(() => ({ text: "ok" }));
     const message = ask("Please rename all the holiday photos in this folder to a consistent pattern");
@@ -280,7 +281,7 @@ describe("explicit invocation and disable-model-invocation", () => {
   });
 });
 
-describe("events and usage", () => {
+describeWithSharedData("events and usage", () => {
   it("records each activation, command and candidate list once, however often the state is rebuilt", async () => {
     const tools = hostTools();
     const model = scriptedModel((call, i) => {
@@ -331,7 +332,7 @@ describe("events and usage", () => {
   });
 });
 
-describe("stateless across requests", () => {
+describeWithSharedData("stateless across requests", () => {
   it("rebuilds the active skill from the messages of the previous request", async () => {
     const first = scriptedModel((call, i) =>
       i === 0 ? { toolCalls: [activate(call, "markitdown")] } : { text: "Converted." },
@@ -369,7 +370,7 @@ describe("stateless across requests", () => {
   });
 });
 
-describe("composition with the user's own options", () => {
+describeWithSharedData("composition with the user's own options", () => {
   it("runs the user's prepareStep first and narrows with their activeTools", async () => {
     const seen: number[] = [];
     const model = scriptedModel((call, i) =>
@@ -401,7 +402,7 @@ describe("composition with the user's own options", () => {
   });
 });
 
-describe("a long-lived ToolLoopAgent (prepareCall)", () => {
+describeWithSharedData("a long-lived ToolLoopAgent (prepareCall)", () => {
   it("answers a call to a hidden tool with core's refusal there too", async () => {
     const tools = hostTools();
     const model = scriptedModel((call, i) => {
@@ -484,7 +485,7 @@ describe("a long-lived ToolLoopAgent (prepareCall)", () => {
   });
 });
 
-describe("roleTool", () => {
+describeWithSharedData("roleTool", () => {
   it("offers builtin roles and user-defined role skills alike", () => {
     const delegate = skills.roleTool({ model: scriptedModel(() => ({ text: "" })), tools: hostTools() });
     const roleNames = fixture.shelf.roles().map((r) => r.name);

@@ -5,7 +5,12 @@
  * from JSON bodies and from SSE deltas.
  */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { reply, type ScriptedOpenAIServer, startScriptedOpenAIServer } from "@skillshelf/test-utils";
+import {
+  reply,
+  type ScriptedOpenAIServer,
+  skipWithoutSharedData,
+  startScriptedOpenAIServer,
+} from "@skillshelf/test-utils";
 import { generateText, isStepCount, type ModelMessage, streamText } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkills, type Skills } from "../src/index.js";
@@ -15,6 +20,7 @@ let fixture: Fixture;
 let skills: Skills;
 let server: ScriptedOpenAIServer;
 
+beforeEach(skipWithoutSharedData);
 beforeEach(async () => {
   fixture = await skillFixture();
   skills = await createSkills({ shelf: fixture.shelf });

@@ -5,9 +5,10 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { describeWithSharedData } from "@skillshelf/test-utils";
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { convertArrayToReadableStream } from "ai/test";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { type Fixture, MARKITDOWN_BODY, skillFixture } from "../src/test-utils/fixtures.js";
 import { offeredTools, type Script, scriptedModel, systemText } from "../src/test-utils/mock-model.js";
 
@@ -61,7 +62,7 @@ async function readSse(response: Response): Promise<UIMessageChunk[]> {
 
 const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
 
-describe("examples/app/api/chat/route.ts", () => {
+describeWithSharedData("examples/app/api/chat/route.ts", () => {
   it("streams a skill activation, runs the next step under it, and rebuilds it on the next request", async () => {
     const first = user("u1", "Convert notes.md to clean Markdown for the wiki");
     const { response, chunks, message, model } = await post([first], (call, i) => {

@@ -4,15 +4,15 @@
  * is either loaded or skipped with a located error; and the counts by diagnostic code are
  * pinned, so any change in what the parser reports on real files is a visible diff here.
  */
-import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describeWithSharedData, readSharedText } from "@skillshelf/test-utils";
+import { expect, it } from "vitest";
 import { readSkillFile } from "../src/parse/read-skill-file.js";
 import type { ParseMode, ParseResult } from "../src/types.js";
 import { SHARED_DATA } from "./fixtures/shared-data.js";
 
 const CORPUS = join(SHARED_DATA, "skills-corpus");
-const FILES = readFileSync(join(CORPUS, "MANIFEST.tsv"), "utf8")
+const FILES = readSharedText("skills-corpus/MANIFEST.tsv")
   .split("\n")
   .slice(1)
   .map((line) => line.split("\t")[0] ?? "")
@@ -50,7 +50,7 @@ function expectEveryFileAccountedFor(results: Array<{ file: string; result: Pars
   }
 }
 
-describe("the skills corpus", () => {
+describeWithSharedData("the skills corpus", () => {
   it("lists 939 SKILL.md files", () => {
     expect(FILES).toHaveLength(939);
   });

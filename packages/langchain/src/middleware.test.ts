@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
+import { skipWithoutSharedData } from "@skillshelf/test-utils";
 import {
   AIMessage,
   type BaseMessage,
@@ -400,7 +401,8 @@ describe("skillsMiddleware", () => {
     expect(p.events).toContainEqual(expect.objectContaining({ type: "skill-read", skill: "pdf-report" }));
   });
 
-  it("enforces a real corpus skill's whitelist (markitdown: Read Write Edit Bash)", async () => {
+  it("enforces a real corpus skill's whitelist (markitdown: Read Write Edit Bash)", async (ctx) => {
+    skipWithoutSharedData(ctx);
     const source = join(
       sharedData,
       "skills-corpus/K-Dense-AI--claude-scientific-skills/scientific-skills/markitdown/SKILL.md",

@@ -6,7 +6,8 @@
 import { Agent } from "@mastra/core/agent";
 import { MockMemory } from "@mastra/core/memory";
 import { createTool } from "@mastra/core/tools";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
@@ -38,7 +39,7 @@ function results(toolResults: unknown[]) {
   );
 }
 
-describe("a host tool named skill_<skill>", () => {
+describeWithSharedData("a host tool named skill_<skill>", () => {
   it("runs as the host's tool and is not replayed as an activation when the next turn rebuilds from the thread", async () => {
     const skills = createSkills({ shelf: project.shelf, onDiagnostic: () => undefined });
     const own = hostTool("skill_review-contract");
@@ -112,7 +113,7 @@ describe("a host tool named skill_<skill>", () => {
   });
 });
 
-describe("a host tool named delegate", () => {
+describeWithSharedData("a host tool named delegate", () => {
   it("is not replaced: delegateTools() names the delegation tool skillshelf_delegate", async () => {
     const skills = createSkills({ shelf: project.shelf, onDiagnostic: () => undefined });
     const own = hostTool("delegate");

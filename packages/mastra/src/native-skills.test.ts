@@ -1,6 +1,7 @@
 import { Agent } from "@mastra/core/agent";
 import { createSkill } from "@mastra/core/skills";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { MASTRA_SKILL_TOOLS } from "./native-skills.js";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
@@ -31,7 +32,7 @@ function agentWithBoth(nativeName: string) {
   return { skills, agent, mock };
 }
 
-describe("coexistence with Mastra's built-in skills", () => {
+describeWithSharedData("coexistence with Mastra's built-in skills", () => {
   it("keeps both tool sets side by side, and still restricts after a skillshelf activation", async () => {
     const { agent, mock } = agentWithBoth("meeting-notes");
     await agent.generate("Please review this contract for red flags", { maxSteps: 4 });

@@ -2,6 +2,7 @@ import { Agent } from "@mastra/core/agent";
 import { MockMemory } from "@mastra/core/memory";
 import { RequestContext } from "@mastra/core/request-context";
 import { createShelf, type SkillEvent } from "@skillshelf/core";
+import { describeWithSharedData } from "@skillshelf/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
@@ -224,7 +225,7 @@ describe.each<Mode>(["generate", "stream"])("skills processor with %s()", (mode)
   });
 });
 
-describe("skills processor diagnostics", () => {
+describeWithSharedData("skills processor diagnostics", () => {
   it("reports a whitelisted tool the agent does not have, once, through console.warn by default", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
@@ -283,7 +284,7 @@ describe("skills processor diagnostics", () => {
   });
 });
 
-describe("skills processor without skills in play", () => {
+describeWithSharedData("skills processor without skills in play", () => {
   it("leaves an unrelated turn's host tools alone", async () => {
     const { agent, mock } = setup([{ text: "Hello!" }]);
     await run(agent, "hi there", "generate");

@@ -3,7 +3,8 @@
  * the system messages, on every step of that turn.
  */
 import { Agent } from "@mastra/core/agent";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
 import { scriptedModel, systemText } from "./test-utils/model.js";
@@ -16,7 +17,7 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-describe.each([
+describeWithSharedData.each([
   ["/researcher find sources on X", "/researcher", "NOT_USER_INVOCABLE"],
   ["/rename-symbl fooBar bazQux", "/rename-symbl", "NOT_FOUND"],
 ])('a refused "%s"', (command, typed, errorType) => {

@@ -2,7 +2,8 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
 import { createShelf, type SkillEvent } from "@skillshelf/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
 import { scriptedModel, systemText, toolNames } from "./test-utils/model.js";
@@ -31,7 +32,7 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-describe("role agents", () => {
+describeWithSharedData("role agents", () => {
   it("builds one agent per role skill that sees only its whitelisted tools", async () => {
     const skills = createSkills({ shelf: project.shelf });
     const { tools, spies } = hostTools();
@@ -163,7 +164,7 @@ describe("role agents", () => {
   });
 });
 
-describe("role agents record their delegations", () => {
+describeWithSharedData("role agents record their delegations", () => {
   it("emits a delegated event when the orchestrator calls agent-<role> (Mastra's agents: {…})", async () => {
     const events: SkillEvent[] = [];
     const shelf = await createShelf({

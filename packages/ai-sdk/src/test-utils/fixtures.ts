@@ -7,13 +7,13 @@
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createShelf, type Shelf, type SkillEvent } from "@skillshelf/core";
+import { sharedData as sharedDataAt } from "@skillshelf/test-utils";
 import { jsonSchema, type Tool, tool } from "ai";
 import { vi } from "vitest";
 
 /** `<repo>/../shared/data`, resolved from this file so it works wherever the repo is cloned. */
-export const sharedData = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
+export const sharedData = sharedDataAt();
 const MARKITDOWN = join(
   sharedData,
   "skills-corpus/K-Dense-AI--claude-scientific-skills/scientific-skills/markitdown/SKILL.md",

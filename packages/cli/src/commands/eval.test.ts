@@ -1,15 +1,13 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWithSharedData, sharedData } from "@skillshelf/test-utils";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 
 // Real routing cases and the real skills they target (dotnet-marketplace, MIT).
-const CASES = fileURLToPath(
-  new URL("../../../../../shared/data/routing/skill-trigger-cases/", import.meta.url),
-);
+const CASES = sharedData("routing/skill-trigger-cases/");
 const SKILLS = path.join(CASES, "plugins/dotnet-artisan/skills");
 const SMOKE = path.join(CASES, "tests/copilot-smoke/cases.jsonl");
 let root: string;
@@ -23,7 +21,7 @@ afterAll(async () => {
 
 const shelfArgs = () => ["--project", SKILLS, "--user", path.join(root, "none")];
 
-describe("skillshelf eval", () => {
+describeWithSharedData("skillshelf eval", () => {
   it("reports recall@k, none-accuracy and confusions on real cases", async () => {
     const c = capture(root);
     expect(await main(["eval", SMOKE, ...shelfArgs()], c.ctx)).toBe(0);

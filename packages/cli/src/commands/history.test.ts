@@ -1,18 +1,13 @@
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createShelf } from "@skillshelf/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData, readSharedText } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 
-const data = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
-const COMMS = readFileSync(
-  path.join(data, "skills-corpus/anthropics--skills/skills/internal-comms/SKILL.md"),
-  "utf8",
-);
+const COMMS = readSharedText("skills-corpus/anthropics--skills/skills/internal-comms/SKILL.md");
 
 let root: string;
 const file = () => path.join(root, ".skillshelf", "skills", "internal-comms", "SKILL.md");
@@ -43,7 +38,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-describe("skillshelf history", () => {
+describeWithSharedData("skillshelf history", () => {
   it("lists kept versions, the current one first, with how to compare and restore", async () => {
     const { first, second } = await twoWrites();
     const { code, out } = await run("history", "internal-comms");
@@ -82,7 +77,7 @@ describe("skillshelf history", () => {
   });
 });
 
-describe("skillshelf diff", () => {
+describeWithSharedData("skillshelf diff", () => {
   it("shows a unified diff to the current file by default", async () => {
     await twoWrites();
     const { code, out } = await run("diff", "internal-comms", "~2");
@@ -109,7 +104,7 @@ describe("skillshelf diff", () => {
   });
 });
 
-describe("skillshelf rollback", () => {
+describeWithSharedData("skillshelf rollback", () => {
   it("restores a kept version as a new version, and says how to undo it", async () => {
     const { first } = await twoWrites();
     const { code, out } = await run("rollback", "internal-comms", "~1");

@@ -1,18 +1,13 @@
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createShelf, type Generate, type ImprovementProposal } from "@skillshelf/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData, readSharedText } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 
-const data = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
-const COMMS = readFileSync(
-  path.join(data, "skills-corpus/anthropics--skills/skills/internal-comms/SKILL.md"),
-  "utf8",
-);
+const COMMS = readSharedText("skills-corpus/anthropics--skills/skills/internal-comms/SKILL.md");
 const OLD_STEP = "1. **Identify the communication type** from the request";
 const NEW_STEP = "1. **Identify the communication type and its audience** from the request";
 const TRANSCRIPT =
@@ -60,7 +55,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-describe("skillshelf improve", () => {
+describeWithSharedData("skillshelf improve", () => {
   it("list → show → accept: writes exactly what show displayed, undoable", async () => {
     const [p] = await analyse(proposal([{ before: OLD_STEP, after: NEW_STEP }]));
 

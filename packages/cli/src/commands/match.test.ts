@@ -1,14 +1,12 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWithSharedData, sharedData } from "@skillshelf/test-utils";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 
-const CORPUS = fileURLToPath(
-  new URL("../../../../../shared/data/skills-corpus/anthropics--skills/skills/", import.meta.url),
-);
+const CORPUS = sharedData("skills-corpus/anthropics--skills/skills/");
 let root: string;
 
 beforeAll(async () => {
@@ -30,7 +28,7 @@ afterAll(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-describe("skillshelf match", () => {
+describeWithSharedData("skillshelf match", () => {
   it("prints ranked candidates with their reasons", async () => {
     const c = capture(root);
     expect(await main(["match", "build an MCP server for the GitHub API"], c.ctx)).toBe(0);

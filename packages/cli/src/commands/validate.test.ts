@@ -2,13 +2,14 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { itWithSharedData, sharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 import type { ValidateReport } from "./validate.js";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
-const DATA = path.resolve(REPO, "../shared/data");
+const DATA = sharedData();
 
 async function tempDir(): Promise<string> {
   return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "skillshelf-cli-")));
@@ -157,7 +158,7 @@ describe("skillshelf validate", () => {
     expect(help.out()).toContain("--strict");
   });
 
-  it("checks the whole real corpus without crashing: every file reported", async () => {
+  itWithSharedData("checks the whole real corpus without crashing: every file reported", async () => {
     const corpus = path.join(DATA, "skills-corpus");
     const manifest = (await fs.readFile(path.join(corpus, "MANIFEST.tsv"), "utf8"))
       .trim()

@@ -2,7 +2,8 @@
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { answer, proposal, scripted, TRANSCRIPT } from "../improve/test-utils/scripted.js";
 import { createShelf, type Shelf } from "../shelf.js";
 import { SkillWriteError } from "./errors.js";
@@ -41,7 +42,7 @@ async function editByHand(file: string, text: string) {
   await utimes(file, later, later);
 }
 
-describe("shelf history API", () => {
+describeWithSharedData("shelf history API", () => {
   it("write → get serves the new version at once; history, read, diff and rollback work by name", async () => {
     const before = shelf.get("internal-comms")!;
     const result = await shelf.write("internal-comms", COMMS.replace("- FAQ responses\n", ""), {

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { itWithSharedData, sharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { parseSkill } from "../parse/parse-skill.js";
 import { bumpVersion, nextVersion, readVersion } from "./version-bump.js";
 
-const data = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
+const data = sharedData();
 const edgeCase = (name: string) => readFileSync(`${data}parser-edge-cases/${name}/SKILL.md`, "utf8");
 
 const skill = (frontmatter: string, body = "# Steps\n\n1. Do it.\n") =>
@@ -75,7 +75,7 @@ describe("bumpVersion", () => {
     expect(changedLines(before, text)).toEqual([['  version: "1.0"', '  version: "1.0.1"']]);
   });
 
-  it("keeps CRLF line endings and the BOM (real CRLF file)", () => {
+  itWithSharedData("keeps CRLF line endings and the BOM (real CRLF file)", () => {
     const before = `\uFEFF${edgeCase("crlf-line-endings")}`;
     const { text, version } = bumpVersion(before, undefined);
     expect(version).toBe("0.0.1");
@@ -85,13 +85,13 @@ describe("bumpVersion", () => {
     expect(parseSkill(text).skill?.version).toBe("0.0.1");
   });
 
-  it("bumps a YAML float version as text (real file: version: 2.0)", () => {
+  itWithSharedData("bumps a YAML float version as text (real file: version: 2.0)", () => {
     const before = edgeCase("numeric-version");
     const { text } = bumpVersion(before, readVersion(before));
     expect(changedLines(before, text)).toEqual([["version: 2.0", "version: 2.0.1"]]);
   });
 
-  it("bumps `Version:` instead of adding a second key differing in case (real file)", () => {
+  itWithSharedData("bumps `Version:` instead of adding a second key differing in case (real file)", () => {
     const before = edgeCase("case-variant-duplicate-keys");
     expect(readVersion(before)).toBe("2.1.2");
     expect(changedLines(before, bumpVersion(before, "2.1.2").text)).toEqual([
@@ -124,7 +124,7 @@ describe("bumpVersion", () => {
     expect(bumpVersion(before, undefined).text).toBe(before);
   });
 
-  it("over the whole corpus: touches exactly one line, and only the version changes", () => {
+  itWithSharedData("over the whole corpus: touches exactly one line, and only the version changes", () => {
     const manifest = readFileSync(`${data}skills-corpus/MANIFEST.tsv`, "utf8").trim().split("\n").slice(1);
     let bumped = 0;
     let inserted = 0;

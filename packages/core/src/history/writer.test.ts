@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import type { SkillEvent } from "../types.js";
 import { SkillWriteError } from "./errors.js";
 import { sha256 } from "./hash.js";
@@ -45,7 +46,7 @@ async function expectWriteError(
   return error as SkillWriteError;
 }
 
-describe("write", () => {
+describeWithSharedData("write", () => {
   it("writes, bumps the version, keeps the old version and records the decision", async () => {
     const before = await hashOf();
     const result = await store.write("internal-comms", edited(COMMS, "Release notes"), {
@@ -211,7 +212,7 @@ describe("write", () => {
   });
 });
 
-describe("versions, read, diff", () => {
+describeWithSharedData("versions, read, diff", () => {
   let ids: string[];
   beforeEach(async () => {
     let hash = await hashOf();
@@ -257,7 +258,7 @@ describe("versions, read, diff", () => {
   });
 });
 
-describe("rollback", () => {
+describeWithSharedData("rollback", () => {
   it("restores a kept version as a new managed write, which can itself be rolled back", async () => {
     const first = await store.write("internal-comms", edited(COMMS, "Good"), {
       expectedHash: await hashOf(),
@@ -293,7 +294,7 @@ describe("rollback", () => {
   });
 });
 
-describe("hand edits", () => {
+describeWithSharedData("hand edits", () => {
   it("refresh records a hand edit of a managed skill; the version before it is still there", async () => {
     const managed = await store.write("internal-comms", edited(COMMS, "Managed"), {
       expectedHash: await hashOf(),

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { expect, it } from "vitest";
 import { corpusSkill } from "../history/test-utils/skill-folder.js";
 import { analyzeRun } from "./analyze.js";
 import { ImproveError } from "./errors.js";
@@ -17,7 +18,7 @@ async function invalid(promise: Promise<unknown>): Promise<ImproveError> {
   return error as ImproveError;
 }
 
-describe("analyzeRun", () => {
+describeWithSharedData("analyzeRun", () => {
   it("asks for small evidenced edits and returns validated, applicable proposals", async () => {
     const generate = scripted(answer(proposal()));
     const result = await analyzeRun({ skill, transcript: TRANSCRIPT, outcome: "partial", generate });

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { sha256 } from "../history/hash.js";
 import { corpusSkill, makeSkillFolder, type SkillFolder } from "../history/test-utils/skill-folder.js";
 import { createSkillStore, type SkillStore } from "../history/writer.js";
@@ -48,7 +49,7 @@ async function improveError(promise: Promise<unknown>, code: ImproveError["code"
   return error as ImproveError;
 }
 
-describe("analyze", () => {
+describeWithSharedData("analyze", () => {
   it("stores proposals as pending with the hash they were made against; nothing else changes", async () => {
     const [p] = await propose({});
     expect(p).toMatchObject({ skill: NAME, status: "pending", baseHash: sha256(COMMS), applicable: true });
@@ -102,7 +103,7 @@ describe("analyze", () => {
   });
 });
 
-describe("accept", () => {
+describeWithSharedData("accept", () => {
   it("applies the edits exactly, through a managed write, and records the decision", async () => {
     const [p] = await propose({});
     const result = await improvements.accept(p!.id);
@@ -198,7 +199,7 @@ describe("accept", () => {
   });
 });
 
-describe("accept with a model merge (edits that do not apply as written)", () => {
+describeWithSharedData("accept with a model merge (edits that do not apply as written)", () => {
   const misquoted = {
     edits: [{ before: "1. Identify the communication type", after: "1. Identify the type and audience" }],
   };
@@ -263,7 +264,7 @@ describe("accept with a model merge (edits that do not apply as written)", () =>
   });
 });
 
-describe("reject", () => {
+describeWithSharedData("reject", () => {
   it("records the reason, and later analyses do not propose the idea again", async () => {
     const [p] = await propose({});
     const rejected = await improvements.reject(p!.id, "our requests always name the audience");
@@ -291,7 +292,7 @@ describe("reject", () => {
   });
 });
 
-describe("records", () => {
+describeWithSharedData("records", () => {
   it("finds proposals by unique prefix or suffix and explains bad ids and damaged records", async () => {
     const [p] = await propose({});
     expect((await improvements.get(p!.id.slice(0, 12))).id).toBe(p!.id);

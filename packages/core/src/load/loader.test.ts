@@ -1,14 +1,14 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { createShelf } from "../shelf.js";
 import type { Diagnostic } from "../types.js";
 import { loadSkills } from "./load-skills.js";
 import { skillText, tempDir, tick, writeSkill } from "./test-utils/fixtures.js";
 
-const DATA = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
+const DATA = sharedData();
 
 /** A project root and a separate "home", so the machine's real ~/.agents never leaks in. */
 async function layout() {
@@ -127,7 +127,8 @@ describe("layout", () => {
     expect(shelf.skills().map((s) => s.name)).toEqual(["alpha", "beta"]);
   });
 
-  it("a skill folder is not descended into (real nested skills from the edge-case corpus)", async () => {
+  it("a skill folder is not descended into (real nested skills from the edge-case corpus)", async (ctx) => {
+    skipWithoutSharedData(ctx);
     const shelf = await createShelf({
       root: await tempDir(),
       projectDirs: [path.join(DATA, "parser-edge-cases")],

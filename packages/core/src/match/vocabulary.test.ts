@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { analyze } from "./tokenize.js";
 import { sharedVocabulary, Vocabulary } from "./vocabulary.js";
 
-const DATA = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
+const DATA = sharedData();
 
 /** The terms `vocabulary.read` yields for `text`, as strings. */
 function read(vocabulary: Vocabulary, text: string): string[] {
@@ -100,7 +100,8 @@ function fuzzTexts(count: number): string[] {
 }
 
 describe("Vocabulary.read", () => {
-  it("yields exactly the terms of analyze(), on the real corpus and the parser edge cases", () => {
+  it("yields exactly the terms of analyze(), on the real corpus and the parser edge cases", (ctx) => {
+    skipWithoutSharedData(ctx);
     const vocabulary = new Vocabulary();
     const texts = [...corpusTexts(), ...edgeCaseTexts()];
     expect(texts.length).toBeGreaterThan(900);

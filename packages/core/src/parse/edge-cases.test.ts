@@ -1,14 +1,15 @@
 /** One test per file in shared/data/parser-edge-cases (expectations: test/fixtures/parser-edge-cases.ts). */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { expect, it } from "vitest";
 import { EDGE_CASES } from "../../test/fixtures/parser-edge-cases.js";
 import { SHARED_DATA } from "../../test/fixtures/shared-data.js";
 import { readSkillFile } from "./read-skill-file.js";
 
 const ROOT = join(SHARED_DATA, "parser-edge-cases");
 
-describe("parser edge cases (real files)", () => {
+describeWithSharedData("parser edge cases (real files)", () => {
   it("covers every case CASES.tsv lists", () => {
     const listed = readFileSync(join(ROOT, "CASES.tsv"), "utf8")
       .trim()

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { readSharedText, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { EDGE_CASES } from "../../test/fixtures/parser-edge-cases.js";
 import { SHARED_DATA } from "../../test/fixtures/shared-data.js";
@@ -16,7 +17,7 @@ import { splitFrontmatter } from "./frontmatter.js";
 import { parseSkillWith } from "./parse-skill.js";
 
 const CORPUS = join(SHARED_DATA, "skills-corpus");
-const CORPUS_FILES = readFileSync(join(CORPUS, "MANIFEST.tsv"), "utf8")
+const CORPUS_FILES = readSharedText("skills-corpus/MANIFEST.tsv")
   .trim()
   .split("\n")
   .slice(1)
@@ -41,7 +42,8 @@ function yamlOf(text: string): string | undefined {
 }
 
 describe("fast frontmatter path = full path", () => {
-  it("on every file of the real corpus, in both modes", () => {
+  it("on every file of the real corpus, in both modes", (ctx) => {
+    skipWithoutSharedData(ctx);
     let fast = 0;
     for (const file of CORPUS_FILES) {
       const bytes = readFileSync(file);
@@ -54,7 +56,8 @@ describe("fast frontmatter path = full path", () => {
     expect(fast).toBe(939);
   });
 
-  it("on every parser edge case", () => {
+  it("on every parser edge case", (ctx) => {
+    skipWithoutSharedData(ctx);
     let read = 0;
     for (const file of EDGE_FILES) {
       let bytes: Buffer;
@@ -164,7 +167,8 @@ describe("fast frontmatter path = full path", () => {
     ]);
   });
 
-  it("on seeded mutations of real frontmatters (the fast path never accepts what `yaml` rejects)", () => {
+  it("on seeded mutations of real frontmatters (the fast path never accepts what `yaml` rejects)", (ctx) => {
+    skipWithoutSharedData(ctx);
     const random = mulberry32(20261130);
     const pieces = [
       ":",

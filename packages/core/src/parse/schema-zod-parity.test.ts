@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { itWithSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SHARED_DATA } from "../../test/fixtures/shared-data.js";
@@ -148,7 +149,7 @@ describe("field checks = the zod schemas they replaced", () => {
     }
   });
 
-  it("on every value of every corpus frontmatter", () => {
+  itWithSharedData("on every value of every corpus frontmatter", () => {
     const corpus = join(SHARED_DATA, "skills-corpus");
     const files = readFileSync(join(corpus, "MANIFEST.tsv"), "utf8")
       .trim()

@@ -5,8 +5,8 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData, sharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { readEvents } from "../events/read-events.js";
 import { summarizeEvents } from "../events/summarize.js";
 import { createMatcher } from "../match/matcher.js";
@@ -16,7 +16,7 @@ import { TOOL_NAME_PATTERN } from "./activation-tools.js";
 import { createShelfSessions } from "./shelf-sessions.js";
 import { fixedSource, makeSkill } from "./test-utils/skills.js";
 
-const CORPUS = fileURLToPath(new URL("../../../../../shared/data/skills-corpus/", import.meta.url));
+const CORPUS = sharedData("skills-corpus/");
 const FROM_CORPUS = {
   "review-contract": "anthropics--knowledge-work-plugins/small-business/skills/review-contract",
   "make-repo-contribution": "github--awesome-copilot/skills/make-repo-contribution",
@@ -65,7 +65,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe("shelf.session() on real skills", () => {
+describeWithSharedData("shelf.session() on real skills", () => {
   it("plans a turn: candidates, valid activation tools, catalog in the system text", async () => {
     const s = await open();
     const plan = s
@@ -259,7 +259,7 @@ describe("shelf.session() on real skills", () => {
   });
 });
 
-describe("createShelfSessions", () => {
+describeWithSharedData("createShelfSessions", () => {
   it("keeps activate_skill as small as a budget-limited catalog", () => {
     const skills = Array.from({ length: 300 }, (_, i) =>
       makeSkill(`skill-${String(i).padStart(3, "0")}`, { description: `Handles task number ${i} of many.` }),
@@ -282,7 +282,7 @@ describe("createShelfSessions", () => {
   });
 });
 
-describe("createShelfSessions: what rebuilt sessions share", () => {
+describeWithSharedData("createShelfSessions: what rebuilt sessions share", () => {
   const skills = () =>
     fixedSource([
       makeSkill("pdf-report", { description: "Builds PDF reports from tables." }),
@@ -370,7 +370,7 @@ describe("createShelfSessions: what rebuilt sessions share", () => {
   });
 });
 
-describe("shelf.roles()", () => {
+describeWithSharedData("shelf.roles()", () => {
   it("has the builtin researcher, developer and reviewer", async () => {
     const s = await open();
     expect(

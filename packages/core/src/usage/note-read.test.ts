@@ -1,15 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { describeWithSharedData, sharedData } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { createShelf } from "../shelf.js";
 import { USAGE_FILE } from "./file-store.js";
 
-// Real SKILL.md files from the shared corpus (resolved relative to this file, as CI lays it out).
-const CORPUS = new URL(
-  "../../../../../shared/data/skills-corpus/anthropics--skills/skills/",
-  import.meta.url,
-);
+// Real SKILL.md files from the shared corpus.
+const CORPUS = pathToFileURL(sharedData("skills-corpus/anthropics--skills/skills/"));
 const REAL = ["mcp-builder", "skill-creator", "webapp-testing", "frontend-design"];
 
 let root: string;
@@ -29,7 +28,7 @@ async function shelfHere() {
   return createShelf({ root, userDirs: [], builtinRoles: false, events: false });
 }
 
-describe("shelf.noteRead", () => {
+describeWithSharedData("shelf.noteRead", () => {
   it("counts a host file-read of a SKILL.md as use, persisted under .skillshelf/", async () => {
     const shelf = await shelfHere();
     shelf.noteRead(path.join(root, ".skillshelf", "skills", "mcp-builder", "SKILL.md"));
@@ -80,7 +79,7 @@ describe("shelf.noteRead", () => {
   });
 });
 
-describe("shelf.match", () => {
+describeWithSharedData("shelf.match", () => {
   it("matches real skills, with reasons, and uses the shelf's usage store for ties", async () => {
     const shelf = await shelfHere();
     const result = shelf.match("I want to build an MCP server that wraps our REST API");

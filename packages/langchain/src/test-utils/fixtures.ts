@@ -3,7 +3,6 @@
 import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   createShelf,
   type EventSink,
@@ -11,11 +10,12 @@ import {
   type ShelfOptions,
   type SkillEvent,
 } from "@skillshelf/core";
+import { sharedData as sharedDataAt } from "@skillshelf/test-utils";
 import { createMiddleware } from "langchain";
 import { onTestFinished } from "vitest";
 
 /** The shared test data, resolved from this file so CI clones work (never copied into the repo). */
-export const sharedData = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
+export const sharedData = sharedDataAt();
 
 export interface Project {
   root: string;

@@ -6,14 +6,14 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTool } from "@mastra/core/tools";
 import { createShelf, type Shelf } from "@skillshelf/core";
+import { sharedData } from "@skillshelf/test-utils";
 import { vi } from "vitest";
 import { z } from "zod";
 
 /** ../shared/data beside the repo (CI clones the repo elsewhere with shared/ next to it). */
-export const SHARED_DATA = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
+export const SHARED_DATA = sharedData();
 
 const CORPUS = {
   "review-contract": "skills-corpus/anthropics--knowledge-work-plugins/small-business/skills/review-contract",

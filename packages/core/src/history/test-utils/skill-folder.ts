@@ -6,15 +6,15 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readSharedText, sharedData } from "@skillshelf/test-utils";
 import { parseSkill } from "../../parse/parse-skill.js";
 import type { Skill, SkillSource } from "../../types.js";
 
-export const dataDir = fileURLToPath(new URL("../../../../../../shared/data/", import.meta.url));
+export const dataDir = sharedData();
 
 /** A real SKILL.md from the shared corpus (by its MANIFEST path). */
 export function corpusSkill(path: string): string {
-  return readFileSync(join(dataDir, "skills-corpus", path), "utf8");
+  return readSharedText(`skills-corpus/${path}`);
 }
 
 export interface SkillFolder {
