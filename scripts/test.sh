@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, exactly as CI runs it: set-up, lint, type-check, tests.
+# Tests that read the shared data (../shared/data, or $SKILLSHELF_SHARED/data) skip when it
+# is missing; under CI=true a missing folder fails them instead.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
@@ -9,7 +11,26 @@ pnpm typecheck
 
 LOG="$(mktemp)"
 trap 'rm -f "$LOG"' EXIT
-pnpm test 2>&1 | tee "$LOG"
-# One closing line over every package's vitest summary (turbo replays cached ones too).
-passed=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -E '^\S+:test: +Tests +' | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
-echo "tests: ${passed} passed, 0 failed"
+# --continue: a failing package must not hide the others' results from the closing line.
+status=0
+pnpm exec turbo run test --continue 2>&1 | tee "$LOG" || status=$?
+
+# One closing line over every package's vitest summary (turbo replays cached ones too):
+# "Tests  2 failed | 810 passed | 97 skipped (909)". A file that fails before its tests run
+# (a suite-level error) counts no test there, so its "Failed Suites N" count is added.
+summary() {
+  sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -E "$1" | grep -oE "[0-9]+ $2" | awk '{s+=$1} END {print s+0}'
+}
+passed=$(summary '^\S+:test: +Tests +' passed)
+skipped=$(summary '^\S+:test: +Tests +' skipped)
+failed_suites=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -oE '^\S+:test: .*Failed Suites [0-9]+' | grep -oE '[0-9]+$' | awk '{s+=$1} END {print s+0}')
+failed=$(( $(summary '^\S+:test: +Tests +' failed) + failed_suites ))
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi # a package failed without a vitest summary
+
+if [ "$skipped" -gt 0 ]; then
+  # The lookup rule lives in one place: test-utils' shared-data module (built by setup).
+  notice=$(node --input-type=module -e "const m = await import('$ROOT/packages/test-utils/dist/shared-data.js'); if (!m.hasSharedData) console.log(m.SHARED_DATA_NOTICE);" 2>/dev/null || true)
+  if [ -n "$notice" ]; then echo "skipped: ${notice}"; fi
+fi
+echo "${passed} passed, ${failed} failed, ${skipped} skipped"
+exit "$status"
