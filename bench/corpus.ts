@@ -9,9 +9,23 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-export const DATA_DIR = fileURLToPath(new URL("../../shared/data/", import.meta.url));
+import {
+  hasSharedData,
+  IN_CI,
+  SHARED_DATA_DIR,
+  SHARED_DATA_NOTICE,
+} from "@skillshelf/test-utils/shared-data";
+
+// Every benchmark measures the real data: without it there is nothing honest to run, so say
+// so in one line and stop (a failure under CI, where the data must be there).
+if (!hasSharedData) {
+  console.log(`bench: nothing measured, ${SHARED_DATA_NOTICE}`);
+  process.exit(IN_CI ? 1 : 0);
+}
+
+/** `<shared>/data/` ($SKILLSHELF_SHARED or the `shared` folder beside the repository). */
+export const DATA_DIR = `${SHARED_DATA_DIR}/`;
 export const CORPUS_DIR = path.join(DATA_DIR, "skills-corpus");
 
 export interface CorpusFile {

@@ -19,11 +19,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMatcher, createShelf, estimateTokens, type Skill } from "@skillshelf/core";
 import { getEncoding } from "js-tiktoken";
-import { buildSkillTree, corpusFiles } from "./corpus.ts";
+import { buildSkillTree, corpusFiles, DATA_DIR } from "./corpus.ts";
 import { formatMs, measure } from "./lib.ts";
 import { winkRouter } from "./routing.bench.ts";
-
-const DATA_DIR = fileURLToPath(new URL("../../shared/data/", import.meta.url));
 
 function messages(): string[] {
   const task1 = JSON.parse(

@@ -15,7 +15,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   buildCatalog,
   createMatcher,
@@ -25,10 +24,10 @@ import {
   type Session,
   type Shelf,
 } from "@skillshelf/core";
-import { buildSkillTree, corpusFiles } from "./corpus.ts";
+import { buildSkillTree, corpusFiles, DATA_DIR } from "./corpus.ts";
 import { formatMs, type Measured, measure } from "./lib.ts";
 
-const ROUTING_DIR = fileURLToPath(new URL("../../shared/data/routing/", import.meta.url));
+const ROUTING_DIR = path.join(DATA_DIR, "routing");
 
 const HOST_TOOLS = [
   "read_file",

@@ -7,7 +7,8 @@
  *   queries of all_clean_data.csv (every 20th row, Task1 queries excluded); MetaTool has no
  *   separate negatives, so its none-threshold is never tuned on it.
  * - CLINC150: the 150 intents become skills: description = the intent label in words and its
- *   domain, examples = the first 10 `train` utterances of the intent. Dev = `val` + `oos_val`,
+ *   domain, examples = the first 10 `train` utterances of the intent. Dev = `val` + `oos_val` +
+ *   `oos_train` (200 out-of-scope requests: 100 were too few to choose a none-threshold on),
  *   test = `test` + `oos_test` (oos → expect null).
  * - dotnet-marketplace: the 9 real SKILL.md files, parsed with parseSkill. Dev = the 20
  *   agent-routing cases + the 28 copilot-smoke cases (5 negatives; "advisor-routed" cases count
@@ -16,10 +17,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { defaultSkillMeta, parseSkill, type RoutingCase, type Skill } from "@skillshelf/core";
+import { DATA_DIR } from "./corpus.ts";
 
-export const ROUTING_DIR = fileURLToPath(new URL("../../shared/data/routing/", import.meta.url));
+export const ROUTING_DIR = path.join(DATA_DIR, "routing");
 
 export interface RoutingSet {
   name: string;
@@ -144,7 +145,7 @@ export function clinc(examplesPerIntent = 10): RoutingSet {
   return {
     name: "CLINC150",
     skills,
-    dev: [...cases("val", "val"), ...cases("oos_val", "oos-val")],
+    dev: [...cases("val", "val"), ...cases("oos_val", "oos-val"), ...cases("oos_train", "oos-train")],
     test: [...cases("test", "test"), ...cases("oos_test", "oos-test")],
     substrings,
   };
