@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AtomicFileHandle, type AtomicFs, atomicWrite, nodeAtomicFs } from "./atomic-write.js";
 import { sha256 } from "./hash.js";
 import { lockPathFor } from "./lock.js";
-import { corpusSkill, makeSkillFolder, type SkillFolder } from "./test-utils/skill-folder.js";
+import { corpusSkill } from "./test-utils/corpus.js";
+import { makeSkillFolder, type SkillFolder } from "./test-utils/skill-folder.js";
 import { createSkillStore } from "./writer.js";
 
 type Step = "open" | "writeFile" | "sync" | "close" | "rename";

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { answer, proposal, scripted, TRANSCRIPT } from "../improve/test-utils/scripted.js";
 import { createShelf, type Shelf } from "../shelf.js";
 import { SkillWriteError } from "./errors.js";
-import { corpusSkill } from "./test-utils/skill-folder.js";
+import { corpusSkill } from "./test-utils/corpus.js";
 
 const COMMS = corpusSkill("anthropics--skills/skills/internal-comms/SKILL.md");
 const DEBUGGING = corpusSkill("obra--superpowers/skills/systematic-debugging/SKILL.md");

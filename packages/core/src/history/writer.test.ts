@@ -5,7 +5,8 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import type { SkillEvent } from "../types.js";
 import { SkillWriteError } from "./errors.js";
 import { sha256 } from "./hash.js";
-import { corpusSkill, makeSkillFolder, type SkillFolder } from "./test-utils/skill-folder.js";
+import { corpusSkill } from "./test-utils/corpus.js";
+import { makeSkillFolder, type SkillFolder } from "./test-utils/skill-folder.js";
 import { createSkillStore, type SkillStore } from "./writer.js";
 
 const COMMS = corpusSkill("anthropics--skills/skills/internal-comms/SKILL.md");

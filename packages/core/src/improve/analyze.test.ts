@@ -1,6 +1,6 @@
 import { describeWithSharedData } from "@skillshelf/test-utils";
 import { expect, it } from "vitest";
-import { corpusSkill } from "../history/test-utils/skill-folder.js";
+import { corpusSkill } from "../history/test-utils/corpus.js";
 import { analyzeRun } from "./analyze.js";
 import { ImproveError } from "./errors.js";
 import { answer, proposal, scripted, TRANSCRIPT } from "./test-utils/scripted.js";

@@ -1,7 +1,7 @@
 import { describeWithSharedData } from "@skillshelf/test-utils";
 import { expect, it } from "vitest";
 import { estimateTokens } from "../catalog/tokens.js";
-import { corpusSkill } from "../history/test-utils/skill-folder.js";
+import { corpusSkill } from "../history/test-utils/corpus.js";
 import { bloatFlags, checkMerge } from "./guards.js";
 
 const COMMS = corpusSkill("anthropics--skills/skills/internal-comms/SKILL.md");

@@ -1,21 +1,14 @@
 /**
  * Test helper: a temp project with skill folders and a SkillSource that re-reads them on
- * every `get` (so it always sees what is on disk, as a refreshed shelf would).
+ * every `get` (so it always sees what is on disk, as a refreshed shelf would). The fault
+ * tests' child processes import it as plain JavaScript: keep it free of workspace packages.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { readSharedText, sharedData } from "@skillshelf/test-utils";
 import { parseSkill } from "../../parse/parse-skill.js";
 import type { Skill, SkillSource } from "../../types.js";
-
-export const dataDir = sharedData();
-
-/** A real SKILL.md from the shared corpus (by its MANIFEST path). */
-export function corpusSkill(path: string): string {
-  return readSharedText(`skills-corpus/${path}`);
-}
 
 export interface SkillFolder {
   root: string;
