@@ -4,16 +4,16 @@
  * {@link readSharedText}, which cannot throw ENOENT while the suites that use it are skipped.
  */
 import { readFileSync } from "node:fs";
-import { describe, it, type SuiteAPI, type TestAPI, type TestContext } from "vitest";
+import { describe, it, type TestContext } from "vitest";
 import { hasSharedData, IN_CI, SHARED_DATA_NOTICE, sharedData } from "./shared-data.js";
 
 const skip = !hasSharedData && !IN_CI;
 
 /** `describe`, skipped when the shared data is missing (never under CI). */
-export const describeWithSharedData: SuiteAPI = describe.skipIf(skip);
+export const describeWithSharedData: ReturnType<typeof describe.skipIf> = describe.skipIf(skip);
 
 /** `it`, skipped when the shared data is missing (never under CI). */
-export const itWithSharedData: TestAPI = it.skipIf(skip);
+export const itWithSharedData: ReturnType<typeof it.skipIf> = it.skipIf(skip);
 
 /** The text of a shared data file, or "" when the data is missing and its tests are skipped. */
 export function readSharedText(relative: string): string {
