@@ -176,13 +176,30 @@ export interface Vetoed {
   matched: string;
 }
 
+/** A skill some words of the message pointed at that stage 1 did not make a candidate. */
+export interface Rejected {
+  name: string;
+  /** What it scored (its lexical score alone when only generic words matched). */
+  score: number;
+  /**
+   * `generic-words`: only words common across the shelf's skills matched ("write", "help",
+   * "写"); `below-threshold`: the evidence was under `minScore`.
+   */
+  reason: "generic-words" | "below-threshold";
+  /** The message words it matched. */
+  terms: string[];
+}
+
 export interface MatchResult {
   candidates: Candidate[];
   /** Skills a trigger/lexical signal pointed at but an exclusion vetoed. */
   vetoed: Vetoed[];
   /** Top two within the ambiguity margin: a host may ask the user which one. */
   ambiguous: boolean;
+  /** Near-misses, best first, when asked for (`nearMisses`): why they are not candidates. */
+  rejected?: Rejected[];
 }
+
 
 export interface MatchOptions {
   /** Max candidates returned (default 5). */

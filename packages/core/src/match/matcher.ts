@@ -8,8 +8,10 @@
  * - `example`: the message is close to one of the skill's `examples` (idf-weighted overlap).
  * - `lexical`: BM25F relevance over name, description (without its "do not use for …"
  *   clauses), when_to_use, triggers, examples and the start of the body, read as evidence:
- *   the matched words' idf × saturated tf, in units of one word only one skill uses,
- *   squashed to 0‥1 (one such word fully matched ≈ 0.3; the default threshold is 0.25).
+ *   the matched words' idf × saturated tf, in units of one word only one skill uses, times
+ *   how much of the message's informative part those words cover (coverage.ts), squashed to
+ *   0‥1. Words common across the shelf's own skills are generic: a skill that only generic
+ *   words point at is never a lexical candidate ("only generic words matched").
  * - `semantic`: cosine similarity from the host's `embed` function. `match()` is synchronous
  *   and never waits on a model: `matchAsync()` embeds the message (and each skill once, cached
  *   per Skill object; `prepare()` does it ahead of time), or a host passes the message's
@@ -27,10 +29,18 @@ import type {
   MatchOptions,
   MatchReason,
   MatchResult,
+  Rejected,
   Skill,
   Vetoed,
 } from "../types.js";
 import { recency, type UsageStore } from "../usage/store.js";
+import {
+  type CoverageTuning,
+  DEFAULT_COVERAGE_TUNING,
+  informativeness,
+  lexicalScore,
+  queryInformativeMass,
+} from "./coverage.js";
 import { DEFAULT_INDEX_TUNING, type IndexTuning, knownTerm, type LexicalIndex } from "./lexical-index.js";
 import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
@@ -39,7 +49,7 @@ import { type CompiledTrigger, type TriggerInput, triggerInput } from "./trigger
 /** The host's embedding model: one vector per text, same order. */
 export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
 
-export interface MatchTuning extends IndexTuning {
+export interface MatchTuning extends IndexTuning, CoverageTuning {
   /** Candidates scoring below this are dropped: the "no skill applies" threshold. */
   minScore: number;
   /** Top two within this (absolute, on the 0‥1 score) are a near-tie: priority decides, else ambiguous. */
@@ -56,7 +66,8 @@ export interface MatchTuning extends IndexTuning {
 
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
-  minScore: 0.25,
+  ...DEFAULT_COVERAGE_TUNING,
+  minScore: 0.2,
   margin: 0.01,
   triggerFloor: 0.7,
   nameFloor: 0.6,
@@ -77,6 +88,11 @@ export interface MatchCallOptions extends MatchOptions {
   usage?: UsageStore;
   /** The message's embedding, when the host computed it (sync semantic scoring after `prepare`). */
   vector?: readonly number[];
+  /**
+   * Report up to this many near-misses in `rejected` (skills some words pointed at that are
+   * not candidates, best first, with the reason). Default 0: not reported.
+   */
+  nearMisses?: number;
 }
 
 export interface Matcher {
@@ -108,6 +124,9 @@ interface Prepared {
   // Scratch buffers reused across messages (match is synchronous, so never shared).
   lexScore: Float64Array;
   lexMask: Int32Array;
+  /** Σ informativeness of the message words each skill matched, and the most informative one. */
+  lexCover: Float64Array;
+  lexTop: Float64Array;
   exScore: Float64Array;
   inPool: Uint8Array;
   passIndex: Int32Array;
@@ -245,6 +264,8 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     diagnostics,
     lexScore: new Float64Array(skills.length),
     lexMask: new Int32Array(skills.length),
+    lexCover: new Float64Array(skills.length),
+    lexTop: new Float64Array(skills.length),
     exScore: new Float64Array(lexical.exampleCount),
     inPool: new Uint8Array(skills.length),
     passIndex: new Int32Array(skills.length),
@@ -270,7 +291,7 @@ function score(
   tuning: MatchTuning,
   semantic: Float64Array | undefined,
 ): MatchResult {
-  const { skills, lexical, lexScore, lexMask, exScore } = p;
+  const { skills, lexical, lexScore, lexMask, lexCover, lexTop, exScore } = p;
   const includeHidden = call.includeHidden ?? false;
   const limit = call.limit ?? 5;
   const analysis = analyze(message);
@@ -279,6 +300,8 @@ function score(
   // The message's distinct known words (unknown words cannot match anything).
   const queryIds: number[] = [];
   const queryWords: string[] = [];
+  const queryInfo: number[] = [];
+  let unknownWords = 0;
   let exampleQueryWeight = 0;
   const seenTerms = new Set<string>();
   analysis.terms.forEach((term, i) => {
@@ -287,9 +310,11 @@ function score(
     const id = lexical.termIds.get(term);
     if (!knownTerm(lexical, id)) {
       exampleQueryWeight += lexical.exampleUnseenIdf;
+      unknownWords++;
       return;
     }
     queryIds.push(id);
+    queryInfo.push(informativeness(lexical, id));
     queryWords.push(analysis.words[i] as string);
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
@@ -300,11 +325,14 @@ function score(
   for (let q = 0; q < queryIds.length; q++) {
     const id = queryIds[q] as number;
     const bit = q < MAX_MASK_TERMS ? 1 << q : 0;
+    const info = queryInfo[q] as number;
     for (let i = postingStart[id] as number, end = postingStart[id + 1] as number; i < end; i++) {
       const d = postingDocs[i] as number;
       if (lexScore[d] === 0 && lexMask[d] === 0) touched.push(d);
       lexScore[d] = (lexScore[d] as number) + (postingWeights[i] as number);
       lexMask[d] = (lexMask[d] as number) | bit;
+      lexCover[d] = (lexCover[d] as number) + info;
+      if (info > (lexTop[d] as number)) lexTop[d] = info;
     }
   }
 
@@ -371,6 +399,9 @@ function score(
   for (const s of triggerHits.keys()) addToPool(s);
   for (const s of nameHits.keys()) addToPool(s);
   if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) addToPool(s);
+  const queryMass = queryInformativeMass(queryInfo, unknownWords, tuning);
+  const nearMisses = call.nearMisses ?? 0;
+  const misses: Miss[] = [];
   let passing = 0;
   for (let i = 0; i < pool.length; i++) {
     const s = pool[i] as number;
@@ -379,14 +410,15 @@ function score(
     // Hidden from the model: `disable-model-invocation` skills, and role skills (sub-agent
     // instructions, started by delegation, never activated in the main conversation).
     if ((skill.disableModelInvocation || skill.role) && !includeHidden) continue;
-    // Evidence, not coverage: how much distinctive text the message shares with the skill,
-    // in units of one fully saturated match of a word only one skill uses (so the scale is the
-    // same for a shelf of 9 skills and of 10,000), squashed to 0‥1.
-    // (Coverage, i.e. dividing by the message's own weight, punished long, detailed requests
-    // and measured worse on every dev set; see bench/RESULTS.md.)
+    // Evidence: how much distinctive text the message shares with the skill, in units of one
+    // fully saturated match of a word only one skill uses (the same scale for a shelf of 9
+    // skills and of 10,000), discounted by the share of the message's informative part it
+    // leaves unexplained (coverage.ts), squashed to 0‥1.
     const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
-    const lex = evidence / (evidence + 1);
-    let base = lex;
+    const lex = lexicalScore(evidence, lexCover[s] as number, queryMass, tuning);
+    // Only words common across the shelf's skills matched: overlap, not evidence.
+    const generic = lex > 0 && (lexTop[s] as number) < tuning.genericWord;
+    let base = generic ? 0 : lex;
     if (semantic)
       base = (1 - tuning.semanticWeight) * base + tuning.semanticWeight * Math.max(0, semantic[s] as number);
     let total = base;
@@ -403,19 +435,25 @@ function score(
       passScore[passing] = Math.round(total * 10_000) / 10_000;
       passLex[passing] = lex;
       passing++;
+    } else if (nearMisses > 0) {
+      keepBest(misses, nearMisses, { index: s, score: round(generic ? lex : total), lex, generic });
     }
   }
   pool.length = lexicalCount;
 
   const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
   try {
-    return finish(p, passing, found, call.usage, tuning.margin, limit, semantic);
+    const result = finish(p, passing, found, call.usage, tuning.margin, limit, semantic);
+    if (nearMisses > 0) result.rejected = misses.map((miss) => rejection(p, miss, found));
+    return result;
   } finally {
     // The accumulators are shared by every message: leave them clean even if a host's
     // usage store throws.
     for (const d of touched) {
       lexScore[d] = 0;
       lexMask[d] = 0;
+      lexCover[d] = 0;
+      lexTop[d] = 0;
     }
   }
 }
@@ -424,6 +462,38 @@ interface Scored {
   index: number;
   score: number;
   lex: number;
+}
+
+/** A skill some signal touched that is not a candidate. */
+interface Miss extends Scored {
+  generic: boolean;
+}
+
+/** Keep the `size` best misses in `list`, best first (a few; insertion is enough). */
+function keepBest(list: Miss[], size: number, miss: Miss): void {
+  let at = list.length;
+  while (at > 0 && (list[at - 1] as Miss).score < miss.score) at--;
+  if (at >= size) return;
+  list.splice(at, 0, miss);
+  if (list.length > size) list.pop();
+}
+
+function matchedWords(p: Prepared, s: number, found: Found): string[] {
+  const mask = p.lexMask[s] as number;
+  const words: string[] = [];
+  found.queryWords.forEach((word, q) => {
+    if (q < MAX_MASK_TERMS && mask & (1 << q)) words.push(word);
+  });
+  return words;
+}
+
+function rejection(p: Prepared, miss: Miss, found: Found): Rejected {
+  return {
+    name: (p.skills[miss.index] as Skill).name,
+    score: miss.score,
+    reason: miss.generic ? "generic-words" : "below-threshold",
+    terms: matchedWords(p, miss.index, found),
+  };
 }
 
 function vetoOf(exclusions: readonly CompiledTrigger[], input: TriggerInput) {
@@ -606,14 +676,8 @@ function explain(
       score: round(example.score),
     });
   }
-  const mask = p.lexMask[s.index] as number;
-  if (s.lex > 0) {
-    const terms: string[] = [];
-    found.queryWords.forEach((word, q) => {
-      if (q < MAX_MASK_TERMS && mask & (1 << q)) terms.push(word);
-    });
-    reasons.push({ kind: "lexical", terms, score: round(s.lex) });
-  }
+  if (s.lex > 0)
+    reasons.push({ kind: "lexical", terms: matchedWords(p, s.index, found), score: round(s.lex) });
   if (semantic && (semantic[s.index] as number) > 0)
     reasons.push({ kind: "semantic", score: round(semantic[s.index] as number) });
   if (usage && usageDecided) {

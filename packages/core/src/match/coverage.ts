@@ -1,0 +1,69 @@
+/**
+ * How much of a message a skill's lexical evidence explains, and which words are generic.
+ *
+ * Overlap is not evidence: "How do I write a compelling headline?" shares "write" with a
+ * test-writing skill, but "compelling headline", the part that says what is asked, is
+ * explained by nothing on that skill. So each message word gets an informativeness learned
+ * from the shelf itself — its idf over the skills, in units of a word only one skill uses
+ * (1 = one skill uses it; → 0 as every skill does) — and a skill's lexical score is its
+ * evidence discounted by the share of the message's informative part that its matched words
+ * cover. Because the unit is relative to the shelf, a word used by a quarter of 20 skills and
+ * one used by 1 % of 10,000 weigh about the same, in any script the tokenizer reads.
+ *
+ * A word no skill uses counts as fully informative (`unknownWordWeight` = 1): the shelf
+ * cannot explain it. The informative part is capped at `informativePart` words' worth, so a
+ * long, detailed request is not punished for its detail, only a short one for its
+ * unexplained core.
+ */
+import type { LexicalIndex } from "./lexical-index.js";
+
+export interface CoverageTuning {
+  /** Exponent of the coverage discount (0 = evidence alone, as BM25). */
+  coverageWeight: number;
+  /** Informativeness of a message word no skill uses (1 = as telling as a word one skill uses). */
+  unknownWordWeight: number;
+  /** The informative part of a message, in words one skill uses: coverage is measured against at most this. */
+  informativePart: number;
+  /** A word whose informativeness is below this is generic on this shelf (never evidence on its own). */
+  genericWord: number;
+}
+
+export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
+  coverageWeight: 0.25,
+  unknownWordWeight: 1,
+  informativePart: 4,
+  genericWord: 0.4,
+};
+
+/** A known term's informativeness on this shelf, 0‥1: its idf over the idf of a word one skill uses. */
+export function informativeness(index: LexicalIndex, id: number): number {
+  return Math.min(1, (index.idf[id] as number) / index.uniqueIdf);
+}
+
+/** The message's informative mass: its known words' informativeness plus its unknown words', capped. */
+export function queryInformativeMass(
+  known: readonly number[],
+  unknown: number,
+  tuning: CoverageTuning,
+): number {
+  let mass = unknown * tuning.unknownWordWeight;
+  for (const info of known) mass += info;
+  return Math.min(mass, tuning.informativePart);
+}
+
+/**
+ * The lexical score, 0‥1: evidence (in units of a fully matched word one skill uses) times
+ * coverage^weight, squashed as x / (1 + x). `covered` is the informativeness of the message
+ * words the skill matched.
+ */
+export function lexicalScore(
+  evidence: number,
+  covered: number,
+  mass: number,
+  tuning: CoverageTuning,
+): number {
+  if (evidence <= 0 || mass <= 0) return 0;
+  const coverage = Math.min(1, covered / mass);
+  const discounted = evidence * coverage ** tuning.coverageWeight;
+  return discounted / (discounted + 1);
+}
