@@ -52,6 +52,7 @@ export {
   type MatchTuning,
 } from "./match/matcher.js";
 export { normalizeText } from "./match/normalize.js";
+export { type TriggerCheckOptions, triggerDiagnostics } from "./match/trigger-diagnostics.js";
 export { type CompiledTrigger, type CompileResult, compileTrigger } from "./match/triggers.js";
 export { splitFrontmatter } from "./parse/frontmatter.js";
 export {

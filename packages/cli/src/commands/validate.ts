@@ -13,6 +13,8 @@ import {
   type ParseMode,
   readSkillFile,
   SKILL_FILE_NAMES,
+  type SkillMeta,
+  triggerDiagnostics,
 } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
@@ -119,9 +121,15 @@ export async function validate(
   for (let i = 0; i < list.length; i += CONCURRENCY) {
     const batch = list.slice(i, i + CONCURRENCY);
     const results = await Promise.all(
-      batch.map((file) =>
-        readSkillFile(file, { path: display(file), mode, folderName: path.basename(path.dirname(file)) }),
-      ),
+      batch.map(async (file) => {
+        const result = await readSkillFile(file, {
+          path: display(file),
+          mode,
+          folderName: path.basename(path.dirname(file)),
+        });
+        const triggers = await checkTriggers(result.skill, file, display(file), mode);
+        return { ...result, diagnostics: [...result.diagnostics, ...triggers] };
+      }),
     );
     results.forEach((result, j) => {
       const status: FileStatus = result.diagnostics.some((d) => d.severity === "error")
@@ -136,6 +144,25 @@ export async function validate(
   }
 
   return { mode, files, totals: totals(files) };
+}
+
+/**
+ * Triggers and exclusions matching would refuse (a /regex/ that does not compile, or needs
+ * backtracking): parsing only reads them as text. Errors in strict mode, as CI wants; the
+ * file is read again only when there is one to locate.
+ */
+async function checkTriggers(
+  skill: Pick<SkillMeta, "name" | "triggers" | "exclusions"> | undefined,
+  file: string,
+  shown: string,
+  mode: ParseMode,
+): Promise<Diagnostic[]> {
+  if (!skill) return [];
+  const options = { file: shown, severity: mode === "strict" ? ("error" as const) : ("warning" as const) };
+  const found = triggerDiagnostics(skill, options);
+  if (found.length === 0) return found;
+  const source = await fs.readFile(file, "utf8").catch(() => undefined);
+  return source === undefined ? found : triggerDiagnostics(skill, { ...options, source });
 }
 
 async function collect(dir: string, found: Set<string>): Promise<void> {

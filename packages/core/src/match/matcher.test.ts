@@ -209,7 +209,7 @@ describe("index cache and diagnostics", () => {
   });
 
   it("reports invalid triggers as diagnostics and ignores them", () => {
-    const bad = skill({ name: "bad", triggers: ["/(a+)+$/", "ok phrase"], exclusions: ["/[/"] });
+    const bad = skill({ name: "bad", triggers: ["/(a)\\1/", "ok phrase"], exclusions: ["/[/"] });
     const matcher = createMatcher();
     const diagnostics = matcher.diagnostics([bad]);
     expect(diagnostics.map((d) => d.code)).toEqual(["invalid-trigger", "invalid-trigger"]);

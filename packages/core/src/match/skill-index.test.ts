@@ -110,7 +110,7 @@ describe("SkillIndexCache (incremental rebuilds)", () => {
 
   it("keeps diagnostics per skill: an edit that fixes a trigger drops its diagnostic", () => {
     const cache = new SkillIndexCache(DEFAULT_INDEX_TUNING);
-    const broken = skill({ name: "broken", triggers: ["/(a+)+$/"] });
+    const broken = skill({ name: "broken", triggers: ["/(a)\\1/"] });
     expect(cache.build([broken, deploy]).diagnostics.map((d) => d.code)).toEqual(["invalid-trigger"]);
     const fixed = edited(broken, { triggers: ["/a+$/"] });
     expect(cache.build([fixed, deploy]).diagnostics).toEqual([]);

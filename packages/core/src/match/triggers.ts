@@ -9,19 +9,19 @@
  * - a phrase with `*` gaps, `写*文章`, `write * article`: each `*` stands for a short gap of
  *   at most {@link MAX_GAP_WORDS} words and {@link MAX_GAP_CHARS} characters.
  * - `/regex/flags`, the escape hatch: a JavaScript regular expression run against the
- *   normalised message (NFKC, lower-case). Refused at compile time when it could backtrack
- *   catastrophically (nested or overlapping quantifiers, back-references) or is long; it only
- *   ever sees the first {@link MAX_REGEX_INPUT} characters of a message.
+ *   normalised message (NFKC, lower-case) on a linear-time engine (regex-trigger.ts); what that
+ *   engine cannot run the same way (back-references, look-arounds) is refused at compile time.
+ *   It only ever sees the first {@link MAX_REGEX_INPUT} characters of a message.
  */
-import safeRegex from "safe-regex2";
 import { CJK_CHAR as CJK } from "./normalize.js";
+import { compileRegexTrigger } from "./regex-trigger.js";
 import { canonicalForm } from "./tokenize.js";
+
+export { MAX_REGEX_INPUT, MAX_REGEX_LENGTH, MAX_REGEX_PROGRAM } from "./regex-trigger.js";
 
 export const MAX_GAP_WORDS = 4;
 export const MAX_GAP_CHARS = 16;
 export const MAX_TRIGGER_LENGTH = 200;
-export const MAX_REGEX_LENGTH = 200;
-export const MAX_REGEX_INPUT = 1_000;
 const MAX_PARTS = 8;
 
 /** The message as triggers see it: computed once per message, shared by every trigger. */
@@ -36,6 +36,11 @@ export interface CompiledTrigger {
   /** What the skill author wrote. */
   source: string;
   kind: "phrase" | "gap" | "regex";
+  /**
+   * What runs {@link test}: a scan of the message's words, or RE2 for a `/regex/`. Both are
+   * linear in the message; no trigger runs on a backtracking engine.
+   */
+  engine: "words" | "re2";
   /** A key that must be in {@link TriggerInput.keys} for a match to be possible; undefined = always try. */
   anchor: string | undefined;
   /** The matched text, or undefined. */
@@ -60,7 +65,7 @@ export function triggerInput(canonical: string, normalized: string): TriggerInpu
 export function compileTrigger(source: string): CompileResult {
   const text = source.trim();
   if (text === "") return { ok: false, error: "empty trigger", hint: "Remove the empty entry." };
-  if (text.length > 2 && text.startsWith("/") && text.lastIndexOf("/") > 0) return compileRegex(text);
+  if (text.length > 2 && text.startsWith("/") && text.lastIndexOf("/") > 0) return compileRegexTrigger(text);
   if (text.length > MAX_TRIGGER_LENGTH) {
     return {
       ok: false,
@@ -92,6 +97,7 @@ export function compileTrigger(source: string): CompileResult {
     trigger: {
       source,
       kind: parts.length > 1 ? "gap" : "phrase",
+      engine: "words",
       anchor: anchorOf(parts),
       test: (input) => matchParts(parts, input.canonical),
     },
@@ -175,107 +181,4 @@ function matchRest(parts: readonly Part[], index: number, text: string, from: nu
     }
     start = at + 1;
   }
-}
-
-const BACKREFERENCE = /\\[1-9]|\\k</u;
-const MAX_UNBOUNDED = 2;
-
-/**
- * What `safe-regex2` (star height) does not catch: a repeated group holding an alternation
- * (`(a|ab)+` is exponential when the branches overlap, and overlap is undecidable in
- * general, so it is refused outright), and many unbounded quantifiers in a row (`.*a.*b.*c`
- * is polynomial of that degree). With at most two, the capped input keeps the worst case in
- * the low millions of steps.
- */
-function regexRisk(pattern: string): string | undefined {
-  const groups: { alternation: boolean }[] = [];
-  let unbounded = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
-    let closedAlternation = false;
-    if (char === "\\") {
-      i++;
-    } else if (char === "[") {
-      for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
-    } else if (char === "(") {
-      groups.push({ alternation: false });
-    } else if (char === ")") {
-      closedAlternation = groups.pop()?.alternation ?? false;
-    } else if (char === "|") {
-      const top = groups.at(-1);
-      if (top) top.alternation = true;
-    }
-    const quantifier = quantifierAfter(pattern, i + 1);
-    if (quantifier === "unbounded") unbounded++;
-    if (quantifier !== "none" && closedAlternation) return "a repeated group with an alternation";
-  }
-  return unbounded > MAX_UNBOUNDED ? `${unbounded} unbounded quantifiers` : undefined;
-}
-
-/** `*`, `+`, `{n,}` repeat without bound; `{n,m}` (m > 1) and `{n}` (n > 1) repeat; `?` only makes optional. */
-function quantifierAfter(pattern: string, at: number): "none" | "bounded" | "unbounded" {
-  const char = pattern[at];
-  if (char === "*" || char === "+") return "unbounded";
-  if (char !== "{") return "none";
-  const m = /^\{(\d+)(,(\d*))?\}/u.exec(pattern.slice(at));
-  if (!m) return "none";
-  if (m[2] !== undefined && m[3] === "") return "unbounded";
-  const max = Number(m[3] ?? m[1]);
-  return max > 1 ? "bounded" : "none";
-}
-
-function compileRegex(text: string): CompileResult {
-  const close = text.lastIndexOf("/");
-  const pattern = text.slice(1, close);
-  const flags = text.slice(close + 1);
-  if (!/^[imsu]*$/u.test(flags)) {
-    return {
-      ok: false,
-      error: `regex trigger ${text} has unsupported flags "${flags}"`,
-      hint: "Only i, m, s and u are allowed (matching is already case-blind).",
-    };
-  }
-  if (pattern.length > MAX_REGEX_LENGTH) {
-    return {
-      ok: false,
-      error: `regex trigger is ${pattern.length} characters (max ${MAX_REGEX_LENGTH})`,
-      hint: "Split it into several triggers.",
-    };
-  }
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, `${flags.includes("i") ? flags : `${flags}i`}`);
-  } catch (error) {
-    return {
-      ok: false,
-      error: `regex trigger ${text} does not compile: ${(error as Error).message}`,
-      hint: "Fix the regular expression, or write a plain phrase.",
-    };
-  }
-  const risk = BACKREFERENCE.test(pattern)
-    ? "a back-reference"
-    : (regexRisk(pattern) ?? (safeRegex(regex) ? undefined : "nested quantifiers"));
-  if (risk !== undefined) {
-    return {
-      ok: false,
-      error: `regex trigger ${text} could backtrack catastrophically (${risk})`,
-      hint: "Keep it simple: no quantifier on a group that holds a quantifier or an alternation (write /(ab)+/, not /(a+)+/ or /(a|ab)+/), at most two of * + {n,}.",
-    };
-  }
-  return {
-    ok: true,
-    trigger: {
-      source: text,
-      kind: "regex",
-      anchor: undefined,
-      test: (input) => {
-        const subject =
-          input.normalized.length > MAX_REGEX_INPUT
-            ? input.normalized.slice(0, MAX_REGEX_INPUT)
-            : input.normalized;
-        const m = regex.exec(subject);
-        return m ? m[0] : undefined;
-      },
-    },
-  };
 }

@@ -1,0 +1,201 @@
+/**
+ * `/regex/flags` triggers, run on RE2 (re2js, a pure-JavaScript port of it): an automaton
+ * instead of a backtracking engine, so testing a message costs at most its length times the
+ * pattern's compiled size, whatever the pattern. Checking pattern shapes for catastrophic
+ * backtracking is not enough: lazy quantifiers (`(a+?)+?b`) walked past a star-height check,
+ * and every heuristic misses some form; here nothing ever backtracks over a message.
+ *
+ * A pattern is accepted when it is a JavaScript regular expression (read in Unicode mode, as
+ * RE2 reads it: by code points, `\p{…}` classes) that RE2 runs with the same meaning:
+ * - On the text triggers see (NFKC, lower-case, every whitespace run one space, no line
+ *   breaks), `.`, `\s`, `\S`, `\w`, `\d`, `\b`, `^` and `$` mean the same in both engines, and
+ *   RE2 picks the same leftmost-first match JavaScript does (greedy and lazy alike).
+ * - Spellings RE2 writes differently are translated (`\uXXXX`, `\u{…}`, `\p{Script=Han}`,
+ *   `[^]`); what needs backtracking — back-references, lookahead, lookbehind — is refused with
+ *   a hint, and so is whatever else RE2 cannot compile.
+ * - The compiled program is at most {@link MAX_REGEX_PROGRAM} instructions, which bounds the
+ *   cost of one message at the input cap (bench/triggers.bench.ts measures it): bounded repeats
+ *   count, since `.{0,20}` is twenty copies of `.`.
+ */
+import { RE2JS } from "re2js";
+import type { CompileResult } from "./triggers.js";
+
+export const MAX_REGEX_LENGTH = 200;
+/** Characters of the message a regex trigger sees. */
+export const MAX_REGEX_INPUT = 1_000;
+/** RE2 instructions a regex trigger may compile to: worst case ≈ 0.8 ms at MAX_REGEX_INPUT. */
+export const MAX_REGEX_PROGRAM = 64;
+
+const JS_FLAGS = /^[imsu]*$/u;
+
+export function compileRegexTrigger(text: string): CompileResult {
+  const close = text.lastIndexOf("/");
+  const pattern = text.slice(1, close);
+  const flags = text.slice(close + 1);
+  if (!JS_FLAGS.test(flags) || new Set(flags).size !== flags.length) {
+    return refuse(
+      `regex trigger ${text} has unsupported flags "${flags}"`,
+      "Only i, m, s and u are allowed, each once (matching is already case-blind).",
+    );
+  }
+  if (pattern.length > MAX_REGEX_LENGTH) {
+    return refuse(
+      `regex trigger is ${pattern.length} characters (max ${MAX_REGEX_LENGTH})`,
+      "Split it into several triggers.",
+    );
+  }
+  const dotAll = flags.includes("s");
+  const multiline = flags.includes("m");
+  try {
+    // Only parsed, never run: the syntax check keeps a trigger meaning what it means in JavaScript.
+    new RegExp(pattern, `iu${dotAll ? "s" : ""}${multiline ? "m" : ""}`);
+  } catch (error) {
+    return refuse(
+      `regex trigger ${text} is not a valid JavaScript regular expression (read with the u flag): ${(error as Error).message}`,
+      "Fix the regular expression (escape literal { } [ ] ( ) and -, which Unicode mode requires), or write a plain phrase.",
+    );
+  }
+  const translated = toRe2Syntax(pattern);
+  if (!translated.ok) {
+    return refuse(
+      `regex trigger ${text} uses ${translated.feature}, which needs a backtracking engine`,
+      "Rewrite it without look-arounds (?= ?! ?<= ?<! and back-references \\1 \\k<name>: several triggers, exclusions, or a plain phrase say the same).",
+    );
+  }
+  let regex: RE2JS;
+  try {
+    regex = RE2JS.compile(
+      translated.pattern,
+      RE2JS.CASE_INSENSITIVE | (dotAll ? RE2JS.DOTALL : 0) | (multiline ? RE2JS.MULTILINE : 0),
+    );
+  } catch (error) {
+    return refuse(
+      `regex trigger ${text} cannot run on the linear-time engine (RE2): ${reason(error)}`,
+      "Use the syntax RE2 shares with JavaScript (no \\c escapes, no [\\b], \\p{…} with a general category or Script=…), or write a plain phrase.",
+    );
+  }
+  const size = regex.programSize();
+  if (size > MAX_REGEX_PROGRAM) {
+    return refuse(
+      `regex trigger ${text} compiles to ${size} steps (max ${MAX_REGEX_PROGRAM})`,
+      "Make it smaller: a bounded repeat copies what it repeats ({0,20} is twenty copies), so use smaller bounds, or split it into several triggers.",
+    );
+  }
+  if (regex.test("")) {
+    return refuse(
+      `regex trigger ${text} matches an empty message, so it would fire on every message`,
+      "Make it require at least one character (+ instead of *, no empty alternative).",
+    );
+  }
+  return {
+    ok: true,
+    trigger: {
+      source: text,
+      kind: "regex",
+      engine: "re2",
+      anchor: undefined,
+      test: (input) => {
+        const subject =
+          input.normalized.length > MAX_REGEX_INPUT
+            ? input.normalized.slice(0, MAX_REGEX_INPUT)
+            : input.normalized;
+        const m = regex.exec(subject);
+        // An empty match (`\bx*`) is no evidence that the message is about anything.
+        return m && m[0] !== "" ? (m[0] as string) : undefined;
+      },
+    },
+  };
+}
+
+function refuse(error: string, hint: string): CompileResult {
+  return { ok: false, error, hint };
+}
+
+function reason(error: unknown): string {
+  return (error as Error).message.replace(/^error parsing regexp: /u, "");
+}
+
+type Translation = { ok: true; pattern: string } | { ok: false; feature: string };
+
+const HEX = /^[0-9a-fA-F]{4}$/u;
+/** Property prefixes JavaScript requires and RE2 does not know (`Script_Extensions` means something else, and stays refused). */
+const PROPERTY_PREFIX = /^(?:Script|sc|General_Category|gc)=/u;
+
+/**
+ * The pattern (valid JavaScript, Unicode mode) in RE2's spelling, or the backtracking feature
+ * it uses. Only escapes and class brackets differ; everything else is copied.
+ */
+export function toRe2Syntax(pattern: string): Translation {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i] as string;
+    if (char === "\\") {
+      const next = pattern[i + 1] ?? "";
+      if (!inClass && (/[1-9]/u.test(next) || next === "k"))
+        return { ok: false, feature: "a back-reference" };
+      if (next === "u") {
+        const written = unicodeEscape(pattern, i);
+        if (written) {
+          out += `\\x{${written.hex}}`;
+          i = written.end - 1;
+          continue;
+        }
+      }
+      if ((next === "p" || next === "P") && pattern[i + 2] === "{") {
+        const end = pattern.indexOf("}", i + 3);
+        if (end !== -1) {
+          out += `\\${next}{${pattern.slice(i + 3, end).replace(PROPERTY_PREFIX, "")}}`;
+          i = end;
+          continue;
+        }
+      }
+      out += char + next;
+      i++;
+    } else if (inClass) {
+      // RE2 reads `[:alpha:]` inside a class as a POSIX class; JavaScript reads `[` literally.
+      if (char === "[") out += "\\[";
+      else {
+        if (char === "]") inClass = false;
+        out += char;
+      }
+    } else if (char === "[") {
+      // JavaScript's `[]` matches nothing and `[^]` anything; RE2 reads `]` there as a member.
+      if (pattern.startsWith("[]", i)) {
+        out += "[^\\x{0}-\\x{10FFFF}]";
+        i += 1;
+      } else if (pattern.startsWith("[^]", i)) {
+        out += "[\\x{0}-\\x{10FFFF}]";
+        i += 2;
+      } else {
+        inClass = true;
+        const negated = pattern[i + 1] === "^";
+        out += negated ? "[^" : "[";
+        if (negated) i++;
+      }
+    } else if (char === "(" && /^\(\?(?:[=!]|<[=!])/u.test(pattern.slice(i, i + 4))) {
+      return { ok: false, feature: pattern[i + 2] === "<" ? "a lookbehind" : "a lookahead" };
+    } else out += char;
+  }
+  return { ok: true, pattern: out };
+}
+
+/** `\uXXXX` (a surrogate pair written as two becomes one code point) or `\u{X…}` at `at`. */
+function unicodeEscape(pattern: string, at: number): { hex: string; end: number } | undefined {
+  if (pattern[at + 2] === "{") {
+    const end = pattern.indexOf("}", at + 3);
+    return end === -1 ? undefined : { hex: pattern.slice(at + 3, end), end: end + 1 };
+  }
+  const first = pattern.slice(at + 2, at + 6);
+  if (!HEX.test(first)) return undefined;
+  const high = Number.parseInt(first, 16);
+  if (high >= 0xd800 && high <= 0xdbff && pattern.startsWith("\\u", at + 6)) {
+    const second = pattern.slice(at + 8, at + 12);
+    const low = HEX.test(second) ? Number.parseInt(second, 16) : 0;
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      const point = ((high - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+      return { hex: point.toString(16), end: at + 12 };
+    }
+  }
+  return { hex: first, end: at + 6 };
+}
