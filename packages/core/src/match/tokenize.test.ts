@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeText } from "./normalize.js";
-import { analyze, stem, terms } from "./tokenize.js";
+import { analyze, canonicalForm, MAX_STEM_LENGTH, stem, terms } from "./tokenize.js";
 
 describe("normalizeText", () => {
   it("folds full-width and half-width forms, ligatures and case", () => {
@@ -57,5 +57,25 @@ describe("analyze", () => {
   it("keeps the surface word of each term for explanations", () => {
     const a = analyze("deploying apps");
     expect(a.words).toEqual(["deploying", "apps"]);
+  });
+});
+
+describe("a huge token", () => {
+  const huge = `${"deploy".repeat(1_700)}ing`;
+
+  it("is kept as written, not stemmed: only words up to MAX_STEM_LENGTH letters are", () => {
+    const longest = `${"ab".repeat((MAX_STEM_LENGTH - 3) / 2)}ing`.padStart(MAX_STEM_LENGTH, "x");
+    expect(longest).toHaveLength(MAX_STEM_LENGTH);
+    expect(stem(longest)).toBe(longest.slice(0, -3));
+    expect(stem(`x${longest}`)).toBe(`x${longest}`);
+    expect(huge.length).toBeGreaterThan(10_000);
+    expect(stem(huge)).toBe(huge);
+  });
+
+  it("reads the same in a skill's phrase and in a message, so it still matches itself", () => {
+    const a = analyze(`Deploying ${huge.toUpperCase()} now`);
+    expect(a.terms).toEqual(["deploy", huge, "now"]);
+    expect(a.canonical).toBe(`deploy ${huge} now`);
+    expect(canonicalForm(huge)).toBe(huge);
   });
 });

@@ -42,9 +42,22 @@ const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
 const stemCache = new Map<string, string>();
 const STEM_CACHE_MAX = 50_000;
 
-/** Porter2 stem of a lower-case word; non-ASCII words and short words are kept as they are. */
+/**
+ * Longest word that is stemmed. The stemmer's time grows with the square of a word's length
+ * (one 10,000-letter token cost over a second a message), and no English word comes near 64
+ * letters (the longest in a dictionary has 45): a longer run of letters is a hash, an encoded
+ * blob or noise, where suffix stripping means nothing. Skills and messages go through this one
+ * function, so a long token reads the same on both sides and still matches itself exactly;
+ * and such tokens never enter the stem cache, which they could otherwise fill with megabytes.
+ */
+export const MAX_STEM_LENGTH = 64;
+
+/**
+ * Porter2 stem of a lower-case word; non-ASCII words, short words and words over
+ * {@link MAX_STEM_LENGTH} letters are kept as they are.
+ */
 export function stem(word: string): string {
-  if (word.length < 3 || !ASCII_WORD.test(word)) return word;
+  if (word.length < 3 || word.length > MAX_STEM_LENGTH || !ASCII_WORD.test(word)) return word;
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {
     stemmed = porter2(word);

@@ -117,6 +117,13 @@ describe("Vocabulary.read", () => {
     for (const text of TRICKY) expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
   });
 
+  it("yields exactly the terms of analyze() for a token too long to stem", () => {
+    const vocabulary = new Vocabulary();
+    const text = `Deploying ${"deploy".repeat(1_700)}ing and ${"Ab".repeat(40)}Ing today`;
+    expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
+    expect(read(vocabulary, text)).toContain(`${"deploy".repeat(1_700)}ing`);
+  });
+
   it("gives a term one id for good, whatever word it was read from", () => {
     const vocabulary = new Vocabulary();
     vocabulary.read("Deploying deployments");
