@@ -51,6 +51,8 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
   "unknown-tool": "Fix the tool name in `allowed-tools`, or register that tool with the host.",
   "tool-glob-expansion":
     "Check that every tool listed should be allowed; name the tools instead of a glob to allow exactly those.",
+  "tool-argument-limit":
+    "Allow the tool without a command pattern, or map the entry to a tool that runs only those commands (toolAliases).",
   "invalid-trigger": "Fix the trigger pattern (a /regex/ must compile).",
   "tool-name-clash":
     "Rename the host tool if you can; skillshelf already offers its own tool under another name.",

@@ -8,6 +8,7 @@
  */
 import path from "node:path";
 import type { CountTokens } from "./catalog/tokens.js";
+import { unloadedSkillFile } from "./history/locate-unloaded.js";
 import {
   createSkillStore,
   type RollbackResult,
@@ -202,6 +203,9 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     stateDir,
     keep: options.history?.keep,
     lock: { wait: options.history?.lockWait },
+    mode: options.mode ?? "lenient",
+    // A SKILL.md that no longer loads can still be rolled back.
+    locate: (name) => unloadedSkillFile(loader.diagnostics(), name),
     events: sessions.events,
     afterWrite: async () => {
       await refresh(); // get(name) serves the new version at once

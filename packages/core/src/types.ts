@@ -61,6 +61,7 @@ export type DiagnosticCode =
   // runtime
   | "unknown-tool"
   | "tool-glob-expansion"
+  | "tool-argument-limit"
   | "invalid-trigger"
   | "tool-name-clash"
   | "plan-fallback";

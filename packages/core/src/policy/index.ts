@@ -1,8 +1,8 @@
 export { defaultToolAliases, type ToolAliases } from "./aliases.js";
 export {
+  type CommandCondition,
   compileToolEntry,
   createToolPolicy,
-  looseToolName,
   resolveAllowedTools,
   type ToolDecision,
   type ToolMatcher,

@@ -3,13 +3,26 @@
  * live in code, users add or override their own). A project or user skill with the same
  * name replaces one of these, unless the host locks them.
  *
- * Whitelists use Claude Code's tool names (which the default alias map translates to the
- * usual host names: `Read` → `read_file`, `Bash` → `execute`, …) plus globs for the common
- * read-only naming patterns of MCP servers and custom tools.
+ * Whitelists name tools, never globs: a glob such as `search_*` also admits whatever a host
+ * happens to call `search_and_replace`, and a read-only role must not get a write tool by
+ * the accident of a name. They use Claude Code's tool names (which the default alias map
+ * translates to the usual host names: `Read` → `read_file`, `Bash` → `execute`, …) plus the
+ * read-only tools of the reference MCP filesystem server. A host with other read-only tools
+ * adds them with `toolAliases` (e.g. `{ Read: ["read_file", "read_page"] }`) or its own role.
  */
 import type { BuiltinSkill } from "../types.js";
 
-const READ_ONLY = ["Read", "Grep", "Glob", "LS", "read_*", "list_*", "search_*", "*_search"];
+const READ_ONLY = [
+  "Read",
+  "Grep",
+  "Glob",
+  "LS",
+  "read_text_file",
+  "read_multiple_files",
+  "get_file_info",
+  "directory_tree",
+  "list_allowed_directories",
+];
 
 const RESEARCHER = `# Researcher
 
@@ -78,7 +91,7 @@ export function builtinRoleSkills(options: BuiltinRoleOptions = {}): BuiltinSkil
           "Delegate questions that need looking things up or comparing sources before the lead agent decides or writes.",
         role: true,
         userInvocable: false,
-        allowedTools: [...READ_ONLY, "WebSearch", "WebFetch", "fetch_*"],
+        allowedTools: [...READ_ONLY, "WebSearch", "WebFetch"],
         disallowedTools: [],
       },
       body: RESEARCHER,
@@ -93,7 +106,7 @@ export function builtinRoleSkills(options: BuiltinRoleOptions = {}): BuiltinSkil
           "Delegate a well-defined coding task whose result can be verified by tests or by running it.",
         role: true,
         userInvocable: false,
-        allowedTools: [...READ_ONLY, "Write", "Edit", "MultiEdit", "Bash", "write_*", "edit_*"],
+        allowedTools: [...READ_ONLY, "WebSearch", "WebFetch", "Write", "Edit", "MultiEdit", "Bash"],
         disallowedTools: [],
       },
       body: DEVELOPER,
@@ -107,7 +120,7 @@ export function builtinRoleSkills(options: BuiltinRoleOptions = {}): BuiltinSkil
         whenToUse: "Delegate a review of a change before it is merged or handed to the user.",
         role: true,
         userInvocable: false,
-        allowedTools: [...READ_ONLY],
+        allowedTools: [...READ_ONLY, "WebSearch"],
         disallowedTools: ["Write", "Edit", "MultiEdit", "Bash", "write_*", "edit_*", "delete_*", "remove_*"],
       },
       body: REVIEWER,

@@ -73,15 +73,14 @@ describe("builtin roles", () => {
     ]);
   });
 
-  it("pick up read-only MCP-style tools by glob, and the reviewer's disallow list wins", () => {
+  it("get only tools they name (no globs): other read-only host tools come in through toolAliases", () => {
     const [, , reviewer] = builtinRoles();
     const tools = ["search_code", "list_files", "read_page", "write_page", "edit_issue", "jira_search"];
-    expect(resolveRoleTools(reviewer!, tools).tools).toEqual([
-      "search_code",
-      "list_files",
-      "read_page",
-      "jira_search",
-    ]);
+    expect(resolveRoleTools(reviewer!, tools).tools).toEqual(["search_code", "list_files"]);
+    expect(
+      resolveRoleTools(reviewer!, tools, { toolAliases: { Read: ["read_page"], WebSearch: ["jira_search"] } })
+        .tools,
+    ).toEqual(["search_code", "list_files", "read_page", "jira_search"]);
   });
 });
 
