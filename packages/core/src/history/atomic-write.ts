@@ -35,6 +35,12 @@ export interface AtomicWriteOptions {
   fs?: AtomicFs;
   /** Permission bits for a new file; an existing file keeps its own. Default 0o644. */
   mode?: number;
+  /**
+   * Runs once the new content is safely in the temp file, right before the rename: the last
+   * moment to look at what is about to be replaced. Throwing cancels the write (the temp
+   * file is removed, the target untouched).
+   */
+  beforeRename?: () => Promise<void>;
 }
 
 export interface AtomicWriteResult {
@@ -80,6 +86,7 @@ export async function atomicWrite(
     const opened = handle;
     handle = undefined;
     await opened.close();
+    await options.beforeRename?.();
     await fs.rename(temp, target);
     renamed = true;
   } finally {

@@ -9,12 +9,24 @@
  * one is recorded after, so a process killed at any point leaves the complete old or new
  * file and every version that was ever current still on record (the newest may be
  * recorded by the next write or refresh, as an `external-edit`).
+ *
+ * Hand edits take no lock, so one can land while a write is under way. Right before the
+ * rename the file is checked again (a change since the first check fails the write with
+ * CONFLICT) and hard-linked aside; after the rename the linked copy is read, and an edit
+ * that landed in between is kept in history, right before the new version. What remains:
+ * an edit that replaces the file by rename between that link and the rename (two system
+ * calls; node has no atomic exchange) is overwritten unrecorded.
+ *
+ * Recovery needs no loadable file: history, read and diff work from the history folder
+ * alone, and a write or rollback can replace a SKILL.md that no longer loads (found through
+ * `locate`). A write is refused for anything the loader would refuse (size, parse errors).
  */
-import { readFile, realpath } from "node:fs/promises";
+import { link, readFile, realpath, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { MAX_SKILL_FILE_BYTES } from "../parse/limits.js";
 import { parseSkill } from "../parse/parse-skill.js";
-import type { EventSink, ParseOptions, ParseResult, Skill, SkillSource } from "../types.js";
-import { type AtomicFs, atomicWrite, removeStaleTempFiles } from "./atomic-write.js";
+import type { EventSink, ParseMode, ParseOptions, ParseResult, SkillSource } from "../types.js";
+import { type AtomicFs, atomicWrite, removeStaleTempFiles, tempPathFor } from "./atomic-write.js";
 import { SkillWriteError } from "./errors.js";
 import { sha256 } from "./hash.js";
 import { createHistoryStore, type HistoryEntry, type HistoryStore } from "./history-store.js";
@@ -30,8 +42,18 @@ export interface SkillStoreOptions {
   /** Earlier versions kept per skill, besides the current one (default 10); older ones are pruned. */
   keep?: number;
   lock?: LockOptions;
-  /** Validates new content (default parseSkill, lenient). */
-  parse?: (text: string, options: ParseOptions) => ParseResult;
+  /** Validates new content (default parseSkill). */
+  parse?: (text: string | Uint8Array, options: ParseOptions) => ParseResult;
+  /** The mode the loader parses in (default lenient): a write must load the way the loader reads it. */
+  mode?: ParseMode;
+  /** Largest SKILL.md the loader loads, in bytes (default MAX_SKILL_FILE_BYTES, 1 MiB). */
+  maxBytes?: number;
+  /**
+   * Where a skill's SKILL.md is when `source` does not have it because the file no longer
+   * loads (a broken hand edit): a shelf answers from its loader's diagnostics. Lets
+   * rollback repair such a file.
+   */
+  locate?: (name: string) => string | undefined;
   /** File-system calls of atomic writes (tests inject failures here). */
   fs?: AtomicFs;
   events?: EventSink;
@@ -70,6 +92,11 @@ export interface WriteResult {
   content: string;
   /** Things worth telling a user (a version left as is, a folder that could not be fsynced). */
   notes: string[];
+  /**
+   * A hand edit that landed while this write was under way (after its last check): the
+   * write replaced it, and it is kept in history under `versionId`, right before this one.
+   */
+  replacedEdit?: { hash: string; versionId: string };
 }
 
 export interface RollbackResult extends WriteResult {
@@ -127,12 +154,15 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
   const history = createHistoryStore({ dir: join(options.stateDir, "history"), fs: options.fs });
   const ledger = createLedger(join(options.stateDir, "ledger.jsonl"));
   const parse = options.parse ?? ((text, o) => parseSkill(text, o));
+  const mode = options.mode ?? "lenient";
+  const maxBytes = options.maxBytes ?? MAX_SKILL_FILE_BYTES;
   // The current version counts as one entry: keep + 1 in total.
   const entriesKept = keep + 1;
 
-  function writable(name: string): Skill & { dir: string } {
+  /** The file of a writable skill; undefined when there is none (throws for a builtin). */
+  function locate(name: string): string | undefined {
     const skill = options.source.get(name);
-    if (!skill) throw new SkillWriteError("NOT_FOUND", `no skill named "${name}"`, { name });
+    if (!skill) return options.locate?.(name);
     if (skill.scope === "builtin" || skill.dir === undefined) {
       throw new SkillWriteError(
         "NOT_WRITABLE",
@@ -140,11 +170,33 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
         { name, scope: skill.scope },
       );
     }
-    return skill as Skill & { dir: string };
+    return skill.file;
+  }
+
+  async function writable(name: string): Promise<string> {
+    const file = locate(name);
+    if (file !== undefined) return file;
+    const kept = await history.isManaged(name).catch(() => false);
+    throw new SkillWriteError(
+      "NOT_FOUND",
+      kept
+        ? `no SKILL.md for "${name}" was found (deleted or moved?); its kept versions are still listed by history() and readable with read(); recreate the file to write it again`
+        : `no skill named "${name}"`,
+      { name },
+    );
   }
 
   function validate(name: string, file: string, content: string): void {
-    const result = parse(content, { path: file, mode: "lenient" });
+    const size = Buffer.byteLength(content);
+    if (size > maxBytes) {
+      throw new SkillWriteError(
+        "INVALID",
+        `the new content of ${name} is ${size} bytes; SKILL.md files over ${maxBytes} bytes are not loaded, so it would not load; nothing was written`,
+        { name, size, maxBytes },
+      );
+    }
+    // The bytes, as the loader reads them (its binary and encoding checks apply to bytes).
+    const result = parse(Buffer.from(content, "utf8"), { path: file, mode });
     if (!result.skill) {
       const errors = result.diagnostics.filter((d) => d.severity === "error");
       const first = errors[0];
@@ -175,10 +227,10 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
   }
 
   async function commit(name: string, content: string, commitOptions: CommitOptions): Promise<WriteResult> {
-    const skill = writable(name);
+    const located = await writable(name);
     // A SKILL.md that is a link (within its root) is written through: the rename must
     // replace the real file, not the link.
-    const file = await realpath(skill.file).catch(() => skill.file);
+    const file = await realpath(located).catch(() => located);
     validate(name, file, content);
 
     const result = await withFileLock(
@@ -234,7 +286,28 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
         const hash = sha256(bump.text);
 
         lock.assertHeld();
-        const written = await atomicWrite(file, bump.text, { fs: options.fs });
+        // A second name for the file being replaced (same inode): whatever a hand edit writes
+        // into it up to the rename can still be read afterwards. Named like a temp file, so
+        // a crash leaves nothing the next writer does not clean up.
+        let aside: string | undefined = tempPathFor(file);
+        let written: Awaited<ReturnType<typeof atomicWrite>>;
+        try {
+          written = await atomicWrite(file, bump.text, {
+            fs: options.fs,
+            beforeRename: async () => {
+              const now = sha256(await readCurrent(file, name));
+              if (now !== currentHash) throw changedMeanwhile(name, file, currentHash, now);
+              lock.assertHeld();
+              // Linked last, so only the gap between two system calls is left uncovered.
+              await link(file, aside!).catch(() => {
+                aside = undefined; // no hard links here (some network or FAT volumes): checked only
+              });
+            },
+          });
+        } catch (error) {
+          if (aside) await rm(aside, { force: true }).catch(() => {});
+          throw error;
+        }
         // From here on the write has happened: bookkeeping failures become notes, not errors
         // (an error would tell the caller the file is unchanged). What is not recorded now
         // is recorded by the next write or refresh, as an external edit.
@@ -242,6 +315,34 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
           notes.push(
             `could not fsync ${dirname(file)}; the write is complete but may not survive a power loss`,
           );
+        let replacedEdit: WriteResult["replacedEdit"];
+        if (aside) {
+          try {
+            const replaced = await readFile(aside);
+            const replacedHash = sha256(replaced);
+            if (replacedHash !== currentHash) {
+              const version = readVersion(replaced.toString("utf8"));
+              const keptEdit = await history.add(name, replaced, { version, keep: entriesKept });
+              replacedEdit = { hash: replacedHash, versionId: keptEdit.entry.id };
+              await ledger.append({
+                type: "external-edit",
+                skill: name,
+                before: currentHash,
+                after: replacedHash,
+                version,
+                versionId: keptEdit.entry.id,
+                note: "changed by hand while a managed write was under way; that write replaced it",
+              });
+              notes.push(
+                `${file} was edited while this write was under way; the edit was replaced, and is kept in history as ${keptEdit.entry.id} (compare it with the current file to bring it back)`,
+              );
+            }
+          } catch (error) {
+            notes.push(`could not check for an edit made during the write (${(error as Error).message})`);
+          } finally {
+            await rm(aside, { force: true }).catch(() => {});
+          }
+        }
         let versionId = "current";
         try {
           versionId = (await history.add(name, bump.text, { version: bump.version, keep: entriesKept })).entry
@@ -255,7 +356,7 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
           await ledger.append({
             type: commitOptions.type ?? "write",
             skill: name,
-            before: currentHash,
+            before: replacedEdit?.hash ?? currentHash,
             after: hash,
             version: bump.version,
             ...(versionId !== "current" ? { versionId } : {}),
@@ -276,6 +377,7 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
           versionId,
           content: bump.text,
           notes,
+          ...(replacedEdit ? { replacedEdit } : {}),
         } satisfies WriteResult;
       },
       options.lock,
@@ -296,12 +398,16 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
   }
 
   async function versions(name: string): Promise<VersionInfo[]> {
-    const skill = writable(name);
+    const file = locate(name);
     const [entries, currentBytes, { records }] = await Promise.all([
       history.list(name),
-      readFile(skill.file).catch(() => undefined),
+      file === undefined ? undefined : readFile(file).catch(() => undefined),
       ledger.read({ skill: name }),
     ]);
+    // Kept versions are enough: a skill whose file no longer loads (or is gone) still has its history.
+    if (file === undefined && entries.length === 0) {
+      throw new SkillWriteError("NOT_FOUND", `no skill named "${name}"`, { name });
+    }
     const currentHash = currentBytes ? sha256(currentBytes) : undefined;
     const producedBy = new Map<string, LedgerType>();
     const replaced = new Set<string>();
@@ -400,7 +506,7 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
 
   async function read(name: string, ref = "current"): Promise<string> {
     const version = await resolve(name, ref);
-    if (!version.recorded) return (await readCurrent(writable(name).file, name)).toString("utf8");
+    if (!version.recorded) return (await readCurrent(await writable(name), name)).toString("utf8");
     return (await history.read(name, version.id)).toString("utf8");
   }
 
@@ -431,7 +537,7 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
       const target = await resolve(name, ref);
       const content = await read(name, target.recorded ? target.id : "current");
       const expectedHash =
-        rollbackOptions.expectedHash ?? sha256(await readCurrent(writable(name).file, name));
+        rollbackOptions.expectedHash ?? sha256(await readCurrent(await writable(name), name));
       const result = await commit(name, content, {
         expectedHash,
         type: "rollback",
@@ -440,20 +546,22 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
       return { ...result, restored: target.id };
     },
     async recordExternalChange(name, knownHash) {
-      let skill: Skill & { dir: string };
+      let skillFile: string | undefined;
       try {
-        skill = writable(name);
+        skillFile = locate(name);
       } catch {
         return { recorded: false };
       }
+      if (skillFile === undefined) return { recorded: false };
+      const file = skillFile;
       const newest = await history.newestId(name);
       if (newest === undefined) return { recorded: false }; // not managed: nothing earlier to keep
       if (knownHash !== undefined && newest.endsWith(`_${knownHash.slice(0, 8)}`)) return { recorded: false };
       try {
         return await withFileLock(
-          skill.file,
+          file,
           async () => {
-            const bytes = await readFile(skill.file).catch(() => undefined);
+            const bytes = await readFile(file).catch(() => undefined);
             if (!bytes) return { recorded: false };
             const version = readVersion(bytes.toString("utf8"));
             const kept = await history.add(name, bytes, { version, keep: entriesKept });
@@ -478,4 +586,12 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
       }
     },
   };
+}
+
+function changedMeanwhile(name: string, file: string, expected: string, actual: string): SkillWriteError {
+  return new SkillWriteError(
+    "CONFLICT",
+    `${name} was changed (by hand?) while it was being written (expected sha256 ${expected.slice(0, 12)}…, found ${actual.slice(0, 12)}…); the change is kept as it is; re-read it, re-apply your change and write again; nothing was written`,
+    { name, file, expectedHash: expected, actualHash: actual },
+  );
 }

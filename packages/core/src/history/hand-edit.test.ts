@@ -1,0 +1,118 @@
+/**
+ * A hand edit takes no lock, so it can land while a managed write is under way. It must
+ * never vanish: either the write fails with CONFLICT and the edit stays in the file, or the
+ * write replaces it and the edit is kept in history. These tests land the edit at exact
+ * points of the write through the injectable file-system calls.
+ */
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type AtomicFs, nodeAtomicFs } from "./atomic-write.js";
+import { isSkillWriteError } from "./errors.js";
+import { sha256 } from "./hash.js";
+import { FAULT_SKILL, faultSkillVersion, nextFaultContent } from "./test-utils/fault-skill.js";
+import { makeSkillFolder, type SkillFolder } from "./test-utils/skill-folder.js";
+import { createSkillStore } from "./writer.js";
+
+const HAND_EDIT = faultSkillVersion(0).replace("# Iteration 0", "# Iteration 0 (edited by hand)");
+
+let folder: SkillFolder;
+beforeEach(async () => {
+  folder = await makeSkillFolder();
+  await folder.add(FAULT_SKILL, faultSkillVersion(0));
+});
+afterEach(() => folder.cleanup());
+
+/** Runs `edit` once, when the write reaches `point` for the skill file (not for history entries). */
+function editAt(point: "temp-file" | "rename", edit: () => Promise<void>): AtomicFs {
+  const file = folder.fileOf(FAULT_SKILL);
+  let done = false;
+  const once = async () => {
+    if (done) return;
+    done = true;
+    await edit();
+  };
+  return {
+    ...nodeAtomicFs,
+    async open(path, flags, mode) {
+      if (point === "temp-file" && flags === "wx" && basename(path).startsWith(`.${basename(file)}.`)) {
+        await once();
+      }
+      return nodeAtomicFs.open(path, flags, mode);
+    },
+    async rename(from, to) {
+      if (point === "rename" && to === file) await once();
+      return nodeAtomicFs.rename(from, to);
+    },
+  };
+}
+
+async function everyKeptText(store: ReturnType<typeof createSkillStore>): Promise<string[]> {
+  const versions = await store.versions(FAULT_SKILL);
+  return Promise.all(versions.map((v) => store.read(FAULT_SKILL, v.id)));
+}
+
+describe("a hand edit during a managed write", () => {
+  it("after the compare-and-swap, before the file is replaced: CONFLICT, and the edit stays", async () => {
+    const file = folder.fileOf(FAULT_SKILL);
+    const store = createSkillStore({
+      source: folder.source,
+      stateDir: folder.stateDir,
+      fs: editAt("temp-file", () => writeFile(file, HAND_EDIT)),
+    });
+    const error = await store
+      .write(FAULT_SKILL, nextFaultContent(faultSkillVersion(0)), {
+        expectedHash: sha256(faultSkillVersion(0)),
+      })
+      .catch((e: unknown) => e);
+    expect(isSkillWriteError(error, "CONFLICT")).toBe(true);
+    expect((error as Error).message).toMatch(/changed \(by hand\?\) while it was being written/);
+    expect(await readFile(file, "utf8")).toBe(HAND_EDIT);
+    expect(await store.read(FAULT_SKILL, "~1")).toBe(faultSkillVersion(0));
+  });
+
+  it("an edit that replaces the file by rename in that window: CONFLICT too", async () => {
+    const file = folder.fileOf(FAULT_SKILL);
+    const store = createSkillStore({
+      source: folder.source,
+      stateDir: folder.stateDir,
+      fs: editAt("temp-file", async () => {
+        const scratch = join(dirname(file), "editor-save.tmp");
+        await writeFile(scratch, HAND_EDIT);
+        await rename(scratch, file);
+      }),
+    });
+    const error = await store
+      .write(FAULT_SKILL, nextFaultContent(faultSkillVersion(0)), {
+        expectedHash: sha256(faultSkillVersion(0)),
+      })
+      .catch((e: unknown) => e);
+    expect(isSkillWriteError(error, "CONFLICT")).toBe(true);
+    expect(await readFile(file, "utf8")).toBe(HAND_EDIT);
+  });
+
+  it("written into the file right before the rename: the write wins, the edit is kept in history", async () => {
+    const file = folder.fileOf(FAULT_SKILL);
+    const store = createSkillStore({
+      source: folder.source,
+      stateDir: folder.stateDir,
+      fs: editAt("rename", () => writeFile(file, HAND_EDIT)),
+    });
+    const content = nextFaultContent(faultSkillVersion(0));
+    const result = await store.write(FAULT_SKILL, content, { expectedHash: sha256(faultSkillVersion(0)) });
+    expect(await readFile(file, "utf8")).toBe(result.content);
+    expect(result.replacedEdit?.hash).toBe(sha256(HAND_EDIT));
+    expect(result.notes.join("\n")).toMatch(/edited while this write was under way/);
+
+    // On record in order: the original, the hand edit, the write that replaced it.
+    expect(await everyKeptText(store)).toEqual([result.content, HAND_EDIT, faultSkillVersion(0)]);
+    const { records } = await store.ledger.read({ skill: FAULT_SKILL });
+    expect(records.map((r) => [r.type, r.before, r.after])).toEqual([
+      ["external-edit", sha256(faultSkillVersion(0)), sha256(HAND_EDIT)],
+      ["write", sha256(HAND_EDIT), result.hash],
+    ]);
+    // No helper file is left beside the skill.
+    const { readdir } = await import("node:fs/promises");
+    expect((await readdir(dirname(file))).sort()).toEqual(["SKILL.md"]);
+  });
+});
