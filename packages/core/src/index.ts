@@ -1,7 +1,7 @@
-// Public API of @skillshelf/core. Each feature module exports what hosts and adapters need.
+// Public API of @skillshelf/core: what an app author uses. Adapter authors' helpers are in
+// `@skillshelf/core/adapter`, the conformance suite in `@skillshelf/core/testing`.
 // (Kept in path order: Biome's organizeImports sorts these exports, so no section banners.)
 
-export * from "./adapter-kit/index.js";
 export {
   buildCatalog,
   type Catalog,

@@ -2,9 +2,6 @@
  * createShelf: the one object a host holds. It only wires the feature modules together;
  * every decision lives in the module that owns it (load/, match/, catalog/, session/,
  * policy/, roles/, history/, improve/).
- *
- * CONTRACT NOTE (scaffold): the method groups below are owned by different work streams.
- * Edit only your group, with small edits.
  */
 import path from "node:path";
 import type { CountTokens } from "./catalog/tokens.js";
@@ -32,20 +29,22 @@ import {
   recordDelegation,
 } from "./roles/delegation.js";
 import { roleOf, rolesOf } from "./roles/roles.js";
-import { createShelfSessions, type SessionOverrides } from "./session/shelf-sessions.js";
+import { defaultToolAliases } from "./policy/aliases.js";
+import { currentSession } from "./session/current-session.js";
+import { protectedPaths } from "./session/protected-paths.js";
+import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./session/shelf-sessions.js";
 import type {
   BuiltinSkill,
   Diagnostic,
   EventSink,
   Generate,
-  HistoryItem,
   MatchOptions,
   MatchResult,
   ParseMode,
   Role,
   Session,
-  SessionState,
   Skill,
+  SkillScope,
   SkillSource,
   ToolResult,
 } from "./types.js";
@@ -74,6 +73,22 @@ export interface ShelfOptions {
   toolAliases?: ToolAliases;
   /** Stage-1 matching: thresholds, margin, an optional `embed` function (see createMatcher). */
   matcher?: MatcherOptions;
+  /**
+   * How long an activated skill lasts: "task" (default: until the model or the user ends it,
+   * or a new request is about something else), "turn" (until the next user message),
+   * "session" (until the model or the user ends it). See the README, "A skill's scope".
+   */
+  scope?: SkillScope;
+  /**
+   * Refuse guarded tool calls whose arguments point into a skill folder or the state folder
+   * (default true): a model must not edit its own whitelist. Tools in `readTools` may read there.
+   */
+  protectSkillFiles?: boolean;
+  /**
+   * Host tools that only read files: they may read skill files, and reading a SKILL.md counts
+   * as using that skill. Default: the common read/search/list tool names (read_file, grep, …).
+   */
+  readTools?: readonly string[];
   /** The catalog the model sees: token budget (default 4,000), per-entry cap (default 250 characters), exact tokenizer. */
   catalog?: { budgetTokens?: number; entryCap?: number; countTokens?: CountTokens };
   /** Where usage (last used, count, first seen) is kept. Default: `<stateDir>/usage.json`. */
@@ -99,7 +114,7 @@ export interface RefreshResult {
 export interface Shelf extends SkillSource {
   readonly options: Readonly<ShelfOptions>;
 
-  // ── loading (issue 2) ──
+  // ── loading ──
   skills(): readonly Skill[];
   get(name: string): Skill | undefined;
   diagnostics(): readonly Diagnostic[];
@@ -107,7 +122,7 @@ export interface Shelf extends SkillSource {
   /** Opt-in file watching; refresh() stays the source of truth. Returns a stop function. */
   watch(onChange?: (result: RefreshResult) => void): () => void;
 
-  // ── runtime (issue 3) ──
+  // ── runtime ──
   match(message: string, options?: MatchOptions): MatchResult;
   roles(): Role[];
   role(name: string): Role | undefined;
@@ -121,13 +136,16 @@ export interface Shelf extends SkillSource {
    * `agents: {…}`): emits the same `delegated` event, so usage and stats count it.
    */
   recordDelegation(delegation: DelegationRecord): void;
-  /** A session, fresh or resumed from a checkpointed state; `overrides` change per-session settings (tool aliases, …). */
-  session(state?: SessionState, overrides?: SessionOverrides): Session;
-  /** Rebuild a session from a conversation (activation tool calls, explicit "/name" user messages). */
-  sessionFromHistory(history: readonly HistoryItem[], overrides?: SessionOverrides): Session;
+  /**
+   * The session for one model call: from a checkpointed `state`, or rebuilt from `history`,
+   * with the latest user message (`history`'s, or `message`) and the host's `tools`.
+   */
+  session(options?: OpenSessionOptions): Session;
+  /** The same, after computing the message's embedding signal when the matcher has `embed`. */
+  openSession(options?: OpenSessionOptions): Promise<Session>;
   noteRead(path: string): void;
 
-  // ── versioned writes and improvement (issue 4) ──
+  // ── versioned writes and improvement ──
   /** Managed write: validated, locked, compare-and-swap on `expectedHash` (else CONFLICT), old version kept, version bumped, atomic. */
   write(name: string, content: string, options: WriteOptions): Promise<WriteResult>;
   /** Kept versions, newest (the current file) first. */
@@ -143,6 +161,16 @@ export interface Shelf extends SkillSource {
 
   close(): Promise<void>;
 }
+
+/** Tools that only read: the read, search and list names of the default aliases. */
+const DEFAULT_READ_TOOLS: readonly string[] = [
+  ...new Set(
+    (["Read", "Grep", "Glob", "LS"] as const).flatMap((key) => {
+      const value = defaultToolAliases[key];
+      return typeof value === "string" ? [value] : [...(value ?? [])];
+    }),
+  ),
+];
 
 /**
  * Creates a shelf and loads it: when the promise resolves, skills() and diagnostics() are
@@ -163,7 +191,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   const refresh = async (): Promise<RefreshResult> => {
     const result = await loader.refresh();
     if (result.changed) watcher?.sync(loader.watchedFolders());
-    // Hand edits are history too (issue 4): a managed skill changed outside write() is kept on record.
+    // Hand edits are history too: a managed skill changed outside write() is kept on record.
     for (const name of result.updated) {
       await store.recordExternalChange(name, loader.get(name)?.hash).catch(() => undefined);
     }
@@ -183,21 +211,38 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     watcher = undefined;
   };
 
-  // ── runtime (issue 3): one matcher and one usage store, shared by match() and every session ──
+  // ── runtime: one matcher and one usage store, shared by match() and every session ──
   const stateDir = path.resolve(options.root ?? process.cwd(), options.stateDir ?? ".skillshelf");
   const matcher = createMatcher(options.matcher);
   const usage = options.usage ?? createFileUsageStore({ dir: stateDir });
+  const root = path.resolve(options.root ?? process.cwd());
+  const readTools = new Set(options.readTools ?? DEFAULT_READ_TOOLS);
+  const noteRead = (filePath: string) => {
+    const skill = skillForReadPath(loader.skills(), filePath, root);
+    if (!skill) return;
+    const at = new Date();
+    sessions.recordUse(skill.name, at); // records in the usage store and reorders cached catalogs
+    sessions.events?.emit({ type: "skill-read", at: at.toISOString(), skill: skill.name, path: skill.file });
+  };
   const sessions = createShelfSessions({
     skills: loader,
     matcher,
+    embeds: Boolean(options.matcher?.embed),
     usage,
     events: options.events,
     stateDir,
     toolAliases: options.toolAliases,
+    scope: options.scope,
+    protect:
+      options.protectSkillFiles === false
+        ? false
+        : protectedPaths([...resolveSources(options).map((s) => s.dir), stateDir], root),
+    isReadTool: (tool) => readTools.has(tool),
+    noteRead,
     ...options.catalog,
   });
 
-  // ── versioned writes and improvement (issue 4) ──
+  // ── versioned writes and improvement ──
   const store = createSkillStore({
     source: loader,
     stateDir,
@@ -223,7 +268,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   return {
     options: Object.freeze({ ...options }),
 
-    // ── loading (issue 2) ──
+    // ── loading ──
     skills: () => loader.skills(),
     get: (name) => loader.get(name),
     diagnostics: () => loader.diagnostics(),
@@ -241,7 +286,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
       };
     },
 
-    // ── runtime (issue 3) ──
+    // ── runtime ──
     match: (message, matchOptions) => matcher.match(loader.skills(), message, { ...matchOptions, usage }),
     roles: () => rolesOf(loader),
     role: (name) => roleOf(loader, name),
@@ -251,24 +296,18 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
         tools,
         toolAliases: options.toolAliases,
         events: sessions.events,
+        // A sub-agent started under an active skill never gets a tool its parent could not use.
+        parent: currentSession(),
       }),
-    session: (state, overrides) => sessions.session(state, overrides),
-    recordDelegation: (delegation) => recordDelegation(delegation, sessions.events),
-    sessionFromHistory: (history, overrides) => sessions.fromHistory(history, overrides),
-    noteRead(filePath) {
-      const skill = skillForReadPath(loader.skills(), filePath, path.resolve(options.root ?? process.cwd()));
-      if (!skill) return;
-      const at = new Date();
-      sessions.recordUse(skill.name, at); // records in the usage store and reorders cached catalogs
-      sessions.events?.emit({
-        type: "skill-read",
-        at: at.toISOString(),
-        skill: skill.name,
-        path: skill.file,
-      });
+    session: (open) => sessions.session(open),
+    async openSession(open = {}) {
+      await sessions.prepare(open.message ?? latestUserText(open.history));
+      return sessions.session(open);
     },
+    recordDelegation: (delegation) => recordDelegation(delegation, sessions.events),
+    noteRead,
 
-    // ── versioned writes and improvement (issue 4) ──
+    // ── versioned writes and improvement ──
     write: (name, content, writeOptions) => store.write(name, content, writeOptions),
     history: (name) => store.versions(name),
     read: (name, versionId) => store.read(name, versionId),

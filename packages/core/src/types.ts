@@ -201,7 +201,6 @@ export interface MatchResult {
   rejected?: Rejected[];
 }
 
-
 export interface MatchOptions {
   /** Max candidates returned (default 5). */
   limit?: number;
@@ -217,11 +216,49 @@ export interface ActiveSkill {
   args?: string;
   /** ISO timestamp of activation. */
   at: string;
+  /**
+   * The skill's tool limits as its file said when it was activated. A file edited, removed or
+   * shadowed during the conversation never widens them: they change when the skill ends.
+   */
+  policy?: PinnedPolicy;
+  /** The model ended the skill: its instructions are gone; its tool limits hold until the user's next message. */
+  finished?: boolean;
+  /** The id of the tool call that activated it (a host asking again for that call gets the same answer). */
+  call?: string;
+}
+
+/** The whitelist of an active skill, as written (before aliases). */
+export interface PinnedPolicy {
+  allowedTools?: string[];
+  disallowedTools: string[];
+}
+
+/** How long an activated skill lasts (see the core README, "A skill's scope"). */
+export type SkillScope = "task" | "turn" | "session";
+
+/** Why a skill stopped being active. */
+export type EndReason =
+  /** The user typed the end command (`/done`). */
+  | "user"
+  /** The model called the end tool. */
+  | "model"
+  /** A new request that stage 1 does not route to the skill (scope "task"). */
+  | "new-request"
+  /** A new user message (scope "turn"), or the user started another skill by command. */
+  | "new-turn"
+  /** The host's code. */
+  | "code";
+
+export interface EndedSkill {
+  name: string;
+  why: EndReason;
 }
 
 /** Plain JSON: checkpoint it anywhere, rebuild it from messages when stateless. */
 export interface SessionState {
   active: ActiveSkill[];
+  /** The user message this state was last planned for, and the skills its arrival ended. */
+  turn?: { id: string; ended?: EndedSkill[] };
 }
 
 export type ActivationErrorType =
@@ -230,7 +267,9 @@ export type ActivationErrorType =
   | "NOT_USER_INVOCABLE"
   | "ALREADY_ACTIVE"
   | "INVALID_ARGUMENTS"
-  | "GROUP_CONFLICT";
+  | "GROUP_CONFLICT"
+  /** An exclusion of the skill matched the current request. */
+  | "EXCLUDED";
 
 /** What a model reads back. Structured, with a message that tells it what to do next. */
 export type ToolResult<TData = unknown, TError extends string = string> =
@@ -238,13 +277,40 @@ export type ToolResult<TData = unknown, TError extends string = string> =
   | { status: "error"; error_type: TError; message: string };
 
 export type ActivationResult = ToolResult<
-  { name: string; instructions: string; allowedTools: string[] | null; resources: string[] },
+  {
+    name: string;
+    instructions: string;
+    /** The host tools allowed while it is active; null when it does not restrict. */
+    allowedTools: string[] | null;
+    resources: string[];
+    /** Its whitelist as written, pinned for as long as it is active (a stateless host replays it). */
+    policy?: PinnedPolicy;
+  },
   ActivationErrorType
 >;
 
+/** The end tool's result. */
+export type EndResult = ToolResult<{ ended: string[] }, "NOT_ACTIVE" | "INVALID_ARGUMENTS">;
+
+/** Why a host tool call was refused. */
+export type GuardErrorType =
+  /** The active skills' whitelist rules the tool (or these arguments) out. */
+  | "TOOL_NOT_ALLOWED"
+  /** The call would change skill files or skillshelf's state (see `protectSkillFiles`). */
+  | "SKILL_FILES_PROTECTED";
+
 export type GuardResult =
   | { allowed: true }
-  | { allowed: false; result: ToolResult<never, "TOOL_NOT_ALLOWED"> & { status: "error" } };
+  | { allowed: false; result: ToolResult<never, GuardErrorType> & { status: "error" } };
+
+/** One tool call of a model response, as every framework has it. */
+export interface ToolCall {
+  /** The call's id, when the framework gives one. */
+  id?: string;
+  name: string;
+  /** The call's arguments (an object, or its JSON text). */
+  input?: unknown;
+}
 
 /** A tool the host should offer the model, as JSON Schema (provider-neutral). */
 export interface ToolSpec {
@@ -254,29 +320,31 @@ export interface ToolSpec {
 }
 
 export interface PlanInput {
-  /** Latest user message (explicit "/name args" is handled here). */
-  message?: string;
-  /** Names of the host's own tools. */
-  tools: readonly string[];
   /**
-   * `message` was already planned at an earlier step of this turn, by a session the host has
-   * since rebuilt from a checkpoint (e.g. LangChain, once per model call): offer the same
-   * candidates, but don't run its "/name" or emit its candidates again.
+   * The latest user message, when the session was not opened with it (`history`/`message`).
+   * A message other than the one last planned starts a new turn.
    */
-  planned?: boolean;
+  message?: string;
+  /** The host's tools for this call, when they differ from those the session was opened with. */
+  tools?: readonly string[];
 }
 
 export interface TurnPlan {
-  /** Everything to append to the system prompt: catalog + bodies of active skills. */
+  /** Everything to append to the system prompt: catalog, notes, bodies of active skills. */
   system: string;
-  /** Activation tools to offer this call (skill_<name> ... and activate_skill). */
-  activationTools: ToolSpec[];
+  /** skillshelf's own tools to offer this call: `skill_<name>`, `activate_skill`, `end_skill`. */
+  tools: ToolSpec[];
   /** Host tools the model may use now (all of them when no skill restricts). */
   allowedTools: string[];
-  /** Names the model should see: allowedTools + activation tool names. */
+  /** Names the model should see: allowedTools + skillshelf's tool names. */
   activeToolNames: string[];
   candidates: Candidate[];
+  /** Skills an exclusion vetoed for this message: offered through no path this turn. */
+  vetoed: Vetoed[];
+  /** The top two candidates are too close to call: the system text asks the model to ask the user. */
   ambiguous: boolean;
+  /** Skills that this turn's user message ended (the note in `system` tells the model). */
+  ended: EndedSkill[];
   /** Set when the message was an explicit "/name args" invocation. */
   explicit?: ActivationResult;
   /** Diagnostics about this plan (e.g. whitelisted names that match no tool). */
@@ -315,7 +383,7 @@ export type SkillEvent =
       by: "model" | "user" | "code";
       error_type: string;
     }
-  | { type: "deactivated"; at: string; skill: string }
+  | { type: "deactivated"; at: string; skill: string; why?: EndReason }
   | {
       type: "tool-blocked";
       at: string;
@@ -340,39 +408,41 @@ export type Generate = (input: { system: string; prompt: string; signal?: AbortS
 // ─── Session (implemented in session/; adapters code against this) ────────────
 
 /**
- * One conversation's skill state and the rules that follow from it. Created by
- * `shelf.session(state?)` or rebuilt from a message history by `shelf.sessionFromHistory()`.
+ * One conversation's skill state and the rules that follow from it, for one model call.
+ * Opened by `shelf.session({ state?, history?, tools })`: from a checkpointed state, or
+ * rebuilt from the conversation, with the host's tools known up front.
  */
 export interface Session {
   /** Live, plain-JSON state: checkpoint it as is. */
   readonly state: SessionState;
-  /** Everything a host needs for one model call. Handles an explicit "/name args" message. */
-  plan(input: PlanInput): TurnPlan;
+  /** Everything a host needs for this model call. */
+  plan(input?: PlanInput): TurnPlan;
+  /**
+   * The model's response, every tool call in it, before any of them runs. Activations and
+   * ends in it take effect first, so every call of the response is judged as if they had
+   * already happened; their results are kept for `callSkillTool`.
+   */
+  respond(calls: readonly ToolCall[]): void;
+  /** Whether a tool name is one of skillshelf's own tools (activation or end). */
+  isSkillTool(toolName: string): boolean;
+  /** Run a call to one of skillshelf's tools; undefined when it is not one. */
+  callSkillTool(call: ToolCall): ActivationResult | EndResult | undefined;
+  /** Execution-time enforcement: may this host tool call run now? */
+  guard(call: ToolCall | string): GuardResult;
   activate(name: string, options?: { by?: ActiveSkill["by"]; args?: string }): ActivationResult;
+  /** End an active skill now (the host's code). */
   deactivate(name: string): boolean;
-  /** Whether a tool name is one of skillshelf's activation tools (skill_<name> or activate_skill). */
-  isActivationTool(toolName: string): boolean;
-  /** Run an activation tool call from the model; undefined when `toolName` is not one. */
-  callActivationTool(toolName: string, input: unknown): ActivationResult | undefined;
-  /** Execution-time enforcement: may this host tool run now? */
-  guard(toolName: string): GuardResult;
-  /** Of the host's tools, those allowed now. */
-  allowedTools(tools: readonly string[]): string[];
-  /** Active skills, in activation order. */
+  /** Of the host's tools (default: those the session was opened with), those allowed now. */
+  allowedTools(tools?: readonly string[]): string[];
+  /** Active skills, in activation order (finished ones included until the next user message). */
   active(): Skill[];
   toJSON(): SessionState;
 }
 
-/** A neutral view of a conversation, for rebuilding a session in stateless hosts. */
+/**
+ * A neutral view of a conversation, for opening a session. User messages and every tool
+ * call (with its output once it has one) in order; core decides which matter.
+ */
 export type HistoryItem =
-  | {
-      kind: "user";
-      text: string;
-      /**
-       * This message's turn was already planned (its "/name" run, its candidates counted):
-       * replay it even when it is the last item. A stateless host sets it when it re-derives
-       * the state mid-turn (e.g. for each tool call), so nothing is emitted or counted twice.
-       */
-      planned?: boolean;
-    }
-  | { kind: "tool-call"; toolName: string; input: unknown; output?: unknown };
+  | { kind: "user"; text: string }
+  | { kind: "tool-call"; toolName: string; input: unknown; output?: unknown; id?: string };

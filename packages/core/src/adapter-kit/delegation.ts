@@ -29,6 +29,14 @@ export function hostDelegationSpec(
   options: { name?: string } = {},
 ): ToolSpec {
   const spec = delegationToolSpec(roles, { tools: hostTools, name: options.name });
+  if (spec) {
+    // The tool is made once but roles hot-reload: a fixed enum would reject a role file added
+    // later (frameworks validate input against the schema). The description lists the roles
+    // and core checks the name at call time.
+    const properties = spec.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const { enum: _fixed, ...role } = properties.role ?? {};
+    spec.inputSchema = { ...spec.inputSchema, properties: { ...properties, role } };
+  }
   if (!spec) {
     throw new Error(
       "skillshelf: the shelf has no roles, and a delegation tool needs at least one. Add a skill with `role: true`, or keep the builtin roles (createShelf({ builtinRoles })).",
@@ -42,11 +50,16 @@ export function delegationResult(
   role: string,
   text: string,
   tools: readonly string[],
+  withheld: readonly string[] = [],
 ): Extract<DelegationToolResult, { status: "success" }> {
   return {
     status: "success",
     data: { role, text, tools: [...tools] },
-    message: `The ${role} sub-agent finished; its answer is data.text.`,
+    message: `The ${role} sub-agent finished; its answer is data.text.${
+      withheld.length > 0
+        ? ` It ran without ${withheld.join(", ")}: the active skills do not allow ${withheld.length === 1 ? "that tool" : "those tools"} here.`
+        : ""
+    }`,
   };
 }
 
@@ -75,5 +88,5 @@ export async function runDelegation(
   const delegation = prepared.data;
   if (options.onDiagnostic) for (const diagnostic of delegation.diagnostics) options.onDiagnostic(diagnostic);
   const text = await options.run(delegation);
-  return delegationResult(delegation.role.name, text, delegation.tools);
+  return delegationResult(delegation.role.name, text, delegation.tools, delegation.withheld);
 }

@@ -1,6 +1,8 @@
-// What every framework adapter needs beyond the session itself: one implementation of each
-// decision the adapters would otherwise each make (and make differently).
-export { notAnActivationTool, runActivationTool } from "./activation.js";
+/**
+ * `@skillshelf/core/adapter`: what a framework adapter needs beyond the session itself —
+ * one implementation of each thing the adapters would otherwise each do (and do differently).
+ */
+export { currentSession, runInSession } from "../session/current-session.js";
 export {
   type DelegationAnswer,
   type DelegationToolResult,
@@ -10,4 +12,12 @@ export {
   runDelegation,
 } from "./delegation.js";
 export { type OnDiagnostic, reportOnce } from "./diagnostics.js";
-export { type LatestUserMessage, latestUserMessage, toolErrorOutput } from "./history.js";
+export { respondingModel } from "./model-responses.js";
+export {
+  type Blocked,
+  isBlockedResult,
+  notASkillTool,
+  runHostTool,
+  runSkillTool,
+  toolErrorOutput,
+} from "./tool-calls.js";

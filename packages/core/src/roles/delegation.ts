@@ -6,7 +6,7 @@
 import type { ToolAliases } from "../policy/aliases.js";
 import { resolveAllowedTools } from "../policy/tool-policy.js";
 import { currentDateLine } from "../session/substitute.js";
-import type { Diagnostic, EventSink, Role, ToolResult, ToolSpec } from "../types.js";
+import type { Diagnostic, EventSink, Role, Session, ToolResult, ToolSpec } from "../types.js";
 
 export const DELEGATE_TOOL = "delegate";
 
@@ -92,6 +92,10 @@ export interface Delegation {
   task: string;
   /** The host tools the sub-agent gets. */
   tools: string[];
+  /** Tools its role allows that it does not get, because the skills active in the parent conversation rule them out. */
+  withheld: string[];
+  /** The most steps the sub-agent may take (the same in every framework). */
+  maxSteps: number;
   /** The sub-agent's system prompt: today's date, then the role's instructions. */
   instructions: string;
   model?: string;
@@ -142,7 +146,14 @@ export interface PrepareDelegationOptions extends RoleToolsOptions {
   events?: EventSink | false;
   now?: () => Date;
   timeZone?: string;
+  /** The session of the conversation delegating: its active skills bound the sub-agent's tools. */
+  parent?: Session;
+  /** Steps a sub-agent may take (default 10). */
+  maxSteps?: number;
 }
+
+/** How many steps a role sub-agent may take when the host sets none. */
+export const DEFAULT_ROLE_MAX_STEPS = 10;
 
 /**
  * Check a delegation call's input and resolve everything the sub-agent needs. Emits a
@@ -171,20 +182,31 @@ export function prepareDelegation(
     };
   }
   const now = (options.now ?? (() => new Date()))();
-  const { tools, diagnostics } = resolveRoleTools(role, options.tools, options);
+  const resolved = resolveRoleTools(role, options.tools, options);
+  // The parent's limits bound the sub-agent: delegating must never reach a tool the
+  // conversation's active skills rule out.
+  const parentAllows = options.parent ? new Set(options.parent.allowedTools(resolved.tools)) : undefined;
+  const tools = parentAllows ? resolved.tools.filter((t) => parentAllows.has(t)) : resolved.tools;
+  const withheld = parentAllows ? resolved.tools.filter((t) => !parentAllows.has(t)) : [];
   const task = record.task.trim();
   recordDelegation({ role: role.name, task, tools }, options.events, now);
   const delegation: Delegation = {
     role,
     task,
     tools,
+    withheld,
+    maxSteps: options.maxSteps ?? DEFAULT_ROLE_MAX_STEPS,
     instructions: `${currentDateLine(now, options.timeZone)}\n\n${role.instructions}`,
-    diagnostics,
+    diagnostics: resolved.diagnostics,
   };
   if (role.model) delegation.model = role.model;
   return {
     status: "success",
     data: delegation,
-    message: `Delegating to the ${role.name} sub-agent with ${tools.length} tool(s).`,
+    message: `Delegating to the ${role.name} sub-agent with ${tools.length} tool(s)${
+      withheld.length > 0
+        ? ` (withheld, because the active skills do not allow them here: ${withheld.join(", ")})`
+        : ""
+    }.`,
   };
 }

@@ -208,6 +208,30 @@ export function activateSkillToolSpec(
   };
 }
 
+/** The end tool's names, preferred first (the others when a host tool has the name). */
+export const END_SKILL_TOOL_NAMES: readonly string[] = ["end_skill", "skillshelf_end_skill", `end_skill_${fnv1a("end_skill")}`];
+
+/** The tool the model calls when an active skill's task is done. */
+export function endSkillToolSpec(active: readonly string[], toolName: string = END_SKILL_TOOL_NAMES[0]!): ToolSpec {
+  return {
+    name: toolName,
+    description:
+      "End an active skill once its task is done (its instructions leave the prompt). " +
+      "Call it when you have finished what the skill was activated for, before you answer something unrelated.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+          enum: [...active],
+          description: "The skill to end (default: every active skill).",
+        },
+      },
+      additionalProperties: false,
+    },
+  };
+}
+
 /** The skill name and arguments in an activation tool call's input, or what is wrong with it. */
 export function readActivationInput(
   input: unknown,

@@ -1,6 +1,8 @@
 export {
   ACTIVATE_SKILL_TOOL,
   activateSkillToolSpec,
+  END_SKILL_TOOL_NAMES,
+  endSkillToolSpec,
   createToolNameIndex,
   SKILL_TOOL_PREFIX,
   skillToolDescription,
@@ -15,7 +17,6 @@ export {
   parseExplicitInvocation,
   resolveInvokedSkill,
 } from "./explicit-invocation.js";
-export { sessionFromHistory } from "./from-history.js";
 export {
   createSession,
   type SessionCatalog,
@@ -26,10 +27,11 @@ export {
 export {
   createShelfSessions,
   EVENTS_FILE,
-  type SessionOverrides,
+  type OpenSessionOptions,
   type ShelfSessions,
   type ShelfSessionsOptions,
 } from "./shelf-sessions.js";
+export { DEFAULT_SCOPE, END_COMMAND, isContinuation } from "./scope.js";
 export {
   currentDateLine,
   type SubstituteOptions,

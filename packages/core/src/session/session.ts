@@ -1,11 +1,13 @@
 /**
- * A session: one conversation's active skills and every rule that follows from them.
- * `plan()` turns a user message into what the host needs for one model call; the model's
- * activation calls, the user's "/name" commands and the host's tool calls all go through
- * the same checks, and every decision is emitted as an event.
+ * A session: one conversation's active skills and every rule that follows from them, for
+ * one model call. It is opened with everything it depends on — the checkpointed state or
+ * the conversation to rebuild it from, the latest user message and the host's tools — so
+ * `plan`, `respond`, `callSkillTool` and `guard` give the same answers in any order.
  *
- * The state is plain JSON (`{ active: [...] }`); everything else here is a cache derived
- * from it and from the current skill list, so a checkpointed state resumes exactly.
+ * A new user message starts a turn (`beginTurn`): "/done" and "/name" are run, stage 1
+ * picks the candidates, and the skill scope decides which active skills end. A message that
+ * was already planned (the state says so, or something follows it in the history) is
+ * replayed silently: no event, no usage count, the same outcome.
  */
 
 import type { ToolAliases } from "../policy/aliases.js";
@@ -15,53 +17,66 @@ import type {
   ActiveSkill,
   Candidate,
   Diagnostic,
+  EndedSkill,
+  EndReason,
+  EndResult,
   EventSink,
   GuardResult,
+  HistoryItem,
   MatchResult,
+  PinnedPolicy,
   PlanInput,
   Session,
   SessionState,
   Skill,
   SkillEvent,
+  SkillScope,
   SkillSource,
+  ToolCall,
   ToolSpec,
   TurnPlan,
+  Vetoed,
 } from "../types.js";
 import {
-  ACTIVATE_SKILL_TOOL_NAMES,
   activateSkillToolSpec,
   createToolNameIndex,
+  endSkillToolSpec,
   readActivationInput,
-  SKILL_TOOL_PREFIX,
   skillToolSpec,
   type ToolNameIndex,
 } from "./activation-tools.js";
-import { commandNote, type Refusal } from "./command-note.js";
+import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
+import * as say from "./messages.js";
+import type { ProtectedPaths } from "./protected-paths.js";
+import { readPath } from "./protected-paths.js";
+import { activeSection, instructionsOf, MAX_ARGS_LENGTH, toolList } from "./render.js";
 import { skillResources } from "./resources.js";
-import { currentDateLine, substituteArguments } from "./substitute.js";
+import { DEFAULT_SCOPE, END_COMMAND, endsOnNewMessage } from "./scope.js";
+import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "./state.js";
+import { currentDateLine } from "./substitute.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
-/** Stage 1, as the session calls it (the shelf passes its matcher). */
+/** Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). */
 export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
 
 /** The catalog, as the session calls it (the shelf passes its budgeted catalog builder). */
 export type SessionCatalog = (input: {
-  /** Skills the model may activate now (model-invocable, not roles, not active). */
+  /** Skills the model may activate now (model-invocable, not roles, not active, not vetoed). */
   skills: readonly Skill[];
   /** This turn's stage-1 candidates among them, best first. */
   candidates: readonly Candidate[];
   /** The shelf's whole skill list these were taken from (stable until a refresh changes it): a cache key. */
   list: readonly Skill[];
-  /** Names of the active skills (left out of `skills`): a cache key. */
+  /** Names left out of `skills` (active, vetoed): a cache key. */
   active: readonly string[];
 }) => {
   text: string;
   /**
-   * The skills the text names (in full or by name), when it cannot name them all within its
-   * budget: `activate_skill`'s enum is then limited to these, so the tool schema stays as
-   * small as the catalog. Skills left out are still offered when a message matches them.
+   * The skills the text names, when it cannot name them all within its budget:
+   * `activate_skill`'s enum is then limited to these, so the tool schema stays as small as
+   * the catalog. Skills left out are still offered when a message matches them.
    */
   names?: readonly string[];
 };
@@ -74,22 +89,30 @@ export interface UsageRecorder {
 export interface SessionOptions {
   /** Where skills come from: a shelf, or a fixed list in tests. */
   skills: SkillSource;
-  /** A checkpointed state to resume. */
+  /** A checkpointed state to resume. Without it, the state is rebuilt from `history`. */
   state?: SessionState;
+  /** The conversation so far, the latest user message included. */
+  history?: readonly HistoryItem[];
+  /** The latest user message, for hosts that pass no history. */
+  message?: string;
+  /** The host's own tool names. Skill tools never take one, and a call to one is never read as ours. */
+  tools?: readonly string[];
   match?: SessionMatcher;
   catalog?: SessionCatalog;
   usage?: UsageRecorder;
   events?: EventSink | false;
   /** Map whitelist names (Claude Code's `Read`, `Bash(git:*)`) to the host's tool names or globs. */
   toolAliases?: ToolAliases;
-  /**
-   * The host's own tool names, known before the first plan (each `plan({ tools })` adds its
-   * own). Activation tools never take one of these names, and a call to one of them is never
-   * read as an activation, also when replaying a history.
-   */
-  tools?: readonly string[];
   /** How many top candidates get their own `skill_<name>` tool (default 3). */
   topCandidates?: number;
+  /** How long an activated skill lasts (default "task"). */
+  scope?: SkillScope;
+  /** Folders no guarded tool may write into (skill roots, the state folder); `false` turns it off. */
+  protect?: ProtectedPaths | false;
+  /** Tools that only read files: they may read skill files, and a read counts as use. */
+  isReadTool?: (tool: string) => boolean;
+  /** A read tool read this path (the shelf counts a SKILL.md read as use). */
+  noteRead?: (path: string) => void;
   /** The clock (tests pin it). */
   now?: () => Date;
   /** Time zone for the date given to active skills (default: the runtime's). */
@@ -97,66 +120,26 @@ export interface SessionOptions {
 }
 
 const EMPTY_MATCH: MatchResult = { candidates: [], vetoed: [], ambiguous: false };
-const BY_VALUES = new Set<ActiveSkill["by"]>(["model", "user", "code"]);
+const NO_ALIASES: ToolAliases = Object.freeze({});
 
-/** Everything derived from one version of the skill list. */
+/** Everything derived from one version of the skill list, shared by every session over it. */
 interface SkillsView {
   list: readonly Skill[];
   tools: ToolNameIndex;
-  /** The tool names when no host tool is in the way (most hosts): shared by every session. */
   names: ActivationToolNames;
   /** Skills the model may be offered: not `disable-model-invocation`, not roles. */
   offerable: Skill[];
   offerableNames: Set<string>;
-  /** Their names, in list order. */
-  offerableList: string[];
-  /** `skill_<name>` specs by skill and tool name. */
-  specs: Map<string, ToolSpec>;
-  /** Skills a "/name" that names none most likely meant, by what was typed. */
-  closest: Map<string, string[]>;
-  /** Skills the user may run by "/name" (computed on first use). */
   invocable?: Skill[];
-  /** `offerable` minus the active skills, by the active skills' names. */
-  available: Map<string, Skill[]>;
-  /** `activate_skill` specs by tool name, active skills and top candidates (and the catalog's names). */
-  activateSpecs: Map<string, { listed: readonly string[] | undefined; spec: ToolSpec | undefined }>;
-  /** Tool policies by alias map and active skills. */
-  policies: WeakMap<ToolAliases, Map<string, SharedPolicy>>;
+  closest: Map<string, string[]>;
 }
 
-/** A tool policy shared by the sessions with the same active skills, with its answers per host tool list. */
-interface SharedPolicy {
-  policy: ToolPolicy;
-  skills: Skill[];
-  /** Allowed tools and `unknown-tool` warnings, by the host's tool list. */
-  byTools: Map<string, { allowed: string[]; unknown: Diagnostic[] }>;
-}
-
-const NO_ALIASES: ToolAliases = Object.freeze({});
-
-/** Small caches shared by every session over a list: cleared when full, never unbounded. */
-const VIEW_CACHE_SIZE = 64;
-
-function remember<V>(map: Map<string, V>, key: string, value: V): V {
-  if (map.size >= VIEW_CACHE_SIZE) map.clear();
-  map.set(key, value);
-  return value;
-}
-
-/**
- * Rendered `<skill_content>` blocks by skill and arguments, shared by every session: a
- * stateless host rebuilds the session at every step, and a long body is not re-substituted
- * each time. A loaded skill object never changes (a new version is a new object), and a block
- * depends only on it, its arguments and its folder's files.
- */
-const blocks = new WeakMap<Skill, Map<string, string>>();
-
-/**
- * One view per skill list, shared by every session over it. Stateless hosts build a session
- * per step (and per tool call); sharing `offerable` keeps it the same array, so the matcher's
- * per-list index is built once instead of once per session (≈200 ms at 900 skills).
- */
 const views = new WeakMap<readonly Skill[], SkillsView>();
+
+/** The skills of a list the model may be offered (the array stage 1 is run over, shared). */
+export function offerableSkills(list: readonly Skill[]): readonly Skill[] {
+  return sharedView(list).offerable;
+}
 
 function sharedView(list: readonly Skill[]): SkillsView {
   let view = views.get(list);
@@ -169,129 +152,99 @@ function sharedView(list: readonly Skill[]): SkillsView {
       names: resolveActivationToolNames(tools),
       offerable,
       offerableNames: new Set(offerable.map((s) => s.name)),
-      offerableList: offerable.map((s) => s.name),
-      specs: new Map(),
       closest: new Map(),
-      available: new Map(),
-      activateSpecs: new Map(),
-      policies: new WeakMap(),
     };
     views.set(list, view);
   }
   return view;
 }
 
-/** Internals the history replay needs; not part of the public Session. */
-export interface SessionInternals {
-  /** Run without emitting events or recording usage (replaying what already happened). */
-  silently<T>(fn: () => T): T;
-  /** Treat this user message as already planned (its candidates and "/name" were handled). */
-  markSeen(message: string): void;
-}
+/** `skill_<name>` specs per skill object and tool name (a skill object never changes). */
+const skillSpecs = new WeakMap<Skill, Map<string, ToolSpec>>();
 
-/** Keep what is well-formed in a checkpoint: a bad state must never crash the host. */
-function sanitizeState(state: SessionState | undefined, now: Date): SessionState {
-  const active: ActiveSkill[] = [];
-  const seen = new Set<string>();
-  const entries = Array.isArray(state?.active) ? state.active : [];
-  for (const raw of entries as unknown[]) {
-    if (!raw || typeof raw !== "object") continue;
-    const entry = raw as Partial<ActiveSkill>;
-    if (typeof entry.name !== "string" || entry.name === "" || seen.has(entry.name)) continue;
-    seen.add(entry.name);
-    const item: ActiveSkill = {
-      name: entry.name,
-      by: BY_VALUES.has(entry.by as ActiveSkill["by"]) ? (entry.by as ActiveSkill["by"]) : "code",
-      at: typeof entry.at === "string" ? entry.at : now.toISOString(),
-    };
-    if (typeof entry.args === "string") item.args = entry.args;
-    active.push(item);
+function skillSpec(skill: Skill, tool: string): ToolSpec {
+  let byName = skillSpecs.get(skill);
+  if (!byName) {
+    byName = new Map();
+    skillSpecs.set(skill, byName);
   }
-  return { active };
-}
-
-/** The skills a typed "/name" that resolves to none most likely meant (cached per list). */
-function closestNames(view: SkillsView, typed: string): string[] {
-  let names = view.closest.get(typed);
-  if (!names) {
-    view.invocable ??= view.list.filter((s) => s.userInvocable);
-    names = closestSkillNames(typed, view.invocable);
-    if (view.closest.size >= 256) view.closest.clear();
-    view.closest.set(typed, names);
+  let spec = byName.get(tool);
+  if (!spec) {
+    spec = skillToolSpec(skill, tool);
+    byName.set(tool, spec);
   }
-  return names;
+  return spec;
 }
 
-/** Could a host tool of this name be mistaken for one of ours? (Then names must be resolved per host.) */
-function mayClash(tool: string): boolean {
-  return tool.startsWith(SKILL_TOOL_PREFIX) || ACTIVATE_SKILL_TOOL_NAMES.includes(tool);
+/**
+ * The skill a pinned policy is enforced as: the loaded skill itself while its file still says
+ * the same (so compiled whitelists are shared), else a stand-in carrying the pinned lists.
+ */
+const standIns = new Map<string, Skill>();
+
+function enforcedAs(name: string, skill: Skill | undefined, pinned: PinnedPolicy | undefined): Skill | undefined {
+  if (!pinned) return skill;
+  if (skill && samePolicy(pinPolicy(skill), pinned)) return skill;
+  const key = `${name}\u0000${skill?.file ?? ""}\u0000${JSON.stringify(pinned)}`;
+  let standIn = standIns.get(key);
+  if (!standIn) {
+    standIn = {
+      name,
+      file: skill?.file ?? "",
+      allowedTools: pinned.allowedTools ? [...pinned.allowedTools] : undefined,
+      disallowedTools: [...pinned.disallowedTools],
+    } as Skill;
+    if (standIns.size >= 256) standIns.clear();
+    standIns.set(key, standIn);
+  }
+  return standIn;
 }
 
-function list(names: readonly string[], max = 20): string {
-  if (names.length === 0) return "(none)";
-  const shown = names.slice(0, max).join(", ");
-  return names.length > max ? `${shown}, … (${names.length - max} more)` : shown;
+function samePolicy(a: PinnedPolicy, b: PinnedPolicy): boolean {
+  const same = (x: readonly string[] | undefined, y: readonly string[] | undefined) =>
+    x === y || (x !== undefined && y !== undefined && x.length === y.length && x.every((v, i) => v === y[i]));
+  return same(a.allowedTools, b.allowedTools) && same(a.disallowedTools, b.disallowedTools);
 }
 
-function escapeAttribute(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+/** Did this recorded tool call fail? (Its output, as a result object or its JSON text.) */
+function outputOf(output: unknown): { failed: boolean; value: unknown } {
+  let value = output;
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (text.startsWith("{")) {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // not JSON: a plain text result
+      }
+    }
+  }
+  const failed = Boolean(
+    value && typeof value === "object" && (value as { status?: unknown }).status === "error",
+  );
+  return { failed, value };
 }
+
+function wellFormed(item: unknown): item is HistoryItem {
+  if (!item || typeof item !== "object") return false;
+  const record = item as Record<string, unknown>;
+  if (record.kind === "user") return typeof record.text === "string";
+  if (record.kind === "tool-call") return typeof record.toolName === "string";
+  return false;
+}
+
+const fold = (name: string) => name.normalize("NFKC").toLowerCase();
 
 export function createSession(options: SessionOptions): Session {
-  return createSessionWithInternals(options).session;
-}
-
-export function createSessionWithInternals(options: SessionOptions): {
-  session: Session;
-  internals: SessionInternals;
-} {
   const source = options.skills;
   const clock = options.now ?? (() => new Date());
   const sink = options.events || undefined;
   const topCount = options.topCandidates ?? 3;
-  const aliases = options.toolAliases;
+  const scope = options.scope ?? DEFAULT_SCOPE;
+  const aliases = options.toolAliases ?? NO_ALIASES;
   const state = sanitizeState(options.state, clock());
 
   let silent = 0;
-  let view: SkillsView | undefined;
-  let seenMessage: string | undefined;
-  let lastMatch: MatchResult = EMPTY_MATCH;
-  let matchedMessage: string | undefined;
-  let matchedList: readonly Skill[] | undefined;
-  let knownTools: readonly string[] | undefined;
-  let policyCache: ({ list: readonly Skill[]; key: string } & SharedPolicy) | undefined;
-  let catalogCache:
-    | {
-        key: string;
-        list: readonly Skill[];
-        text: string;
-        names: readonly string[] | undefined;
-        problem?: Diagnostic;
-      }
-    | undefined;
-  /** Why stage 1 or the catalog could not run for the current turn (kept for its later steps). */
-  let matchProblem: Diagnostic | undefined;
-  /** The note a refused "/name" leaves for its turn, and the message and list it was made for. */
-  let note: { message: string; list: readonly Skill[]; text: string | undefined } | undefined;
-
-  // The host's tools, so activation tools never take one of their names. Names this session
-  // offered itself are never learned as host tools: some hosts hand a step's whole tool set,
-  // ours included, back as "the tools" of the next step.
-  const hostTools = new Set<string>();
-  let clashing = false;
-  let hostVersion = 0;
-  const offered = new Set<string>();
-  const learnHostTools = (tools: readonly string[]) => {
-    for (const tool of tools) {
-      if (hostTools.has(tool) || offered.has(tool)) continue;
-      hostTools.add(tool);
-      hostVersion++;
-      if (mayClash(tool)) clashing = true;
-    }
-  };
-  learnHostTools(options.tools ?? []);
-  let namesCache: { list: readonly Skill[]; version: number; names: ActivationToolNames } | undefined;
-
   const emit = (event: SkillEvent) => {
     if (silent > 0 || !sink) return;
     try {
@@ -300,351 +253,232 @@ export function createSessionWithInternals(options: SessionOptions): {
       // An event sink must never break the host's turn.
     }
   };
+  const quietly = <T>(fn: () => T): T => {
+    silent++;
+    try {
+      return fn();
+    } finally {
+      silent--;
+    }
+  };
 
+  // ── the host's tools: known up front, so every answer names the host's real tools ──
+  let hostTools: readonly string[] = [...new Set(options.tools ?? [])];
+  let hostSet = new Set(hostTools);
+  // Names this session offered itself are never learned as host tools: some hosts hand a
+  // step's whole tool set, ours included, back as "the tools" of the next step.
+  const offered = new Set<string>();
+  const learnTools = (tools: readonly string[] | undefined) => {
+    const fresh = tools?.filter((t) => !hostSet.has(t) && !offered.has(t));
+    if (!fresh || fresh.length === 0) return;
+    hostTools = [...new Set([...hostTools, ...fresh])];
+    hostSet = new Set(hostTools);
+    namesCache = undefined;
+  };
+
+  let view: SkillsView | undefined;
   const skillsView = (): SkillsView => {
     const current = source.skills();
-    if (view?.list !== current) view = sharedView(current);
+    if (view?.list !== current) {
+      view = sharedView(current);
+      namesCache = undefined;
+    }
     return view;
   };
-
-  /** The activation tool names in this host: the shared ones unless a host tool is in the way. */
+  let namesCache: ActivationToolNames | undefined;
   const toolNames = (): ActivationToolNames => {
     const v = skillsView();
-    if (!clashing) return v.names;
-    if (namesCache?.list !== v.list || namesCache.version !== hostVersion) {
-      namesCache = {
-        list: v.list,
-        version: hostVersion,
-        names: resolveActivationToolNames(
-          v.tools,
-          hostTools,
-          (name) => v.offerableNames.has(name),
-          (name) => source.get(name)?.file,
-        ),
-      };
+    if (!namesCache) {
+      const clashes = hostTools.some((t) => t.startsWith("skill_") || t.includes("activate_skill") || t.includes("end_skill"));
+      namesCache = clashes
+        ? resolveActivationToolNames(
+            v.tools,
+            hostSet,
+            (name) => v.offerableNames.has(name),
+            (name) => source.get(name)?.file,
+          )
+        : v.names;
     }
-    return namesCache.names;
+    return namesCache;
   };
+
+  // ── the current turn ──
+  let match: MatchResult = EMPTY_MATCH;
+  let matchProblem: Diagnostic | undefined;
+  let turnMessage: string | undefined;
+  /** The note a refused "/name" (or a "/done" with nothing to end) leaves for its turn. */
+  let turnNote: string | undefined;
+  let explicit: ActivationResult | undefined;
+  /** Results of skill-tool calls made in a response, by call id. */
+  const answered = new Map<string, ActivationResult | EndResult>();
 
   const isActive = (name: string) => state.active.some((a) => a.name === name);
-  const activeKey = () => state.active.map((a) => a.name).join("\u0000");
+  const running = () => state.active.filter((a) => !a.finished);
+  const vetoOf = (name: string): Vetoed | undefined => match.vetoed.find((v) => v.name === name);
 
-  const activeSkills = (): Skill[] => {
-    const out: Skill[] = [];
-    for (const a of state.active) {
-      const skill = source.get(a.name);
-      if (skill) out.push(skill); // a skill removed from disk stays in the state, inert, until it returns
-    }
-    return out;
-  };
-
-  const policy = (): SharedPolicy => {
+  const runMatch = (message: string): void => {
     const v = skillsView();
-    const key = activeKey();
-    if (!policyCache || policyCache.list !== v.list || policyCache.key !== key) {
-      const aliasMap = aliases ?? NO_ALIASES;
-      let byKey = v.policies.get(aliasMap);
-      if (!byKey) {
-        byKey = new Map();
-        v.policies.set(aliasMap, byKey);
-      }
-      let shared = byKey.get(key);
-      if (!shared) {
-        const skills = activeSkills();
-        shared = { skills, policy: createToolPolicy(skills, { toolAliases: aliases }), byTools: new Map() };
-        if (byKey.size >= VIEW_CACHE_SIZE) byKey.clear();
-        byKey.set(key, shared);
-      }
-      policyCache = { list: v.list, key, ...shared };
+    matchProblem = undefined;
+    try {
+      match = options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
+    } catch (error) {
+      match = EMPTY_MATCH;
+      matchProblem = planFallback("matching", error);
     }
-    return policyCache;
   };
 
-  const instructionsOf = (skill: Skill, entry: ActiveSkill): string =>
-    substituteArguments(skill.body, {
-      args: entry.args,
-      argumentNames: skill.arguments,
-      skillDir: skill.dir,
-      positional:
-        Boolean(skill.argumentHint) || skill.arguments.length > 0 || skill.body.includes("$ARGUMENTS"),
-    }).trim();
-
-  const renderBlock = (skill: Skill, entry: ActiveSkill): string => {
-    let byArgs = blocks.get(skill);
-    if (!byArgs) {
-      byArgs = new Map();
-      blocks.set(skill, byArgs);
-    }
-    const args = entry.args ?? "";
-    let block = byArgs.get(args);
-    if (block === undefined) {
-      if (byArgs.size >= 16) byArgs.clear();
-      block = buildBlock(skill, entry);
-      byArgs.set(args, block);
-    }
-    return block;
-  };
-  const buildBlock = (skill: Skill, entry: ActiveSkill): string => {
-    const resources = skillResources(skill);
-    const lines = [`<skill_content name="${escapeAttribute(skill.name)}">`, instructionsOf(skill, entry)];
-    if (resources.length > 0) {
-      lines.push(
-        `<skill_resources dir="${escapeAttribute(skill.dir ?? "")}">`,
-        ...resources,
-        "</skill_resources>",
-      );
-    }
-    lines.push("</skill_content>");
-    return lines.join("\n");
+  const end = (name: string, why: EndReason): boolean => {
+    const index = state.active.findIndex((a) => a.name === name);
+    if (index < 0) return false;
+    state.active.splice(index, 1);
+    emit({ type: "deactivated", at: clock().toISOString(), skill: name, why });
+    return true;
   };
 
-  // The active skills' section and the whole system text are rebuilt only when what they are
-  // made of changes: most steps of a turn plan the same thing, and each would otherwise copy
-  // tens of kilobytes of text.
-  let sectionCache: { list: readonly Skill[]; key: string; text: string } | undefined;
-  let systemCache: { parts: readonly string[]; text: string } | undefined;
-
-  const activeSection = (now: Date, allowed: string[] | undefined): string => {
-    if (state.active.length === 0) return "";
-    const skillList = skillsView().list;
-    const key = `${currentDateLine(now, options.timeZone)}\u0001${allowed ? allowed.join("\u0000") : "\u0002"}\u0001${state.active
-      .map((a) => `${a.name}\u0000${a.args ?? ""}`)
-      .join("\u0001")}`;
-    if (sectionCache?.list !== skillList || sectionCache.key !== key) {
-      sectionCache = { list: skillList, key, text: renderActiveSection(now, allowed) };
+  const closestNames = (typed: string): string[] => {
+    const v = skillsView();
+    let names = v.closest.get(typed);
+    if (!names) {
+      v.invocable ??= v.list.filter((s) => s.userInvocable);
+      names = closestSkillNames(typed, v.invocable);
+      if (v.closest.size >= 256) v.closest.clear();
+      v.closest.set(typed, names);
     }
-    return sectionCache.text;
+    return names;
   };
 
-  const systemText = (parts: string[]): string => {
-    const cached = systemCache;
-    if (
-      cached &&
-      cached.parts.length === parts.length &&
-      parts.every((part, i) => part === cached.parts[i])
-    ) {
-      return cached.text;
-    }
-    const text = parts.filter((part) => part !== "").join("\n\n");
-    systemCache = { parts, text };
-    return text;
-  };
-
-  // Of the host's tools, those allowed and the whitelist entries that match none of them:
-  // the same for every step (and session) that passes the same tools under the same active skills.
-  const toolsUnder = (shared: SharedPolicy, tools: readonly string[]) => {
-    const key = tools.join("\u0000");
-    let answer = shared.byTools.get(key);
-    if (!answer) {
-      const p = shared.policy;
-      answer = { allowed: p.allowedTools(tools), unknown: p.restricted ? p.unknownTools(tools) : [] };
-      if (shared.byTools.size >= 16) shared.byTools.clear();
-      shared.byTools.set(key, answer);
-    }
-    return answer;
-  };
-
-  const renderActiveSection = (now: Date, allowed: string[] | undefined): string => {
-    const blocks: string[] = [];
-    for (const entry of state.active) {
-      const skill = source.get(entry.name);
-      if (skill) blocks.push(renderBlock(skill, entry));
-    }
-    if (blocks.length === 0) return "";
-    const head = [
-      `Active skills (${blocks.length}): follow their instructions for the current task.`,
-      currentDateLine(now, options.timeZone),
-    ];
-    if (allowed) {
-      head.push(
-        allowed.length > 0
-          ? `While these skills are active you may use only these tools: ${allowed.join(", ")} (and the skill activation tools).`
-          : "While these skills are active you may use no tools except the skill activation tools.",
-      );
-    }
-    return `${head.join("\n")}\n\n${blocks.join("\n\n")}`;
-  };
-
-  const effectiveAllowed = (): string[] | null => {
-    const { policy: p, skills } = policy();
-    if (!p.restricted) return null;
-    if (knownTools) return p.allowedTools(knownTools);
-    // The host's tools are not known yet: report the whitelists as written.
-    const declared = skills.find((s) => s.allowedTools)?.allowedTools;
-    return declared ? [...declared] : null;
-  };
-
-  const refuse = (
-    skill: string,
-    by: ActiveSkill["by"],
-    error_type: Refusal["error_type"],
-    message: string,
-  ): ActivationResult => {
-    emit({ type: "activation-refused", at: clock().toISOString(), skill, by, error_type });
-    return { status: "error", error_type, message };
-  };
-
-  /**
-   * Whether `by` may activate this skill at all, whatever the state (ALREADY_ACTIVE and
-   * GROUP_CONFLICT depend on the state and are decided by activateInternal). Pure: plan()
-   * also asks it again for a command it already refused, to keep the turn's note.
-   */
+  /** Whether `by` may activate this skill at all, whatever the state. */
   const refusalOf = (
     skill: Skill | undefined,
     requested: string,
     by: ActiveSkill["by"],
     args: string | undefined,
-  ): Pick<Refusal, "error_type" | "message"> | undefined => {
+  ): ReturnType<typeof say.excluded> | undefined => {
     const command = `/${requested}${args ? ` ${args}` : ""}`;
     if (!skill) {
       if (by === "user") {
-        const close = closestNames(skillsView(), requested);
+        const close = closestNames(requested);
         const userSkills = skillsView().list.filter((s) => s.userInvocable);
         const offer =
           close.length > 0
             ? `the closest skills are ${close.map((n) => `/${n}`).join(", ")} (they can type one of them)`
-            : `the skills they can run are ${list(userSkills.map((s) => `/${s.name}`))}`;
-        return {
-          error_type: "NOT_FOUND",
-          message: `The user typed "${command}", but there is no skill named "${requested}", so nothing was loaded. Tell the user the command did not run and that ${offer}. If "/${requested}" was not meant as a skill command, answer the message as usual.`,
-        };
+            : `the skills they can run are ${toolList(userSkills.map((s) => `/${s.name}`))}`;
+        return say.notFoundForUser(command, requested, offer);
       }
-      return {
-        error_type: "NOT_FOUND",
-        message:
-          `There is no skill named "${requested}". Skills you can activate: ${list(skillsView().offerableList)}. ` +
-          "Use one of these exact names, or continue without a skill.",
-      };
+      return say.notFoundForModel(requested, [...skillsView().offerableNames]);
     }
-    const name = skill.name;
-    if (by === "model" && skill.role) {
-      return {
-        error_type: "MODEL_INVOCATION_DISABLED",
-        message: `"${name}" is a sub-agent role, not a skill to activate here. Delegate the task to it with the delegation tool if one is offered; otherwise continue without it.`,
-      };
-    }
-    if (by === "model" && skill.disableModelInvocation) {
-      return {
-        error_type: "MODEL_INVOCATION_DISABLED",
-        message: `Skill "${name}" runs only when the user asks for it. Do not start it or do its task yourself; if it seems needed, tell the user they can run it by typing /${name}${skill.argumentHint ? ` ${skill.argumentHint}` : ""}.`,
-      };
+    if (args !== undefined && args.length > MAX_ARGS_LENGTH) return say.argumentsTooLong(MAX_ARGS_LENGTH);
+    if (by === "model" && skill.role) return say.roleForModel(skill.name);
+    if (by === "model" && skill.disableModelInvocation) return say.userOnly(skill);
+    if (by === "model") {
+      const veto = vetoOf(skill.name);
+      if (veto) return say.excluded(skill.name, veto);
     }
     if (by === "user" && !skill.userInvocable) {
-      if (skill.role) {
-        return {
-          error_type: "NOT_USER_INVOCABLE",
-          message: `The user typed "${command}", but "${name}" is a sub-agent role, not a skill, so nothing was loaded here. If a delegation tool is offered, delegate the request to the "${name}" role with it${
-            args ? ` (the task: "${args}", with the context it needs)` : ""
-          }; otherwise tell the user that "${name}" runs only as a sub-agent and cannot be started with a command here.`,
-        };
-      }
-      return {
-        error_type: "NOT_USER_INVOCABLE",
-        message: `The user typed "${command}", but skill "${name}" cannot be started by a command (it is used automatically when a request matches it), so nothing was loaded. Tell the user the command did not run; if the rest of the message is a request, handle it as an ordinary one.`,
-      };
+      return skill.role ? say.roleForUser(command, skill.name, args) : say.notUserInvocable(command, skill.name);
     }
     return undefined;
   };
 
-  const success = (skill: Skill, entry: ActiveSkill, message: string): ActivationResult => {
-    // A replay (sessionFromHistory) only needs the state: the model read this result long ago.
-    if (silent > 0) {
-      return {
-        status: "success",
-        data: { name: skill.name, instructions: "", allowedTools: null, resources: [] },
-        message,
-      };
+  const refuse = (skill: string, by: ActiveSkill["by"], why: ReturnType<typeof say.excluded>): ActivationResult => {
+    emit({ type: "activation-refused", at: clock().toISOString(), skill, by, error_type: why.error_type });
+    return { status: "error", error_type: why.error_type, message: why.message };
+  };
+
+  // ── policy: the active skills' pinned whitelists ──
+  let policyCache: { key: string; list: readonly Skill[]; policy: ToolPolicy } | undefined;
+  const policy = (): ToolPolicy => {
+    const list = skillsView().list;
+    const key = state.active.map((a) => `${a.name}\u0000${JSON.stringify(a.policy ?? null)}`).join("\u0001");
+    if (!policyCache || policyCache.key !== key || policyCache.list !== list) {
+      const enforced: Skill[] = [];
+      for (const entry of state.active) {
+        const skill = enforcedAs(entry.name, source.get(entry.name), entry.policy);
+        if (skill) enforced.push(skill);
+      }
+      policyCache = { key, list, policy: createToolPolicy(enforced, { toolAliases: aliases }) };
     }
-    const now = clock();
-    const allowed = effectiveAllowed();
+    return policyCache.policy;
+  };
+  const allowedNow = (): string[] | null => {
+    const p = policy();
+    if (!p.restricted) return null;
+    if (hostTools.length > 0) return p.allowedTools(hostTools);
+    // The host did not say which tools it has: report the whitelists as written.
+    const declared = state.active.find((a) => a.policy?.allowedTools)?.policy?.allowedTools;
+    return declared ? [...declared] : [];
+  };
+
+  const success = (skill: Skill, entry: ActiveSkill, message: string): ActivationResult => {
+    if (silent > 0) {
+      // A replay only needs the state: the model read this result long ago.
+      return { status: "success", data: { name: skill.name, instructions: "", allowedTools: null, resources: [] }, message };
+    }
+    const allowed = allowedNow();
     let text = message;
     if (allowed) {
       text +=
         allowed.length > 0
-          ? ` While it is active you may use only these tools: ${list(allowed)}.`
+          ? ` While it is active you may use only these tools: ${toolList(allowed)}.`
           : " While it is active you may use no tools besides the skill tools.";
     }
     const resources = skillResources(skill);
     if (resources.length > 0) {
       text += ` It comes with ${resources.length} file(s) under ${skill.dir} (see resources); read one only when the instructions call for it.`;
     }
-    return {
-      status: "success",
-      data: {
-        name: skill.name,
-        instructions: `${currentDateLine(now, options.timeZone)}\n\n${instructionsOf(skill, entry)}`,
-        allowedTools: allowed,
-        resources,
-      },
-      message: text,
+    const data: Extract<ActivationResult, { status: "success" }>["data"] = {
+      name: skill.name,
+      instructions: `${currentDateLine(clock(), options.timeZone)}\n\n${instructionsOf(skill, entry)}`,
+      allowedTools: allowed,
+      resources,
     };
-  };
-
-  const deactivateInternal = (name: string): boolean => {
-    const index = state.active.findIndex((a) => a.name === name);
-    if (index < 0) return false;
-    state.active.splice(index, 1);
-    emit({ type: "deactivated", at: clock().toISOString(), skill: name });
-    return true;
+    if (entry.policy) data.policy = entry.policy;
+    return { status: "success", data, message: text };
   };
 
   const activateInternal = (
     requested: string,
     by: ActiveSkill["by"],
     args: string | undefined,
-    explicitCommand = false,
+    extra: { call?: string; pinned?: PinnedPolicy } = {},
   ): ActivationResult => {
-    const skill =
-      source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
+    const skill = source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
-    if (refusal || !skill) {
-      const { error_type, message } = refusal!; // a missing skill is always refused
-      return refuse(skill?.name ?? requested, by, error_type, message);
-    }
+    if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
     const name = skill.name;
     const now = clock();
     const existing = state.active.find((a) => a.name === name);
     if (existing) {
+      if (extra.call !== undefined && existing.call === extra.call) {
+        return success(skill, existing, `Skill "${name}" is now active.`);
+      }
+      if (existing.finished && by !== "code") {
+        // Activated again after the model ended it: it runs again, under the same pinned limits.
+        delete existing.finished;
+        existing.at = now.toISOString();
+        emit({ type: "activated", at: existing.at, skill: name, by });
+        return success(skill, existing, `Skill "${name}" is active again. Follow its instructions.`);
+      }
       const newArgs = args !== undefined && args !== "" && args !== (existing.args ?? "");
       if (newArgs) {
         existing.args = args;
         existing.at = now.toISOString();
         emit({ type: "activated", at: existing.at, skill: name, by, args });
         options.usage?.record(name, now);
-        return success(
-          skill,
-          existing,
-          `Skill "${name}" was already active; its arguments are now "${args}".`,
-        );
+        return success(skill, existing, `Skill "${name}" was already active; its arguments are now "${args}".`);
       }
-      if (explicitCommand) {
-        // The same "/name args" seen again (a stateless host replanning): nothing new happened.
-        return success(skill, existing, `Skill "${name}" is active.`);
-      }
-      return refuse(
-        name,
-        by,
-        "ALREADY_ACTIVE",
-        `Skill "${name}" is already active and its instructions are in the system prompt. Do not activate it again; continue following them.`,
-      );
+      return refuse(name, by, say.alreadyActive(name));
     }
     if (skill.group !== undefined) {
       const rival = state.active.find((a) => a.name !== name && source.get(a.name)?.group === skill.group);
       if (rival) {
-        if (by === "model") {
-          return refuse(
-            name,
-            by,
-            "GROUP_CONFLICT",
-            `Skill "${name}" and the active skill "${rival.name}" are alternatives (group "${skill.group}"); only one can be active. Continue with "${rival.name}", or ask the user whether to switch (they can type /${name}).`,
-          );
-        }
-        // The user (or the host's code) chose: switch.
-        deactivateInternal(rival.name);
+        if (by === "model") return refuse(name, by, say.groupConflict(name, rival.name, skill.group));
+        end(rival.name, "code"); // the user (or the host's code) chose: switch
       }
     }
-    const entry: ActiveSkill = { name, by, at: now.toISOString() };
+    const entry: ActiveSkill = { name, by, at: now.toISOString(), policy: extra.pinned ?? pinPolicy(skill) };
     if (args !== undefined && args !== "") entry.args = args;
+    if (extra.call !== undefined) entry.call = extra.call;
     state.active.push(entry);
     const event: SkillEvent = { type: "activated", at: entry.at, skill: name, by };
     if (entry.args !== undefined) event.args = entry.args;
@@ -663,189 +497,258 @@ export function createSessionWithInternals(options: SessionOptions): {
     );
   };
 
-  const activationToolsFor = (
-    top: Skill[],
-    v: SkillsView,
-    listed: readonly string[] | undefined,
-    names: ActivationToolNames,
-  ): ToolSpec[] => {
-    const specs: ToolSpec[] = [];
-    for (const skill of top) {
-      const tool = names.toolName(skill.name);
-      if (tool === undefined) continue; // every form of its name is a host tool: activate_skill still offers it
-      const specKey = `${skill.name}\u0000${tool}`;
-      let spec = v.specs.get(specKey);
-      if (!spec) {
-        spec = skillToolSpec(skill, tool);
-        v.specs.set(specKey, spec);
-      }
-      specs.push(spec);
+  const endByModel = (input: unknown): EndResult => {
+    const names = running().map((a) => a.name);
+    let target: string | undefined;
+    if (input && typeof input === "object" && typeof (input as { name?: unknown }).name === "string") {
+      target = (input as { name: string }).name;
     }
-    if (names.generic === undefined) return specs;
-    // Shared by every session over the list; `listed` (the catalog's names, itself cached per
-    // catalog) is compared by identity rather than joined into the key.
-    const key = `${names.generic}\u0001${activeKey()}\u0001${top.map((s) => s.name).join("\u0000")}`;
-    let cached = v.activateSpecs.get(key);
-    if (!cached || cached.listed !== listed) {
-      const skip = new Set(top.map((s) => s.name));
-      const enumNames = listed
-        ? listed.filter((name) => !skip.has(name) && !isActive(name) && v.offerableNames.has(name))
-        : v.offerableList.filter((name) => !skip.has(name) && !isActive(name));
-      cached = remember(v.activateSpecs, key, {
-        listed,
-        spec: activateSkillToolSpec(enumNames, names.generic),
+    if (names.length === 0) {
+      return { status: "error", error_type: "NOT_ACTIVE", message: "No skill is active; there is nothing to end." };
+    }
+    if (target !== undefined && !names.includes(target)) {
+      return {
+        status: "error",
+        error_type: "NOT_ACTIVE",
+        message: `Skill "${target}" is not active. Active skills: ${names.join(", ")}.`,
+      };
+    }
+    const ended = target ? [target] : names;
+    for (const name of ended) {
+      const entry = state.active.find((a) => a.name === name)!;
+      entry.finished = true;
+      emit({ type: "deactivated", at: clock().toISOString(), skill: name, why: "model" });
+    }
+    return {
+      status: "success",
+      data: { ended },
+      message: `Ended ${ended.map((n) => `"${n}"`).join(", ")}. Its tool limits hold until the user's next message; answer the user now.`,
+    };
+  };
+
+  /** A new user message: the end command, a "/name" command, stage 1 and the scope rule. */
+  const beginTurn = (message: string, id: string): void => {
+    turnMessage = message;
+    turnNote = undefined;
+    explicit = undefined;
+    answered.clear();
+    for (const entry of [...state.active]) if (entry.finished) end(entry.name, "model");
+    const ended: EndedSkill[] = [];
+    const endAll = (why: EndReason) => {
+      for (const entry of running()) if (end(entry.name, why)) ended.push({ name: entry.name, why });
+    };
+    const invocation = parseExplicitInvocation(message);
+    const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
+    let commandRan = false;
+    if (invocation && !skill && fold(invocation.name) === END_COMMAND) {
+      if (running().length === 0) turnNote = say.nothingToEndNote();
+      endAll("user");
+      match = EMPTY_MATCH;
+      commandRan = true;
+    } else if (invocation && (skill || closestNames(invocation.name).length > 0)) {
+      // "/name" is a command when it names a skill, or nearly does (a typo is refused with the
+      // closest names); any other "/word" is an ordinary message ("/weather in Paris").
+      const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
+      if (!refusal && skill && scope !== "session") {
+        for (const entry of running()) {
+          if (entry.name !== skill.name && end(entry.name, "new-turn")) ended.push({ name: entry.name, why: "new-turn" });
+        }
+      }
+      explicit = activateInternal(skill?.name ?? invocation.name, "user", invocation.args);
+      if (explicit.status === "error" && explicit.error_type !== "ALREADY_ACTIVE") {
+        turnNote = commandNote(message, explicit);
+      }
+      commandRan = explicit.status === "success" || explicit.error_type === "ALREADY_ACTIVE";
+      if (commandRan) match = EMPTY_MATCH;
+      else runMatch(message);
+    } else {
+      runMatch(message);
+      for (const entry of running()) {
+        if (endsOnNewMessage(scope, entry.name, message, match)) {
+          const why: EndReason = scope === "turn" ? "new-turn" : "new-request";
+          if (end(entry.name, why)) ended.push({ name: entry.name, why });
+        }
+      }
+    }
+    state.turn = ended.length > 0 ? { id, ended } : { id };
+    if (!commandRan && !matchProblem) {
+      emit({
+        type: "candidates",
+        at: clock().toISOString(),
+        message,
+        candidates: match.candidates,
+        vetoed: match.vetoed,
+        ambiguous: match.ambiguous,
       });
     }
-    if (cached.spec) specs.push(cached.spec);
-    return specs;
   };
 
-  /** The skills the model may activate now: offerable and not active (one array per active set, shared). */
-  const availableSkills = (v: SkillsView): Skill[] => {
-    if (state.active.length === 0) return v.offerable;
-    const key = activeKey();
-    return (
-      v.available.get(key) ??
-      remember(
-        v.available,
-        key,
-        v.offerable.filter((s) => !isActive(s.name)),
-      )
-    );
+  /** The latest message of a turn already planned (by this state, or earlier in the history). */
+  const resumeTurn = (message: string): void => {
+    turnMessage = message;
+    // The command ran when its turn began: a replay reports it no more than a checkpoint does.
+    explicit = undefined;
+    const invocation = parseExplicitInvocation(message);
+    const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
+    match = EMPTY_MATCH;
+    if (invocation && !skill && fold(invocation.name) === END_COMMAND) {
+      if (!state.turn?.ended?.some((e) => e.why === "user") && running().length === 0) turnNote = say.nothingToEndNote();
+      return;
+    }
+    if (invocation && (skill || closestNames(invocation.name).length > 0)) {
+      const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
+      if (refusal) turnNote = commandNote(message, refusal);
+      if (!refusal && skill && isActive(skill.name)) return;
+    }
+    runMatch(message);
   };
 
+  const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
+    if (item.output === undefined) return; // a call that never produced a result changed nothing
+    const { failed, value } = outputOf(item.output);
+    if (failed) return;
+    const names = toolNames();
+    if (names.isEnd(item.toolName)) {
+      endByModel(item.input);
+      return;
+    }
+    const generic = names.isGeneric(item.toolName);
+    const target = generic ? undefined : names.skillName(item.toolName);
+    if (!generic && target === undefined) return;
+    const parsed = readActivationInput(item.input, generic);
+    if (!parsed.ok) return;
+    const data = (value as { data?: { policy?: unknown } } | undefined)?.data;
+    const pinned = readPinnedPolicy(data?.policy);
+    activateInternal(target ?? parsed.name!, "model", parsed.args, {
+      ...(item.id !== undefined && { call: item.id }),
+      ...(pinned && { pinned }),
+    });
+  };
+
+  // ── open: from the state or the history, then the latest user message ──
+  const history = (options.history ?? []).filter(wellFormed);
+  let latest = -1;
+  let ordinal = 0;
+  history.forEach((item, index) => {
+    if (item.kind === "user") {
+      latest = index;
+      ordinal++;
+    }
+  });
+  if (options.state === undefined) {
+    let seen = 0;
+    quietly(() => {
+      history.forEach((item, index) => {
+        if (item.kind === "user") {
+          seen++;
+          if (index === latest && index === history.length - 1) return; // new: begun live below
+          beginTurn(item.text, turnId(item.text, seen));
+        } else replayCall(item);
+      });
+    });
+  }
+  if (latest >= 0) {
+    const text = (history[latest] as { text: string }).text;
+    const id = turnId(text, ordinal);
+    if (state.turn?.id === id) quietly(() => resumeTurn(text));
+    else beginTurn(text, id);
+  } else if (options.message !== undefined) {
+    const id = turnId(options.message);
+    if (state.turn?.id === id) quietly(() => resumeTurn(options.message!));
+    else beginTurn(options.message, id);
+  }
+
+  // ── plan ──
   const catalogFor = (
     v: SkillsView,
+    available: Skill[],
     candidates: readonly Candidate[],
+    left: readonly string[],
   ): { text: string; names: readonly string[] | undefined; problem?: Diagnostic } => {
-    if (!options.catalog) return { text: "", names: undefined };
-    const key = `${activeKey()}\u0001${candidates.map((c) => c.name).join("\u0000")}`;
-    if (!catalogCache || catalogCache.list !== v.list || catalogCache.key !== key) {
-      const active = state.active.map((a) => a.name);
-      const skills = availableSkills(v);
-      let built: { text: string; names?: readonly string[] | undefined; problem?: Diagnostic };
-      try {
-        built =
-          skills.length > 0 ? options.catalog({ skills, candidates, list: v.list, active }) : { text: "" };
-      } catch (error) {
-        // A throwing tokenizer (or any catalog bug) must not take the host's turn down.
-        built = { ...namesOnlyCatalog(skills, candidates), problem: planFallback("catalog", error) };
-      }
-      catalogCache = { key, list: v.list, text: built.text, names: built.names, problem: built.problem };
+    if (!options.catalog || available.length === 0) return { text: "", names: undefined };
+    try {
+      const built = options.catalog({ skills: available, candidates, list: v.list, active: left });
+      return { text: built.text, names: built.names };
+    } catch (error) {
+      // A throwing tokenizer (or any catalog bug) must not take the host's turn down.
+      return { ...namesOnlyCatalog(available, candidates), problem: planFallback("catalog", error) };
     }
-    return catalogCache;
-  };
-
-  /** The refusal note of a "/name" message, for every step of its turn. */
-  const noteFor = (
-    message: string,
-    v: SkillsView,
-    explicit: ActivationResult | undefined,
-  ): string | undefined => {
-    if (explicit) {
-      const text = explicit.status === "error" ? commandNote(message, explicit) : undefined;
-      note = { message, list: v.list, text };
-      return text;
-    }
-    if (note?.message === message && note.list === v.list) return note.text;
-    // A later step (or a session rebuilt mid-turn): ask again whether the command would be refused.
-    let text: string | undefined;
-    const invocation = parseExplicitInvocation(message);
-    if (invocation) {
-      const skill = resolveInvokedSkill(source, invocation.name);
-      if (skill ? !isActive(skill.name) : closestNames(v, invocation.name).length > 0) {
-        const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
-        if (refusal) text = commandNote(message, refusal);
-      }
-    }
-    note = { message, list: v.list, text };
-    return text;
   };
 
   const planTurn = (input: PlanInput): TurnPlan => {
+    learnTools(input.tools);
+    if (input.message !== undefined && input.message !== turnMessage) {
+      const id = turnId(input.message);
+      if (state.turn?.id === id) quietly(() => resumeTurn(input.message!));
+      else beginTurn(input.message, id);
+    }
     const now = clock();
     const v = skillsView();
-    knownTools = input.tools;
-    learnHostTools(input.tools);
     const names = toolNames();
-    const message = input.message;
-    let explicit: ActivationResult | undefined;
-    const fresh = message !== undefined && message !== seenMessage && !input.planned;
+    const vetoed = new Set(match.vetoed.map((x) => x.name));
+    const usable = (name: string) => v.offerableNames.has(name) && !isActive(name) && !vetoed.has(name);
+    const candidates = match.candidates.filter((c) => usable(c.name));
+    const reoffered = (state.turn?.ended ?? [])
+      .filter((e) => e.why === "new-request" && usable(e.name))
+      .map((e) => e.name);
 
-    if (message !== undefined) {
-      const invocation = parseExplicitInvocation(message);
-      const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
-      // "/name" is a command when it names a skill, or nearly does (a typo is refused, with
-      // the closest names); any other "/word" is an ordinary message ("/weather in Paris").
-      const isCommand =
-        invocation !== undefined && (skill !== undefined || closestNames(v, invocation.name).length > 0);
-      let commandHandled = false;
-      if (invocation && isCommand) {
-        // Only a new message runs the command: replanning the same message (the next
-        // step of a tool loop) must not run it, or count it, twice.
-        if (fresh) explicit = activateInternal(skill?.name ?? invocation.name, "user", invocation.args, true);
-        commandHandled = fresh ? explicit?.status === "success" : skill !== undefined && isActive(skill.name);
-      }
-      if (commandHandled) {
-        lastMatch = EMPTY_MATCH;
-        matchProblem = undefined;
-        matchedMessage = message;
-      } else if (fresh || matchedMessage !== message || matchedList !== v.list) {
-        matchProblem = undefined;
-        try {
-          lastMatch =
-            options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
-        } catch (error) {
-          lastMatch = EMPTY_MATCH;
-          matchProblem = planFallback("matching", error);
-        }
-        matchedMessage = message;
-        matchedList = v.list;
-        if (fresh && !matchProblem) {
-          emit({
-            type: "candidates",
-            at: now.toISOString(),
-            message,
-            candidates: lastMatch.candidates,
-            vetoed: lastMatch.vetoed,
-            ambiguous: lastMatch.ambiguous,
-          });
-        }
-      }
-      seenMessage = message;
-      noteFor(message, v, explicit);
-    }
-
-    const candidates = lastMatch.candidates.filter((c) => v.offerableNames.has(c.name) && !isActive(c.name));
     const top: Skill[] = [];
-    for (const c of candidates) {
-      if (top.length >= topCount) break;
-      const skill = source.get(c.name);
-      if (skill) top.push(skill);
+    for (const name of [...candidates.slice(0, topCount).map((c) => c.name), ...reoffered]) {
+      const skill = source.get(name);
+      if (skill && !top.includes(skill)) top.push(skill);
     }
-    const catalog = catalogFor(v, candidates);
-    const activationTools = activationToolsFor(top, v, catalog.names, names);
-    for (const tool of activationTools) offered.add(tool.name);
+    const left = [...state.active.map((a) => a.name), ...vetoed];
+    const available = left.length === 0 ? v.offerable : v.offerable.filter((s) => usable(s.name));
+    const catalog = catalogFor(v, available, candidates, left);
 
-    const shared = policy();
-    const p = shared.policy;
-    const underPolicy = toolsUnder(shared, input.tools);
-    const allowedTools = [...underPolicy.allowed];
-    const diagnostics: Diagnostic[] = [...underPolicy.unknown, ...names.diagnostics];
+    const tools: ToolSpec[] = [];
+    for (const skill of top) {
+      const tool = names.toolName(skill.name);
+      if (tool !== undefined) tools.push(skillSpec(skill, tool));
+    }
+    if (names.generic !== undefined) {
+      const skip = new Set(top.map((s) => s.name));
+      const pool = catalog.names ?? available.map((s) => s.name);
+      const enumNames = pool.filter((name) => !skip.has(name) && usable(name));
+      const spec = activateSkillToolSpec(enumNames, names.generic);
+      if (spec) tools.push(spec);
+    }
+    const runningNames = running().map((a) => a.name);
+    if (runningNames.length > 0 && names.end !== undefined) tools.push(endSkillToolSpec(runningNames, names.end));
+    for (const tool of tools) offered.add(tool.name);
+
+    const p = policy();
+    const allowedTools = p.allowedTools(hostTools);
+    const diagnostics: Diagnostic[] = [...(p.restricted ? p.unknownTools(hostTools) : []), ...names.diagnostics];
     if (matchProblem) diagnostics.push(matchProblem);
     if (catalog.problem) diagnostics.push(catalog.problem);
 
+    const shownCandidates = candidates.slice(0, Math.max(topCount, 2));
+    const ambiguous = match.ambiguous && candidates.length > 1;
+    const ended = state.turn?.ended ?? [];
+    const entries = state.active.flatMap((entry) => {
+      const skill = source.get(entry.name);
+      return skill ? [{ skill, entry }] : [];
+    });
+    const system = [
+      catalog.text,
+      ambiguous ? say.ambiguityNote(shownCandidates.slice(0, 2).map((c) => c.name)) : "",
+      say.endedNote(ended, (name) => (reoffered.includes(name) ? names.toolName(name) : undefined)),
+      turnNote ?? "",
+      activeSection(entries, now, options.timeZone, p.restricted ? allowedTools : undefined, names.end),
+    ]
+      .filter((part) => part !== "")
+      .join("\n\n");
+
     const plan: TurnPlan = {
-      system: systemText([
-        catalog.text,
-        activeSection(now, p.restricted ? allowedTools : undefined),
-        note?.text ?? "",
-      ]),
-      activationTools,
+      system,
+      tools,
       allowedTools,
-      activeToolNames: [...allowedTools, ...activationTools.map((t) => t.name)],
+      activeToolNames: [...allowedTools, ...tools.map((t) => t.name)],
       candidates,
-      ambiguous: candidates.length > 1 && lastMatch.ambiguous,
+      vetoed: match.vetoed,
+      ambiguous,
+      ended,
       diagnostics,
     };
     if (explicit) plan.explicit = explicit;
@@ -853,129 +756,155 @@ export function createSessionWithInternals(options: SessionOptions): {
   };
 
   /** The last resort when planning itself failed: no skills offered, and never wider tool access. */
-  const safePlan = (input: PlanInput, error: unknown): TurnPlan => {
+  const safePlan = (error: unknown): TurnPlan => {
     let allowedTools: string[];
     try {
-      allowedTools = policy().policy.allowedTools(input.tools);
+      allowedTools = policy().allowedTools(hostTools);
     } catch {
-      // The active skills' whitelists cannot be read: least privilege.
-      allowedTools = state.active.length > 0 ? [] : [...input.tools];
+      allowedTools = state.active.length > 0 ? [] : [...hostTools]; // least privilege
     }
     return {
       system: "",
-      activationTools: [],
+      tools: [],
       allowedTools,
       activeToolNames: [...allowedTools],
       candidates: [],
+      vetoed: [],
       ambiguous: false,
+      ended: [],
       diagnostics: [planFallback("plan", error)],
     };
   };
 
-  const session: Session = {
+  const isSkillTool = (toolName: string): boolean => {
+    const names = toolNames();
+    return names.isGeneric(toolName) || names.isEnd(toolName) || names.skillName(toolName) !== undefined;
+  };
+
+  const callSkillTool = (call: ToolCall): ActivationResult | EndResult | undefined => {
+    if (call.id !== undefined) {
+      const known = answered.get(call.id);
+      if (known) return known;
+    }
+    const names = toolNames();
+    let result: ActivationResult | EndResult;
+    if (names.isEnd(call.name)) result = endByModel(parseInput(call.input));
+    else {
+      const generic = names.isGeneric(call.name);
+      const target = generic ? undefined : names.skillName(call.name);
+      if (!generic && target === undefined) return undefined;
+      const parsed = readActivationInput(call.input, generic);
+      result = parsed.ok
+        ? activateInternal(target ?? parsed.name!, "model", parsed.args, call.id !== undefined ? { call: call.id } : {})
+        : refuse(target ?? "", "model", {
+            error_type: "INVALID_ARGUMENTS",
+            message: `${call.name} was called with invalid input: ${parsed.problem}. Call it again with ${
+              generic ? '{"name": "<skill name from the catalog>", "args": "<optional>"}' : '{"args": "<optional>"}'
+            }.`,
+          });
+    }
+    if (call.id !== undefined) answered.set(call.id, result);
+    return result;
+  };
+
+  const blocked = (
+    tool: string,
+    error_type: "TOOL_NOT_ALLOWED" | "SKILL_FILES_PROTECTED",
+    message: string,
+    skill?: string,
+  ): GuardResult => {
+    const event: SkillEvent = {
+      type: "tool-blocked",
+      at: clock().toISOString(),
+      tool,
+      active: state.active.map((a) => a.name),
+    };
+    if (skill !== undefined) event.skill = skill;
+    emit(event);
+    return { allowed: false, result: { status: "error", error_type, message } };
+  };
+
+  const guard = (raw: ToolCall | string): GuardResult => {
+    const call: ToolCall = typeof raw === "string" ? { name: raw } : raw;
+    if (isSkillTool(call.name)) return { allowed: true };
+    const input = parseInput(call.input);
+    const reading = options.isReadTool?.(call.name) ?? false;
+    if (options.protect && input !== undefined && !reading) {
+      const target = options.protect.find(input);
+      if (target) return blocked(call.name, "SKILL_FILES_PROTECTED", say.protectedFiles(call.name, target));
+    }
+    const p = policy();
+    // `input` lets an argument-limited entry (`Bash(git:*)`) judge the call itself.
+    const decision = (p.decide as (tool: string, input?: unknown) => ReturnType<ToolPolicy["decide"]>)(call.name, input);
+    if (!decision.allowed) {
+      const allowed = p.allowedTools(hostTools);
+      const d = decision as Extract<typeof decision, { allowed: false }> & { reason: string; condition?: string };
+      const message =
+        d.reason === "disallowed"
+          ? say.blockedByDisallowed(call.name, d.skill, d.entries[0] ?? "", allowed)
+          : d.reason === "not-in-allowed-tools"
+            ? say.blockedByWhitelist(call.name, d.skill, allowed)
+            : say.blockedArguments(call.name, d.skill, d.condition ?? `its allowed-tools are ${toolList(d.entries)}`);
+      return blocked(call.name, "TOOL_NOT_ALLOWED", message, d.skill);
+    }
+    if (reading && options.noteRead) {
+      const file = readPath(input);
+      if (file) {
+        try {
+          options.noteRead(file);
+        } catch {
+          // Counting a read is a ranking hint: it must never fail the host's tool call.
+        }
+      }
+    }
+    return { allowed: true };
+  };
+
+  return {
     get state() {
       return state;
     },
-
-    plan(input: PlanInput): TurnPlan {
+    plan(input = {}) {
       try {
         return planTurn(input);
       } catch (error) {
-        return safePlan(input, error);
+        return safePlan(error);
       }
     },
-
+    respond(calls) {
+      for (const call of calls) if (isSkillTool(call.name)) callSkillTool(call);
+    },
+    isSkillTool,
+    callSkillTool,
+    guard,
     activate(name, activateOptions = {}) {
       return activateInternal(name, activateOptions.by ?? "code", activateOptions.args);
     },
-
     deactivate(name) {
-      return deactivateInternal(name);
+      return end(name, "code");
     },
-
-    isActivationTool(toolName) {
-      const names = toolNames();
-      return names.isGeneric(toolName) || names.skillName(toolName) !== undefined;
-    },
-
-    callActivationTool(toolName, input) {
-      const names = toolNames();
-      const isGeneric = names.isGeneric(toolName);
-      const target = isGeneric ? undefined : names.skillName(toolName);
-      if (!isGeneric && target === undefined) return undefined;
-      const parsed = readActivationInput(input, isGeneric);
-      if (!parsed.ok) {
-        return refuse(
-          target ?? "",
-          "model",
-          "INVALID_ARGUMENTS",
-          `${toolName} was called with invalid input: ${parsed.problem}. Call it again with ${
-            isGeneric
-              ? '{"name": "<skill name from the catalog>", "args": "<optional>"}'
-              : '{"args": "<optional>"}'
-          }.`,
-        );
-      }
-      return activateInternal(target ?? parsed.name!, "model", parsed.args);
-    },
-
-    guard(toolName): GuardResult {
-      if (session.isActivationTool(toolName)) return { allowed: true };
-      const { policy: p } = policy();
-      const decision = p.decide(toolName);
-      if (decision.allowed) return decision;
-      emit({
-        type: "tool-blocked",
-        at: clock().toISOString(),
-        tool: toolName,
-        active: state.active.map((a) => a.name),
-        skill: decision.skill,
-      });
-      const allowed = knownTools ? p.allowedTools(knownTools) : undefined;
-      const message =
-        decision.reason === "disallowed"
-          ? `Tool "${toolName}" is not allowed while skill "${decision.skill}" is active (its disallowed-tools include "${decision.entries[0]}"). Do the task without it${
-              allowed ? `, using: ${list(allowed)}` : ""
-            }, or ask the user.`
-          : `Tool "${toolName}" is not allowed while skill "${decision.skill}" is active: ${
-              allowed
-                ? allowed.length > 0
-                  ? `the tools you may use are ${list(allowed)}`
-                  : "no tools may be used"
-                : `its allowed-tools are ${list(decision.entries)}`
-            }. Use one of those, or ask the user before going outside the skill.`;
-      return { allowed: false, result: { status: "error", error_type: "TOOL_NOT_ALLOWED", message } };
-    },
-
     allowedTools(tools) {
-      return policy().policy.allowedTools(tools);
+      return policy().allowedTools(tools ?? hostTools);
     },
-
     active() {
-      return activeSkills();
+      return state.active.flatMap((a) => {
+        const skill = source.get(a.name);
+        return skill ? [skill] : [];
+      });
     },
-
     toJSON() {
-      return { active: state.active.map((a) => ({ ...a })) };
+      return cloneState(state);
     },
   };
+}
 
-  function session_silently<T>(fn: () => T): T {
-    silent++;
-    try {
-      return fn();
-    } finally {
-      silent--;
-    }
+function parseInput(input: unknown): unknown {
+  if (typeof input !== "string") return input;
+  const text = input.trim();
+  if (!text.startsWith("{") && !text.startsWith("[")) return input;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return input;
   }
-
-  return {
-    session,
-    internals: {
-      silently: session_silently,
-      markSeen(message) {
-        seenMessage = message;
-      },
-    },
-  };
 }

@@ -1,6 +1,6 @@
 /**
- * How a shelf makes sessions: its stage-1 matcher, its budgeted catalog, its usage store
- * and its event sink, wired once and shared by every session it hands out.
+ * How a shelf opens sessions: its stage-1 matcher, its budgeted catalog, its usage store,
+ * its event sink and its protections, wired once and shared by every session it opens.
  */
 import path from "node:path";
 import { buildCatalog } from "../catalog/catalog.js";
@@ -15,11 +15,18 @@ import type {
   Session,
   SessionState,
   Skill,
+  SkillScope,
   SkillSource,
 } from "../types.js";
 import type { UsageStore } from "../usage/store.js";
-import { sessionFromHistory } from "./from-history.js";
-import { createSession, type SessionCatalog, type SessionMatcher, type SessionOptions } from "./session.js";
+import type { ProtectedPaths } from "./protected-paths.js";
+import {
+  createSession,
+  offerableSkills,
+  type SessionCatalog,
+  type SessionMatcher,
+  type SessionOptions,
+} from "./session.js";
 
 export const EVENTS_FILE = "events.jsonl";
 const CATALOG_CACHE_SIZE = 64;
@@ -28,6 +35,8 @@ const MATCH_CACHE_SIZE = 64;
 export interface ShelfSessionsOptions {
   skills: SkillSource;
   matcher: Matcher;
+  /** The matcher has an `embed` function: `prepare()` runs the semantic signal ahead of a plan. */
+  embeds?: boolean;
   usage?: UsageStore;
   /** The sink; `undefined` = JSONL under `stateDir`; `false` = none. */
   events?: EventSink | false;
@@ -35,6 +44,10 @@ export interface ShelfSessionsOptions {
   stateDir: string;
   toolAliases?: ToolAliases;
   topCandidates?: number;
+  scope?: SkillScope;
+  protect?: ProtectedPaths | false;
+  isReadTool?: (tool: string) => boolean;
+  noteRead?: (path: string) => void;
   /** Catalog budget in tokens (default 4,000) and per-entry cap in characters (default 250). */
   budgetTokens?: number;
   entryCap?: number;
@@ -43,32 +56,44 @@ export interface ShelfSessionsOptions {
   now?: () => Date;
 }
 
-/** Per-session settings a host may change from the shelf's (e.g. one agent with other tools). */
-export interface SessionOverrides {
+/** What a host opens a session with: one per model call. */
+export interface OpenSessionOptions {
+  /** The checkpointed state (LangGraph, a Mastra thread, your store). Without it, the state is rebuilt from `history`. */
+  state?: SessionState;
+  /** The conversation so far, the latest user message included (user messages and every tool call with its output). */
+  history?: readonly HistoryItem[];
+  /** The latest user message, when you pass no history. */
+  message?: string;
+  /** The host's tool names: skill tools never take one, and allowed tools are named from them. */
+  tools?: readonly string[];
   /** Merged over the shelf's aliases, key by key. */
   toolAliases?: ToolAliases;
   /** How many top candidates get their own `skill_<name>` tool (default 3). */
   topCandidates?: number;
   /** Time zone for the date given to active skills (default: the runtime's). */
   timeZone?: string;
-  /**
-   * The host's own tool names. Activation tools never take one of them, and a call to one is
-   * never read as an activation (also in a history replay). Pass them wherever the session
-   * is rebuilt before a plan, e.g. to run a tool call: `plan({ tools })` only tells the
-   * session that plans.
-   */
-  tools?: readonly string[];
 }
 
 export interface ShelfSessions {
-  session(state?: SessionState, overrides?: SessionOverrides): Session;
-  fromHistory(history: readonly HistoryItem[], overrides?: SessionOverrides): Session;
+  session(open?: OpenSessionOptions): Session;
+  /** The embedding signal for a message, computed ahead (no-op without `embed`). */
+  prepare(message: string | undefined): Promise<void>;
   /** The sink every session emits to (undefined when events are off). */
   readonly events: EventSink | undefined;
-  /** Record a use that happened outside a session (e.g. a host's file tool read the SKILL.md), so cached catalogs reorder. */
+  /** Record a use that happened outside a session, so cached catalogs reorder. */
   recordUse(name: string, at?: Date): void;
   /** Wait until every event emitted so far is written. */
   flush(): Promise<void>;
+}
+
+/** The latest user message of a history. */
+export function latestUserText(history: readonly HistoryItem[] | undefined): string | undefined {
+  if (!history) return undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i];
+    if (item?.kind === "user" && typeof item.text === "string") return item.text;
+  }
+  return undefined;
 }
 
 export function createShelfSessions(options: ShelfSessionsOptions): ShelfSessions {
@@ -78,10 +103,9 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       : (options.events ?? jsonlEventSink(path.join(options.stateDir, EVENTS_FILE)));
   const { matcher, usage } = options;
 
-  // Catalogs are shared by every session of the shelf: a stateless host builds a session per
-  // step, and most turns repeat a candidate set (often the empty one). A catalog changes with
-  // the skill list, the active skills, the candidates and the usage order; uses recorded by
-  // sessions bump `usageVersion` (a read noted elsewhere reorders at the next change).
+  // Catalogs are shared by every session of the shelf: most turns repeat a candidate set
+  // (often the empty one). A catalog changes with the skill list, the skills left out, the
+  // candidates and the usage order; uses recorded by sessions bump `usageVersion`.
   let usageVersion = 0;
   const recorder = usage && {
     record(name: string, at: Date) {
@@ -109,35 +133,37 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
         now: options.now?.(),
       });
       // Name every listed skill in activate_skill's enum only when the catalog had to leave some out.
-      built = {
-        text: result.text,
-        names: result.omitted > 0 ? result.entries.map((e) => e.name) : undefined,
-      };
+      built = { text: result.text, names: result.omitted > 0 ? result.entries.map((e) => e.name) : undefined };
       if (catalogs.size >= CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
     } else catalogs.delete(key); // re-insert below: most recently used last
     catalogs.set(key, built);
     return built;
   };
 
-  // Stage 1 per message, shared the same way: a stateless host rebuilds its session at every
-  // step and every tool call, and each rebuilt session plans the same message again. A result
-  // holds while the skill list and the usage records (usage breaks ties) stay the same: uses
-  // recorded here, or any change a store with `version()` reports (e.g. a shared store).
+  // Stage 1 per message, shared by every session: each model call of a turn opens a session
+  // that plans the same message. A result holds while the skill list and the usage records
+  // (usage breaks ties) stay the same.
   const matches = new Map<string, MatchResult>();
   let matchList: readonly Skill[] | undefined;
   let matchUsage = "";
-  const match: SessionMatcher = (skills, message) => {
+  const current = (skills: readonly Skill[]) => {
     const usageNow = `${usageVersion}:${usage?.version?.() ?? ""}`;
     if (skills !== matchList || usageNow !== matchUsage) {
       matches.clear();
       matchList = skills;
       matchUsage = usageNow;
     }
+  };
+  const remember = (message: string, result: MatchResult) => {
+    if (matches.size >= MATCH_CACHE_SIZE) matches.delete(matches.keys().next().value!);
+    matches.set(message, result);
+  };
+  const match: SessionMatcher = (skills, message) => {
+    current(skills);
     let result = matches.get(message);
     if (result === undefined) {
       result = matcher.match(skills, message, { usage });
-      if (matches.size >= MATCH_CACHE_SIZE) matches.delete(matches.keys().next().value!);
-      matches.set(message, result);
+      remember(message, result);
     }
     return result;
   };
@@ -150,11 +176,15 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     events,
     toolAliases: options.toolAliases,
     topCandidates: options.topCandidates,
+    scope: options.scope,
+    protect: options.protect,
+    isReadTool: options.isReadTool,
+    noteRead: options.noteRead,
     timeZone: options.timeZone,
     now: options.now,
   };
-  // One merged alias map per override object: a host passes the same object for every rebuilt
-  // session, and compiled whitelists are cached per alias map.
+  // One merged alias map per override object: a host passes the same object on every call,
+  // and compiled whitelists are cached per alias map.
   const mergedAliases = new WeakMap<ToolAliases, ToolAliases>();
   const aliasesWith = (extra: ToolAliases): ToolAliases => {
     let merged = mergedAliases.get(extra);
@@ -164,21 +194,28 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     }
     return merged;
   };
-  const withOverrides = (overrides: SessionOverrides | undefined): Omit<SessionOptions, "state"> => {
-    if (!overrides) return base;
-    const merged = { ...base };
-    if (overrides.toolAliases) merged.toolAliases = aliasesWith(overrides.toolAliases);
-    if (overrides.topCandidates !== undefined) merged.topCandidates = overrides.topCandidates;
-    if (overrides.timeZone !== undefined) merged.timeZone = overrides.timeZone;
-    if (overrides.tools !== undefined) merged.tools = overrides.tools;
-    return merged;
-  };
 
   return {
     events,
     recordUse: (name, at = new Date()) => recorder?.record(name, at),
-    session: (state, overrides) => createSession({ ...withOverrides(overrides), state }),
-    fromHistory: (history, overrides) => sessionFromHistory(history, withOverrides(overrides)),
+    session(open = {}) {
+      const sessionOptions: SessionOptions = { ...base };
+      if (open.state !== undefined) sessionOptions.state = open.state;
+      if (open.history !== undefined) sessionOptions.history = open.history;
+      if (open.message !== undefined) sessionOptions.message = open.message;
+      if (open.tools !== undefined) sessionOptions.tools = open.tools;
+      if (open.toolAliases) sessionOptions.toolAliases = aliasesWith(open.toolAliases);
+      if (open.topCandidates !== undefined) sessionOptions.topCandidates = open.topCandidates;
+      if (open.timeZone !== undefined) sessionOptions.timeZone = open.timeZone;
+      return createSession(sessionOptions);
+    },
+    async prepare(message) {
+      if (!options.embeds || message === undefined) return;
+      const skills = offerableSkills(options.skills.skills());
+      current(skills);
+      if (matches.has(message) || skills.length === 0) return;
+      remember(message, await matcher.matchAsync(skills, message, { usage }));
+    },
     flush: async () => {
       const flushable = events as { flush?: () => Promise<void> } | undefined;
       await flushable?.flush?.();

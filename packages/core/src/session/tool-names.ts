@@ -8,6 +8,7 @@
 import type { Diagnostic } from "../types.js";
 import {
   ACTIVATE_SKILL_TOOL_NAMES,
+  END_SKILL_TOOL_NAMES,
   SKILL_TOOL_PREFIX,
   skillToolNames,
   type ToolNameIndex,
@@ -22,6 +23,9 @@ export interface ActivationToolNames {
   readonly generic: string | undefined;
   /** Is this a call to the generic activation tool? */
   isGeneric(toolName: string): boolean;
+  /** The name the end tool is offered under (undefined when every form is a host tool). */
+  readonly end: string | undefined;
+  isEnd(toolName: string): boolean;
   /** `tool-name-clash` warnings: each activation tool that had to give way to a host tool. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -75,7 +79,10 @@ export function resolveActivationToolNames(
     );
   }
 
+  const end = END_SKILL_TOOL_NAMES.find((tool) => !hostTools.has(tool));
   return {
+    end,
+    isEnd: (toolName) => !hostTools.has(toolName) && END_SKILL_TOOL_NAMES.includes(toolName),
     toolName: (skillName) => (renamed.has(skillName) ? renamed.get(skillName) : index.toolName(skillName)),
     skillName: (toolName) => (hostTools.has(toolName) ? undefined : index.skillName(toolName)),
     generic,

@@ -1,0 +1,52 @@
+/**
+ * Running a model's tool calls the same way in every framework: skillshelf's own tools
+ * answered by the session, every host tool guarded first and then run inside the session
+ * (so a sub-agent it starts is bounded by the conversation's active skills).
+ */
+import { runInSession } from "../session/current-session.js";
+import type { ActivationResult, EndResult, GuardResult, Session, ToolCall } from "../types.js";
+
+/** What the model reads when a call names none of skillshelf's tools (any more). */
+export function notASkillTool(toolName: string): Extract<ActivationResult, { status: "error" }> {
+  return {
+    status: "error",
+    error_type: "NOT_FOUND",
+    message: `"${toolName}" is not a skill tool in this conversation (the skills may have changed). Continue without it, or use a skill from the catalog.`,
+  };
+}
+
+/** A call to one of skillshelf's tools (activation or end), answered by the session. */
+export function runSkillTool(session: Session, call: ToolCall): ActivationResult | EndResult {
+  return session.callSkillTool(call) ?? notASkillTool(call.name);
+}
+
+export type Blocked = Extract<GuardResult, { allowed: false }>["result"];
+
+/**
+ * A host tool call: refused with core's structured result when the session forbids it,
+ * else `execute` runs inside the session. Synchronous on purpose: the tool's own return
+ * value (a promise, a stream) comes back untouched.
+ */
+export function runHostTool<T>(session: Session, call: ToolCall, execute: () => T): T | Blocked {
+  const verdict = session.guard(call);
+  if (!verdict.allowed) return verdict.result;
+  return runInSession(session, execute);
+}
+
+/** Is this a refusal core wrote? (By shape: it also comes back serialised in a later request.) */
+export function isBlockedResult(output: unknown): output is Blocked {
+  if (typeof output !== "object" || output === null) return false;
+  const record = output as { status?: unknown; error_type?: unknown };
+  return (
+    record.status === "error" &&
+    (record.error_type === "TOOL_NOT_ALLOWED" || record.error_type === "SKILL_FILES_PROTECTED")
+  );
+}
+
+/**
+ * The output to record for a tool call that failed (it threw, was denied, or the framework
+ * reports an error): a structured error, so the call reads as failed however its text looks.
+ */
+export function toolErrorOutput(message: string): { status: "error"; error_type: "TOOL_ERROR"; message: string } {
+  return { status: "error", error_type: "TOOL_ERROR", message };
+}

@@ -1,0 +1,91 @@
+/**
+ * Skill files are the whitelist's source, so a model must not be able to edit its way out
+ * of a restriction (rewrite, delete, shadow or add a SKILL.md) or into the next
+ * conversation's prompt. A guarded tool call whose arguments point into a skill root or
+ * skillshelf's state folder is refused, unless the tool only reads.
+ *
+ * This looks at arguments, not at what a tool does: it catches paths and shell commands that
+ * name those folders, not a program that computes the path at run time. It is a tripwire
+ * for a model that edits files, not a sandbox (SECURITY.md says so).
+ */
+import os from "node:os";
+import path from "node:path";
+
+const MAX_DEPTH = 6;
+const MAX_LEAVES = 256;
+const MAX_STRING = 16_384;
+
+export interface ProtectedPaths {
+  /** The protected folder a call's arguments point into, if any. */
+  find(input: unknown): string | undefined;
+}
+
+function inside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** `roots`: absolute folders to protect; `base`: what relative paths in arguments are relative to. */
+export function protectedPaths(roots: readonly string[], base: string): ProtectedPaths {
+  const home = os.homedir();
+  const absolute = [...new Set(roots.map((r) => path.resolve(base, r)))];
+  // The spellings a command line may use for each root: absolute, relative to the project, ~/…
+  const spellings = new Map<string, string>();
+  for (const root of absolute) {
+    spellings.set(root, root);
+    if (inside(root, base) && root !== base) spellings.set(path.relative(base, root), root);
+    if (inside(root, home) && root !== home) spellings.set(`~/${path.relative(home, root)}`, root);
+  }
+  const forms = [...spellings.entries()].map(([form, root]) => [form.split(path.sep).join("/"), root] as const);
+
+  const check = (text: string): string | undefined => {
+    const value = text.length > MAX_STRING ? text.slice(0, MAX_STRING) : text;
+    const slashed = value.replace(/\\/g, "/");
+    for (const [form, root] of forms) if (slashed.includes(form)) return root;
+    if (!value.includes("\n") && value.length < 4096) {
+      const expanded = value.startsWith("~/") ? path.join(home, value.slice(2)) : value;
+      const resolved = path.resolve(base, expanded);
+      for (const root of absolute) if (inside(resolved, root)) return root;
+    }
+    return undefined;
+  };
+
+  return {
+    find(input) {
+      let leaves = 0;
+      const visit = (value: unknown, depth: number): string | undefined => {
+        if (typeof value === "string") {
+          leaves++;
+          return check(value);
+        }
+        if (depth >= MAX_DEPTH || value === null || typeof value !== "object") return undefined;
+        for (const item of Array.isArray(value) ? value : Object.values(value)) {
+          if (leaves >= MAX_LEAVES) return undefined;
+          const hit = visit(item, depth + 1);
+          if (hit) return hit;
+        }
+        return undefined;
+      };
+      let value = input;
+      if (typeof value === "string" && value.trim().startsWith("{")) {
+        try {
+          value = JSON.parse(value);
+        } catch {
+          // a plain string argument: checked as it is
+        }
+      }
+      return visit(value, 0);
+    },
+  };
+}
+
+/** The first file path in a read tool's arguments (`path`, `file_path`, `filePath`, `file`). */
+export function readPath(input: unknown): string | undefined {
+  if (!input || typeof input !== "object") return typeof input === "string" ? input : undefined;
+  const record = input as Record<string, unknown>;
+  for (const key of ["path", "file_path", "filePath", "file", "filename"]) {
+    const value = record[key];
+    if (typeof value === "string" && value) return value;
+  }
+  return undefined;
+}

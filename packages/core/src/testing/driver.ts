@@ -1,0 +1,67 @@
+/**
+ * The conformance suite's contract with an adapter. A driver runs one framework's real agent
+ * loop (its own mock model, its own tool objects, its own state handling) and reports, for
+ * every model call, what the model saw. The same scenarios must give the same records on
+ * every framework: that is what "the same behaviour in all three" means, as a test.
+ */
+import type { Shelf } from "../shelf.js";
+
+/** A host tool, framework-neutral: each driver turns it into its framework's tool. */
+export interface HostTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the input (an object schema). */
+  inputSchema: Record<string, unknown>;
+  /** What the tool returns (JSON-serialisable). A test counts calls through this. */
+  run(input: Record<string, unknown>): unknown | Promise<unknown>;
+}
+
+/** A tool as the model was offered it. */
+export interface SeenTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** One message of the conversation as the model reads it. */
+export type SeenMessage =
+  | { role: "user"; text: string }
+  | { role: "assistant"; text?: string; calls?: Array<{ name: string; input: unknown }> }
+  /** A tool's result as the model reads it: JSON values parsed, errors as the framework words them. */
+  | { role: "tool"; name: string; result: unknown };
+
+/** Everything the model saw in one call. */
+export interface ModelView {
+  /** Every system text of the call, in order, joined by a blank line. */
+  system: string;
+  tools: SeenTool[];
+  messages: SeenMessage[];
+}
+
+/** What the scripted model answers: text (the run ends) or tool calls (the loop goes on). */
+export type ModelReply = { text: string } | { calls: Array<{ name: string; input?: Record<string, unknown> }> };
+
+/** The model: a function of what it sees (scenarios script it). */
+export type ScriptedModel = (view: ModelView) => ModelReply;
+
+export interface DriverOptions {
+  shelf: Shelf;
+  tools: HostTool[];
+  model: ScriptedModel;
+  /** The host's own system prompt. */
+  system: string;
+  /** Role sub-agents: the scripted model the sub-agent runs on (delegation scenarios). */
+  roleModel?: ScriptedModel;
+}
+
+/** One conversation (a thread) in a framework. */
+export interface DriverConversation {
+  /** One user message: the framework runs its agent loop until the model answers with text. */
+  send(message: string): Promise<void>;
+}
+
+export interface ConformanceDriver {
+  /** e.g. "langchain", "ai-sdk", "mastra". */
+  readonly name: string;
+  conversation(options: DriverOptions): DriverConversation | Promise<DriverConversation>;
+}

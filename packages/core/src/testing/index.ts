@@ -1,0 +1,28 @@
+/**
+ * `@skillshelf/core/testing`: the cross-adapter conformance suite. An adapter implements a
+ * `ConformanceDriver` for its framework and checks that every scenario gives the same
+ * records as `referenceDriver`:
+ *
+ *   for (const scenario of conformanceScenarios)
+ *     it(scenario.name, async () =>
+ *       expect(await runScenario(myDriver, scenario)).toEqual(await runScenario(referenceDriver, scenario)));
+ */
+export type {
+  ConformanceDriver,
+  DriverConversation,
+  DriverOptions,
+  HostTool,
+  ModelReply,
+  ModelView,
+  ScriptedModel,
+  SeenMessage,
+  SeenTool,
+} from "./driver.js";
+export { MAX_STEPS, referenceDriver } from "./reference-driver.js";
+export {
+  type CallRecord,
+  conformanceScenarios,
+  runScenario,
+  type Scenario,
+  type ScenarioRecords,
+} from "./scenarios.js";

@@ -1,0 +1,92 @@
+/**
+ * The reference: the agent loop every framework runs, written against core alone. A
+ * framework's driver must produce the same records as this one, so it is the contract in
+ * executable form: one session per model call, the response handed to `respond` before any
+ * call runs, skillshelf's tools answered by the session, host tools run through the guard.
+ */
+import { hostDelegationSpec, runDelegation } from "../adapter-kit/delegation.js";
+import { runHostTool, runSkillTool } from "../adapter-kit/tool-calls.js";
+import type { HistoryItem, ToolCall } from "../types.js";
+import type { ConformanceDriver, HostTool, ModelView, SeenMessage, SeenTool } from "./driver.js";
+
+/** Steps per user message before the loop gives up (a scripted model that never answers). */
+export const MAX_STEPS = 12;
+
+function seen(tool: HostTool): SeenTool {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}
+
+export const referenceDriver: ConformanceDriver = {
+  name: "reference",
+  conversation({ shelf, tools, model, system, roleModel }) {
+    const history: HistoryItem[] = [];
+    const messages: SeenMessage[] = [];
+    const names = tools.map((t) => t.name);
+    let counter = 0;
+
+    const runSubAgent = async (instructions: string, task: string, allowed: readonly string[]) => {
+      const sub: SeenMessage[] = [{ role: "user", text: task }];
+      for (let step = 0; step < MAX_STEPS; step++) {
+        const view: ModelView = {
+          system: instructions,
+          tools: tools.filter((t) => allowed.includes(t.name)).map(seen),
+          messages: [...sub],
+        };
+        const reply = (roleModel ?? (() => ({ text: "" })))(view);
+        if ("text" in reply) return reply.text;
+        sub.push({ role: "assistant", calls: reply.calls.map((c) => ({ name: c.name, input: c.input ?? {} })) });
+        for (const call of reply.calls) {
+          const tool = allowed.includes(call.name) ? tools.find((t) => t.name === call.name) : undefined;
+          sub.push({ role: "tool", name: call.name, result: tool ? await tool.run(call.input ?? {}) : null });
+        }
+      }
+      return "";
+    };
+
+    return {
+      async send(text) {
+        await shelf.refresh();
+        history.push({ kind: "user", text });
+        messages.push({ role: "user", text });
+        for (let step = 0; step < MAX_STEPS; step++) {
+          const session = await shelf.openSession({ history, tools: names });
+          const plan = session.plan();
+          const allowed = new Set(plan.allowedTools);
+          const delegation = roleModel && allowed.has("delegate") ? [hostDelegationSpec(shelf.roles(), names)] : [];
+          const view: ModelView = {
+            system: [system, plan.system].filter((part) => part !== "").join("\n\n"),
+            tools: [...tools.filter((t) => allowed.has(t.name) && t.name !== "delegate").map(seen), ...delegation, ...plan.tools],
+            messages: [...messages],
+          };
+          const reply = model(view);
+          if ("text" in reply) {
+            messages.push({ role: "assistant", text: reply.text });
+            return;
+          }
+          const calls: ToolCall[] = reply.calls.map((c) => ({ id: `call_${++counter}`, name: c.name, input: c.input ?? {} }));
+          messages.push({ role: "assistant", calls: calls.map((c) => ({ name: c.name, input: c.input })) });
+          session.respond(calls);
+          for (const call of calls) {
+            let result: unknown;
+            if (session.isSkillTool(call.name)) result = runSkillTool(session, call);
+            else if (call.name === "delegate" && roleModel) {
+              result = await runHostTool(session, call, () =>
+                runDelegation(shelf, call.input, {
+                  tools: names.filter((n) => n !== "delegate"),
+                  run: (d) => runSubAgent(d.instructions, d.task, d.tools),
+                }),
+              );
+            } else {
+              const tool = tools.find((t) => t.name === call.name);
+              result = tool
+                ? await runHostTool(session, call, () => tool.run((call.input ?? {}) as Record<string, unknown>))
+                : { status: "error", error_type: "UNKNOWN_TOOL", message: `No tool "${call.name}".` };
+            }
+            history.push({ kind: "tool-call", id: call.id, toolName: call.name, input: call.input, output: result });
+            messages.push({ role: "tool", name: call.name, result });
+          }
+        }
+      },
+    };
+  },
+};

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { type ConformanceDriver, conformanceScenarios, referenceDriver, runScenario } from "./index.js";
+
+// The reference records are the contract every adapter is compared with: each scenario's own
+// expectations run on them here, so a core change that breaks a behaviour fails in core first.
+describe("conformance scenarios on the reference driver", () => {
+  for (const scenario of conformanceScenarios) {
+    it(scenario.name, async () => {
+      const records = await runScenario(referenceDriver, scenario);
+      expect(records.calls.length).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("the suite catches a diverging adapter", () => {
+  const first = conformanceScenarios[0]!;
+
+  it("one that words a refusal differently", async () => {
+    const rewording: ConformanceDriver = {
+      name: "rewording",
+      conversation: (options) =>
+        referenceDriver.conversation({
+          ...options,
+          model: (view) =>
+            options.model({
+              ...view,
+              messages: view.messages.map((m) =>
+                m.role === "tool" && (m.result as { status?: string })?.status === "error"
+                  ? { ...m, result: { ...(m.result as object), message: "Not allowed." } }
+                  : m,
+              ),
+            }),
+        }),
+    };
+    expect(await runScenario(rewording, first)).not.toEqual(await runScenario(referenceDriver, first));
+  });
+
+  it("one that skips the guard", async () => {
+    const unguarded: ConformanceDriver = {
+      name: "unguarded",
+      conversation: (options) => {
+        const open = options.shelf.openSession.bind(options.shelf);
+        const shelf = {
+          ...options.shelf,
+          refresh: options.shelf.refresh,
+          roles: options.shelf.roles,
+          openSession: async (o: Parameters<typeof open>[0]) => {
+            const session = await open(o);
+            return Object.assign(Object.create(session), { guard: () => ({ allowed: true }) });
+          },
+        } as typeof options.shelf;
+        return referenceDriver.conversation({ ...options, shelf });
+      },
+    };
+    await expect(runScenario(unguarded, first)).rejects.toThrow(/conformance/);
+  });
+});

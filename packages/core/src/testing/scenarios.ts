@@ -1,0 +1,413 @@
+/**
+ * The conformance scenarios: every skill behaviour a model can see, scripted. Each runs on a
+ * real shelf in a temp folder; the driver runs its framework's agent loop; the records say
+ * what the model saw on every call. `runScenario` also checks each scenario's own
+ * expectations, so the reference records are themselves tested.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createShelf } from "../shelf.js";
+import type { ConformanceDriver, HostTool, ModelReply, ModelView, ScriptedModel, SeenMessage } from "./driver.js";
+
+/** What the model saw in one call, normalised for framework framing. */
+export interface CallRecord {
+  /** The system text, paragraph by paragraph (date line and temp folder normalised). */
+  system: string;
+  /** Names of every tool offered, sorted. */
+  tools: string[];
+  /** skillshelf's own tools as offered: name, description, input schema. */
+  skillTools: Array<{ name: string; description: string; inputSchema: unknown }>;
+  /** The tool results the model reads in this call that arrived since its previous call. */
+  results: Array<{ name: string; result: unknown }>;
+}
+
+export interface ScenarioRecords {
+  calls: CallRecord[];
+  /** Host tools that actually ran, in order, with their input. */
+  ran: Array<{ name: string; input: unknown }>;
+}
+
+export interface Scenario {
+  name: string;
+  /** Skill folders under `<root>/.skillshelf/skills`: folder → SKILL.md text. */
+  skills: Record<string, string>;
+  /** Host tools the agent has (from the fixture set below). */
+  tools: string[];
+  /** The user's messages, in order; `before` runs first (e.g. a hot edit). */
+  turns: Array<{ user: string; before?: (root: string) => Promise<void> }>;
+  /** The main model's replies, in order, one per model call. */
+  replies: ModelReply[];
+  /** A role sub-agent's replies (delegation scenarios). */
+  roleReplies?: ModelReply[];
+  /** The scenario's own expectations on the records; throws with a message when one fails. */
+  check(records: ScenarioRecords): void;
+}
+
+const HOST_PROMPT = "You are the agent under test.";
+
+/** Host tools: each returns a small JSON result naming itself, and records that it ran. */
+function hostTool(name: string, ran: ScenarioRecords["ran"]): HostTool {
+  return {
+    name,
+    description: `The host's ${name} tool.`,
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string" }, query: { type: "string" }, to: { type: "string" } },
+      additionalProperties: true,
+    },
+    run(input) {
+      ran.push({ name, input });
+      return { ok: true, tool: name };
+    },
+  };
+}
+
+const SKILL_TOOL = /^(skill_|activate_skill|end_skill|skillshelf_)/;
+const DATE_LINE = /^Today is .*$/gm;
+
+function normaliseSystem(text: string, root: string): string {
+  return text
+    .split(root)
+    .join("<root>")
+    .replace(DATE_LINE, "Today is <date>.")
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .join("\n\n");
+}
+
+/** Recursively drop the keys frameworks add to a JSON Schema on the way (`$schema`, …). */
+function normaliseSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(normaliseSchema);
+  if (!schema || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "$schema" || key === "~standard") continue;
+    out[key] = normaliseSchema(value);
+  }
+  return out;
+}
+
+function replaceRoot(value: unknown, root: string): unknown {
+  return JSON.parse(JSON.stringify(value ?? null).split(root).join("<root>"));
+}
+
+function record(view: ModelView, root: string): CallRecord {
+  const results: CallRecord["results"] = [];
+  for (let i = view.messages.length - 1; i >= 0; i--) {
+    const message = view.messages[i] as SeenMessage;
+    if (message.role !== "tool") break;
+    results.unshift({ name: message.name, result: replaceRoot(message.result, root) });
+  }
+  return {
+    system: normaliseSystem(view.system, root),
+    tools: view.tools.map((t) => t.name).sort(),
+    skillTools: view.tools
+      .filter((t) => SKILL_TOOL.test(t.name))
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: normaliseSchema(t.inputSchema) }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1)),
+    results,
+  };
+}
+
+function scripted(replies: readonly ModelReply[]): ScriptedModel {
+  let next = 0;
+  return () => replies[next++] ?? { text: "(the script has no more replies)" };
+}
+
+/** Run one scenario on a driver: a fresh shelf in a temp folder, the turns, the records. */
+export async function runScenario(driver: ConformanceDriver, scenario: Scenario): Promise<ScenarioRecords> {
+  const root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-conformance-"));
+  try {
+    for (const [folder, text] of Object.entries(scenario.skills)) {
+      const dir = path.join(root, ".skillshelf", "skills", folder);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, "SKILL.md"), text);
+    }
+    const shelf = await createShelf({ root, userDirs: [], events: false });
+    const records: ScenarioRecords = { calls: [], ran: [] };
+    const main = scripted(scenario.replies);
+    const role = scripted(scenario.roleReplies ?? []);
+    const conversation = await driver.conversation({
+      shelf,
+      tools: scenario.tools.map((name) => hostTool(name, records.ran)),
+      system: HOST_PROMPT,
+      model: (view) => {
+        records.calls.push(record(view, root));
+        return main(view);
+      },
+      ...(scenario.roleReplies && { roleModel: role }),
+    });
+    for (const turn of scenario.turns) {
+      await turn.before?.(root);
+      await conversation.send(turn.user);
+    }
+    await shelf.close();
+    const out = replaceRoot(records, root) as ScenarioRecords;
+    scenario.check(out);
+    return out;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+// ── fixtures ──
+
+const RELEASE_NOTES = `---
+name: release-notes
+description: Draft release notes from the git log since the last release.
+triggers: [release notes, changelog]
+exclusions: [commit message]
+allowed-tools: git_log read_file
+---
+1. Read the history with git_log since the last tag.
+2. Group the changes into Added, Fixed and Changed, and write the notes.
+`;
+
+const BATCH_RENAME = `---
+name: batch-rename
+description: Rename every file in a folder with a prefix.
+disable-model-invocation: true
+argument-hint: <folder> <prefix>
+arguments: [folder, prefix]
+allowed-tools: list_files rename_file
+---
+List the files in $folder, then rename each one to start with $prefix.
+`;
+
+const SUMMARIZE_DIFF = `---
+name: summarize-diff
+description: Summarize the changes of a diff or a pull request for a reviewer.
+triggers: [summarize the changes, summarize the diff]
+exclusions: [commit message]
+---
+Summarise the diff file by file.
+`;
+
+const DEPLOY = `---
+name: deploy
+description: Deploy the app to staging or production with the deploy script.
+triggers: [deploy]
+allowed-tools: bash read_file
+---
+Run the deploy for the environment the user names.
+`;
+
+function fail(message: string): never {
+  throw new Error(`conformance: ${message}`);
+}
+function expect(condition: unknown, message: string): void {
+  if (!condition) fail(message);
+}
+const call = (name: string, input: Record<string, unknown> = {}): ModelReply => ({ calls: [{ name, input }] });
+const calls = (...list: Array<[string, Record<string, unknown>?]>): ModelReply => ({
+  calls: list.map(([name, input]) => ({ name, input: input ?? {} })),
+});
+const text = (t: string): ModelReply => ({ text: t });
+const errorOf = (result: unknown) => (result as { error_type?: string } | null)?.error_type;
+
+export const conformanceScenarios: Scenario[] = [
+  {
+    name: "activation, body next call, restriction, structured refusal, end, unrelated tool works",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "web_search", "send_email"],
+    turns: [
+      { user: "Write the release notes for v2.0" },
+      { user: "Search the web for the TypeScript 6 release date" },
+    ],
+    replies: [
+      call("skill_release-notes"),
+      call("web_search", { query: "v2.0 changes" }),
+      call("git_log"),
+      call("end_skill"),
+      text("Here are the notes."),
+      call("web_search", { query: "TypeScript 6 release date" }),
+      text("It was released in …"),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[0]?.skillTools.some((t) => t.name === "skill_release-notes"), "the candidate gets its own tool");
+      expect(c[1]?.system.includes('<skill_content name="release-notes">'), "the body is in the next call's system text");
+      expect(!c[1]?.tools.includes("web_search") && c[1]?.tools.includes("git_log"), "tools are restricted");
+      expect(c[1]?.tools.includes("end_skill"), "the end tool is offered while a skill is active");
+      expect(errorOf(c[2]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "the forbidden call reads a structured refusal");
+      expect(!c[4]?.system.includes("<skill_content"), "the ended skill's body is gone");
+      expect(!c[4]?.tools.includes("web_search"), "its limits hold until the user's next message");
+      expect(c[5]?.tools.includes("web_search"), "the next request gets every tool again");
+      expect(ran.map((r) => r.name).join() === "git_log,web_search", "only allowed calls ran");
+    },
+  },
+  {
+    name: "a new request ends the skill; a continuation keeps it",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "web_search", "send_email"],
+    turns: [
+      { user: "Write the release notes for v2.0" },
+      { user: "ok, go ahead" },
+      { user: "Search the web for the TypeScript 6 release date" },
+    ],
+    replies: [
+      call("skill_release-notes"),
+      text("Shall I read the git log?"),
+      call("send_email", { to: "all@example.com" }),
+      text("I can't send email under this skill."),
+      call("web_search", { query: "TypeScript 6" }),
+      text("Found it."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[2]?.tools.includes("send_email"), "a continuation keeps the restriction");
+      expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "send_email refused under the skill");
+      expect(c[4]?.system.includes('Skill "release-notes" (active for the previous request) has ended'), "the model is told");
+      expect(c[4]?.tools.includes("web_search"), "the unrelated request gets web_search");
+      expect(c[4]?.skillTools.some((t) => t.name === "skill_release-notes"), "the ended skill is offered again");
+      expect(ran.map((r) => r.name).join() === "web_search", "only web_search ran");
+    },
+  },
+  {
+    name: "/done ends the active skill",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "web_search"],
+    turns: [{ user: "Write the release notes for v2.0" }, { user: "/done" }],
+    replies: [call("skill_release-notes"), text("Drafting."), text("Done.")],
+    check({ calls: c }) {
+      expect(c[2]?.system.includes('The user ended "release-notes" (/done)'), "the model is told the user ended it");
+      expect(c[2]?.tools.includes("web_search") && !c[2]?.tools.includes("end_skill"), "the restriction is gone");
+    },
+  },
+  {
+    name: "explicit /name args runs a user-only skill; the model is never offered it",
+    skills: { "batch-rename": BATCH_RENAME, "release-notes": RELEASE_NOTES },
+    tools: ["list_files", "rename_file", "web_search"],
+    turns: [{ user: "rename the files in docs with a meeting- prefix" }, { user: "/batch-rename docs meeting-" }],
+    replies: [
+      text("You can run /batch-rename docs meeting-."),
+      call("list_files", { path: "docs" }),
+      call("rename_file", { path: "docs/a.md", to: "docs/meeting-a.md" }),
+      text("Renamed."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[0]?.skillTools.some((t) => t.name === "skill_batch-rename"), "no skill tool for a user-only skill");
+      expect(!JSON.stringify(c[0]?.skillTools ?? []).includes('"batch-rename"'), "not in activate_skill's enum");
+      expect(c[1]?.system.includes("List the files in docs, then rename each one to start with meeting-."), "arguments substituted");
+      expect(!c[1]?.tools.includes("web_search"), "its whitelist applies");
+      expect(ran.map((r) => r.name).join() === "list_files,rename_file", "both calls ran");
+    },
+  },
+  {
+    name: "a vetoed skill is offered through no path and cannot be activated",
+    skills: { "summarize-diff": SUMMARIZE_DIFF, "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file"],
+    turns: [{ user: "Summarize the changes into a commit message" }],
+    // A model that calls it anyway gets EXCLUDED from core (session tests); here the framework
+    // would reject the name against the tool's enum first, in words of its own.
+    replies: [text("Here is a commit message.")],
+    check({ calls: c }) {
+      expect(!c[0]?.skillTools.some((t) => t.name === "skill_summarize-diff"), "no skill tool");
+      const generic = c[0]?.skillTools.find((t) => t.name === "activate_skill");
+      expect(!JSON.stringify(generic?.inputSchema ?? {}).includes("summarize-diff"), "not in activate_skill's enum");
+      expect(!c[0]?.system.includes("- summarize-diff:"), "not in the catalog");
+    },
+  },
+  {
+    name: "two close candidates: the model is asked to ask the user",
+    skills: {
+      "pdf-extract": `---\nname: pdf-extract\ndescription: Extract text and tables from PDF files.\ntriggers: [pdf]\n---\nExtract.\n`,
+      "pdf-fill": `---\nname: pdf-fill\ndescription: Fill in PDF forms from data.\ntriggers: [pdf]\n---\nFill.\n`,
+    },
+    tools: ["read_file"],
+    turns: [{ user: "help with this pdf" }],
+    replies: [text("Which one do you mean?")],
+    check({ calls: c }) {
+      expect(c[0]?.skillTools.filter((t) => t.name.startsWith("skill_pdf")).length === 2, "both offered");
+      expect(c[0]?.system.includes("Ask the user which one they mean"), "the model is asked to ask");
+    },
+  },
+  {
+    name: "delegation under a skill never reaches a tool the parent could not use",
+    skills: {
+      audit: `---\nname: audit\ndescription: Audit the code base for risky patterns.\ntriggers: [audit]\nallowed-tools: read_file Task\n---\nAudit the code; delegate deep dives to the developer role.\n`,
+    },
+    tools: ["read_file", "bash", "write_file", "delegate"],
+    turns: [{ user: "audit the repository" }],
+    replies: [call("skill_audit"), call("delegate", { role: "developer", task: "Check src/ for eval()." }), text("Audit done.")],
+    roleReplies: [text("No eval() found.")],
+    check({ calls: c }) {
+      const result = c[2]?.results[0]?.result as { status?: string; data?: { tools?: string[] } } | undefined;
+      expect(result?.status === "success", "the delegation ran");
+      expect(!(result?.data?.tools ?? []).includes("bash"), "bash is withheld from the sub-agent");
+    },
+  },
+  {
+    name: "hot reload between turns: a new skill is offered on the next message",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["bash", "read_file"],
+    turns: [
+      { user: "deploy the app to staging" },
+      {
+        user: "deploy the app to staging now",
+        before: async (root) => {
+          const dir = path.join(root, ".skillshelf", "skills", "deploy");
+          await mkdir(dir, { recursive: true });
+          await writeFile(path.join(dir, "SKILL.md"), DEPLOY);
+        },
+      },
+    ],
+    replies: [text("No deploy skill."), call("skill_deploy"), text("Deploying.")],
+    check({ calls: c }) {
+      expect(!c[0]?.skillTools.some((t) => t.name === "skill_deploy"), "not there before the edit");
+      expect(c[1]?.skillTools.some((t) => t.name === "skill_deploy"), "offered after the edit");
+    },
+  },
+  {
+    name: "parallel activations: one per group, and a host call in the same response is judged after them",
+    skills: {
+      "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\nallowed-tools: read_file\n---\nBe formal.\n`,
+      "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\n---\nBe casual.\n`,
+    },
+    tools: ["read_file", "send_email"],
+    turns: [{ user: "write a formal or casual reply" }],
+    replies: [
+      calls(["send_email", { to: "boss@example.com" }], ["skill_tone-formal"], ["skill_tone-casual"]),
+      text("Drafted."),
+    ],
+    check({ calls: c, ran }) {
+      const [email, formal, casual] = c[1]?.results ?? [];
+      expect(errorOf(email?.result) === "TOOL_NOT_ALLOWED", "the host call before the activation is judged after it");
+      expect((formal?.result as { status?: string })?.status === "success", "the first activation wins");
+      expect(errorOf(casual?.result) === "GROUP_CONFLICT", "the second of the group is refused");
+      expect(ran.length === 0, "send_email never ran");
+    },
+  },
+  {
+    name: "a host tool named like a skill tool stays the host's",
+    skills: {
+      pdf: `---\nname: pdf\ndescription: Work with PDF files.\ntriggers: [pdf]\n---\nUse the PDF tools.\n`,
+    },
+    tools: ["skill_pdf", "read_file"],
+    turns: [{ user: "open the pdf" }],
+    replies: [call("skill_pdf", { path: "a.pdf" }), text("Opened.")],
+    check({ calls: c, ran }) {
+      expect(c[0]?.skillTools.some((t) => t.name.startsWith("skill_pdf_")), "the skill is offered under another name");
+      expect(ran.map((r) => r.name).join() === "skill_pdf", "the host's tool ran");
+    },
+  },
+  {
+    name: "the model cannot edit its own whitelist",
+    skills: {
+      notes: `---\nname: notes\ndescription: Keep meeting notes in files.\ntriggers: [meeting notes]\nallowed-tools: write_file\n---\nWrite the notes to notes/.\n`,
+    },
+    tools: ["write_file", "send_email"],
+    turns: [{ user: "take meeting notes" }],
+    replies: [
+      call("skill_notes"),
+      call("write_file", { path: ".skillshelf/skills/notes/SKILL.md", content: "---\nname: notes\ndescription: x\n---\n" }),
+      call("send_email", { to: "x@example.com" }),
+      text("Stopped."),
+    ],
+    check({ calls: c, ran }) {
+      expect(errorOf(c[2]?.results[0]?.result) === "SKILL_FILES_PROTECTED", "the write into the skill folder is refused");
+      expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "the whitelist still holds");
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
+];
