@@ -417,9 +417,10 @@ export function createSession(options: SessionOptions): Session {
     const allowed = allowedNow();
     let text = message;
     if (allowed) {
+      const p = policy();
       text +=
         allowed.length > 0
-          ? ` While it is active you may use only these tools: ${toolList(allowed)}.`
+          ? ` While it is active you may use only these tools: ${toolList(allowed.map((t) => p.describe(t)))}.`
           : " While it is active you may use no tools besides the skill tools.";
     }
     const resources = skillResources(skill);
@@ -719,7 +720,10 @@ export function createSession(options: SessionOptions): Session {
 
     const p = policy();
     const allowedTools = p.allowedTools(hostTools);
-    const diagnostics: Diagnostic[] = [...(p.restricted ? p.unknownTools(hostTools) : []), ...names.diagnostics];
+    const diagnostics: Diagnostic[] = [
+      ...(p.restricted ? [...p.unknownTools(hostTools), ...p.expansions(hostTools)] : []),
+      ...names.diagnostics,
+    ];
     if (matchProblem) diagnostics.push(matchProblem);
     if (catalog.problem) diagnostics.push(catalog.problem);
 
@@ -735,7 +739,13 @@ export function createSession(options: SessionOptions): Session {
       ambiguous ? say.ambiguityNote(shownCandidates.slice(0, 2).map((c) => c.name)) : "",
       say.endedNote(ended, (name) => (reoffered.includes(name) ? names.toolName(name) : undefined)),
       turnNote ?? "",
-      activeSection(entries, now, options.timeZone, p.restricted ? allowedTools : undefined, names.end),
+      activeSection(
+        entries,
+        now,
+        options.timeZone,
+        p.restricted ? allowedTools.map((t) => p.describe(t)) : undefined,
+        names.end,
+      ),
     ]
       .filter((part) => part !== "")
       .join("\n\n");
@@ -835,16 +845,16 @@ export function createSession(options: SessionOptions): Session {
     }
     const p = policy();
     // `input` lets an argument-limited entry (`Bash(git:*)`) judge the call itself.
-    const decision = (p.decide as (tool: string, input?: unknown) => ReturnType<ToolPolicy["decide"]>)(call.name, input);
+    const decision = p.decide(call.name, input);
     if (!decision.allowed) {
-      const allowed = p.allowedTools(hostTools);
-      const d = decision as Extract<typeof decision, { allowed: false }> & { reason: string; condition?: string };
+      const allowed = p.allowedTools(hostTools).map((t) => p.describe(t));
+      const d = decision;
       const message =
         d.reason === "disallowed"
           ? say.blockedByDisallowed(call.name, d.skill, d.entries[0] ?? "", allowed)
           : d.reason === "not-in-allowed-tools"
             ? say.blockedByWhitelist(call.name, d.skill, allowed)
-            : say.blockedArguments(call.name, d.skill, d.condition ?? `its allowed-tools are ${toolList(d.entries)}`);
+            : say.blockedArguments(call.name, d.skill, d.detail ?? `its allowed-tools are ${toolList(d.entries)}`);
       return blocked(call.name, "TOOL_NOT_ALLOWED", message, d.skill);
     }
     if (reading && options.noteRead) {
