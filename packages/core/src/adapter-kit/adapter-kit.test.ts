@@ -2,40 +2,144 @@ import { describe, expect, it, vi } from "vitest";
 import { memoryEventSink } from "../events/memory-sink.js";
 import { prepareDelegation } from "../roles/delegation.js";
 import { roleFromSkill } from "../roles/roles.js";
+import { currentSession } from "../session/current-session.js";
 import { createSession } from "../session/session.js";
 import { fixedSource, makeSkill } from "../session/test-utils/skills.js";
-import type { Diagnostic, HistoryItem, Role } from "../types.js";
+import type { Diagnostic, Role } from "../types.js";
 import {
   delegationResult,
   hostDelegationSpec,
-  latestUserMessage,
+  isBlockedResult,
   reportOnce,
-  runActivationTool,
+  respondingModel,
   runDelegation,
+  runHostTool,
+  runSkillTool,
   toolErrorOutput,
 } from "./index.js";
 
 const reviewer = (fields = {}): Role =>
   roleFromSkill(makeSkill("reviewer", { role: true, allowedTools: ["read_file"], ...fields }));
 
-describe("runActivationTool", () => {
+describe("runSkillTool", () => {
   const session = () =>
     createSession({
       skills: fixedSource([makeSkill("pdf")]),
       match: () => ({ candidates: [], vetoed: [], ambiguous: false }),
     });
 
-  it("runs an activation tool call", () => {
-    expect(runActivationTool(session(), "skill_pdf", {})).toMatchObject({
+  it("runs a skill tool call", () => {
+    expect(runSkillTool(session(), { name: "skill_pdf", input: {} })).toMatchObject({
       status: "success",
       data: { name: "pdf" },
     });
   });
 
-  it("answers a name that is not an activation tool with NOT_FOUND, not undefined", () => {
-    const result = runActivationTool(session(), "skill_gone", {});
+  it("answers a name that is not a skill tool with NOT_FOUND, not undefined", () => {
+    const result = runSkillTool(session(), { name: "skill_gone", input: {} });
     expect(result).toMatchObject({ status: "error", error_type: "NOT_FOUND" });
     expect(result.message).toContain('"skill_gone"');
+  });
+});
+
+describe("runHostTool", () => {
+  const strict = () => {
+    const s = createSession({
+      skills: fixedSource([makeSkill("notes", { allowedTools: ["read_file"] })]),
+      tools: ["read_file", "send_email"],
+    });
+    s.activate("notes");
+    return s;
+  };
+
+  it("returns core's refusal without running the tool", () => {
+    const execute = vi.fn(() => "sent");
+    const result = runHostTool(strict(), { name: "send_email", input: { to: "x" } }, execute);
+    expect(execute).not.toHaveBeenCalled();
+    expect(isBlockedResult(result)).toBe(true);
+    expect(result).toMatchObject({ status: "error", error_type: "TOOL_NOT_ALLOWED" });
+  });
+
+  it("runs an allowed tool inside the session and returns its value untouched", async () => {
+    const session = strict();
+    const promise = Promise.resolve("contents");
+    let seen: unknown;
+    const result = runHostTool(session, { name: "read_file", input: { path: "a.txt" } }, () => {
+      seen = currentSession();
+      return promise;
+    });
+    expect(result).toBe(promise);
+    expect(seen).toBe(session);
+    expect(currentSession()).toBeUndefined();
+  });
+});
+
+describe("isBlockedResult", () => {
+  it("recognises core's refusals by shape, also parsed back from a later request", () => {
+    expect(isBlockedResult({ status: "error", error_type: "TOOL_NOT_ALLOWED", message: "no" })).toBe(true);
+    expect(
+      isBlockedResult(JSON.parse('{"status":"error","error_type":"SKILL_FILES_PROTECTED","message":"no"}')),
+    ).toBe(true);
+    expect(isBlockedResult({ status: "error", error_type: "TOOL_ERROR", message: "boom" })).toBe(false);
+    expect(isBlockedResult("TOOL_NOT_ALLOWED")).toBe(false);
+    expect(isBlockedResult(null)).toBe(false);
+  });
+});
+
+describe("respondingModel", () => {
+  const shelfSession = () =>
+    createSession({
+      skills: fixedSource([makeSkill("notes", { allowedTools: ["read_file"] })]),
+      tools: ["read_file", "send_email"],
+    });
+  const calls = [
+    { type: "tool-call", toolCallId: "1", toolName: "send_email", input: '{"to":"x"}' },
+    { type: "tool-call", toolCallId: "2", toolName: "skill_notes", input: "{}" },
+  ];
+
+  it("hands a generated response's tool calls to the session before the framework runs any", async () => {
+    const session = shelfSession();
+    const model = respondingModel(
+      { doGenerate: async () => ({ content: [{ type: "text", text: "hi" }, ...calls] }) },
+      session,
+    );
+    await model.doGenerate();
+    // The host call comes first in the response, yet is judged under the activation after it.
+    expect(session.guard({ name: "send_email", input: { to: "x" } }).allowed).toBe(false);
+    expect(runSkillTool(session, { id: "2", name: "skill_notes", input: "{}" })).toMatchObject({
+      status: "success",
+    });
+    expect(session.state.active.map((a) => a.name)).toEqual(["notes"]);
+  });
+
+  it("holds a stream's tool calls back until the response is complete", async () => {
+    const session = shelfSession();
+    const parts = [{ type: "text-delta", delta: "hi" }, ...calls, { type: "finish" }];
+    const model = respondingModel(
+      {
+        doStream: async () => ({
+          stream: new ReadableStream({
+            start(controller) {
+              for (const part of parts) controller.enqueue(part);
+              controller.close();
+            },
+          }),
+        }),
+      },
+      session,
+    );
+    const { stream } = await model.doStream();
+    const seen: Array<{ type: string; active: number }> = [];
+    const reader = (stream as ReadableStream<{ type: string }>).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen.push({ type: value.type, active: session.state.active.length });
+    }
+    expect(seen.map((p) => p.type)).toEqual(["text-delta", "tool-call", "tool-call", "finish"]);
+    // Text streams at once; the first tool call reaches the framework only after respond() ran.
+    expect(seen[0]!.active).toBe(0);
+    expect(seen[1]!.active).toBe(1);
   });
 });
 
@@ -138,26 +242,6 @@ describe("reportOnce", () => {
     } finally {
       warn.mockRestore();
     }
-  });
-});
-
-describe("latestUserMessage", () => {
-  const user = (text: string, planned?: boolean): HistoryItem => ({
-    kind: "user",
-    text,
-    ...(planned && { planned }),
-  });
-  const call: HistoryItem = { kind: "tool-call", toolName: "read_file", input: {} };
-
-  it("is the last user message; planned once something follows it or the host marked it", () => {
-    expect(latestUserMessage([user("a"), call, user("b")])).toEqual({ text: "b", planned: false });
-    expect(latestUserMessage([user("a"), user("b"), call])).toEqual({ text: "b", planned: true });
-    expect(latestUserMessage([user("a"), user("b", true)])).toEqual({ text: "b", planned: true });
-  });
-
-  it("is undefined without a user message", () => {
-    expect(latestUserMessage([])).toBeUndefined();
-    expect(latestUserMessage([call])).toBeUndefined();
   });
 });
 

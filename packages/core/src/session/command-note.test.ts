@@ -5,7 +5,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryEventSink } from "../events/memory-sink.js";
 import type { HistoryItem, MatchResult, Skill } from "../types.js";
-import { sessionFromHistory } from "./from-history.js";
 import { createSession, type SessionMatcher, type SessionOptions } from "./session.js";
 import { fixedSource, makeSkill } from "./test-utils/skills.js";
 
@@ -52,23 +51,24 @@ describe("a refused /name command reaches the model", () => {
     expect(note(session.plan({ message: "thanks", tools: [] }).system)).toBeUndefined();
   });
 
-  it("a session rebuilt mid-turn (planned: true) still carries the note, emitting nothing", () => {
-    const { session, events } = setup([makeSkill("internal", { userInvocable: false })]);
-    const plan = session.plan({ message: "/internal now", tools: [], planned: true });
+  it("a session reopened mid-turn from its checkpoint still carries the note, emitting nothing", () => {
+    const skills = [makeSkill("internal", { userInvocable: false })];
+    const first = setup(skills, { message: "/internal now" });
+    const { session, events } = setup(skills, { message: "/internal now", state: first.session.toJSON() });
+    const plan = session.plan({ tools: [] });
     expect(plan.explicit).toBeUndefined();
     expect(note(plan.system)?.errorType).toBe("NOT_USER_INVOCABLE");
     expect(events.events).toEqual([]);
   });
 
-  it("sessionFromHistory: a trailing refused command marked planned keeps its note", () => {
-    const history: HistoryItem[] = [{ kind: "user", text: "/internal now", planned: true }];
-    const session = sessionFromHistory(history, {
-      skills: fixedSource([makeSkill("internal", { userInvocable: false })]),
-      match: byName,
-    });
-    expect(note(session.plan({ message: "/internal now", tools: [] }).system)?.errorType).toBe(
-      "NOT_USER_INVOCABLE",
-    );
+  it("a history replay: a refused command followed by a tool call keeps its note for its turn", () => {
+    const history: HistoryItem[] = [
+      { kind: "user", text: "/internal now" },
+      { kind: "tool-call", toolName: "read_file", input: {}, output: "x" },
+    ];
+    const { session, events } = setup([makeSkill("internal", { userInvocable: false })], { history });
+    expect(note(session.plan({ tools: [] }).system)?.errorType).toBe("NOT_USER_INVOCABLE");
+    expect(events.events).toEqual([]);
   });
 
   it("a typo of a skill name is a refused command (NOT_FOUND) that names the closest skills", () => {
@@ -145,7 +145,7 @@ describe("role skills in the main agent", () => {
     const plan = session.plan({ message: "reviewer pdf", tools: [] });
     expect(plan.candidates.map((c) => c.name)).toEqual(["pdf"]);
     expect(plan.system).toBe("pdf");
-    expect(JSON.stringify(plan.activationTools)).not.toContain("reviewer");
+    expect(JSON.stringify(plan.tools)).not.toContain("reviewer");
   });
 
   it('"/reviewer" is refused with a note that points to delegation', () => {

@@ -1,9 +1,13 @@
+/**
+ * Opening a session from the conversation (`history`) instead of a checkpoint: what already
+ * happened is replayed silently, the latest user message is begun live only when nothing
+ * follows it and the state has not planned it.
+ */
 import { describe, expect, it } from "vitest";
 import { memoryEventSink } from "../events/memory-sink.js";
-import type { HistoryItem, MatchResult } from "../types.js";
+import type { HistoryItem, MatchResult, SessionState, ToolCall } from "../types.js";
 import { ACTIVATE_SKILL_TOOL } from "./activation-tools.js";
-import { sessionFromHistory } from "./from-history.js";
-import { createSession, type SessionMatcher } from "./session.js";
+import { createSession, type SessionMatcher, type SessionOptions } from "./session.js";
 import { fixedSource, makeSkill } from "./test-utils/skills.js";
 
 const byName: SessionMatcher = (skills, message): MatchResult => ({
@@ -23,33 +27,66 @@ const skills = () =>
   ]);
 const NOW = new Date("2026-11-30T10:00:00Z");
 
-describe("sessionFromHistory", () => {
-  it("round-trips: a live conversation and its replay reach the same state", () => {
-    const source = skills();
-    const live = createSession({ skills: source, match: byName, now: () => NOW });
-    const history: HistoryItem[] = [];
-
-    const say = (text: string) => {
+/**
+ * A host that checkpoints: one session per model call, opened from the last state and the
+ * conversation, every skill-tool call recorded in the history with its result.
+ */
+function checkpointingHost(options: Partial<SessionOptions>) {
+  const history: HistoryItem[] = [];
+  let state: SessionState | undefined;
+  let n = 0;
+  const open = () =>
+    createSession({
+      skills: skills(),
+      match: byName,
+      now: () => NOW,
+      ...options,
+      history,
+      ...(state && { state }),
+    });
+  return {
+    history,
+    get state() {
+      return state;
+    },
+    say(text: string) {
       history.push({ kind: "user", text });
-      live.plan({ message: text, tools: ["read_file"] });
-    };
-    const call = (toolName: string, input: unknown) => {
-      const output = live.callActivationTool(toolName, input);
-      history.push({ kind: "tool-call", toolName, input, output });
-    };
+      state = open().toJSON();
+    },
+    call(name: string, input: unknown) {
+      const session = open();
+      const call: ToolCall = { id: `call-${++n}`, name, input };
+      const output = session.callSkillTool(call);
+      history.push({ kind: "tool-call", toolName: name, input, output, id: call.id });
+      state = session.toJSON();
+    },
+  };
+}
 
-    say("/deploy staging");
-    say("please read this pdf");
-    call("skill_pdf", {});
-    history.push({ kind: "tool-call", toolName: "read_file", input: { path: "a.pdf" }, output: "..." });
-    call(ACTIVATE_SKILL_TOOL, { name: "tone" });
-    call(ACTIVATE_SKILL_TOOL, { name: "deploy" }); // refused: disable-model-invocation
-    call(ACTIVATE_SKILL_TOOL, { name: "nope" }); // refused: NOT_FOUND
-    say("/hidden"); // refused: not user-invocable
-    say("thanks");
+describe("a session opened from history", () => {
+  const conversation = (host: ReturnType<typeof checkpointingHost>) => {
+    host.say("/deploy staging");
+    host.say("please read this pdf");
+    host.call("skill_pdf", {});
+    host.history.push({ kind: "tool-call", toolName: "read_file", input: { path: "a.pdf" }, output: "..." });
+    host.call(ACTIVATE_SKILL_TOOL, { name: "tone" });
+    host.call(ACTIVATE_SKILL_TOOL, { name: "deploy" }); // refused: disable-model-invocation
+    host.call(ACTIVATE_SKILL_TOOL, { name: "nope" }); // refused: NOT_FOUND
+    host.say("/hidden"); // refused: not user-invocable
+    host.say("thanks");
+  };
 
-    const replayed = sessionFromHistory(history, { skills: source, now: () => NOW });
-    expect(replayed.toJSON()).toEqual(live.toJSON());
+  it("round-trips (session scope): the checkpointed conversation and its replay reach the same state", () => {
+    const host = checkpointingHost({ scope: "session" });
+    conversation(host);
+    const replayed = createSession({
+      skills: skills(),
+      match: byName,
+      now: () => NOW,
+      scope: "session",
+      history: host.history,
+    });
+    expect(replayed.toJSON()).toEqual(host.state);
     expect(replayed.state.active.map((a) => [a.name, a.by, a.args])).toEqual([
       ["deploy", "user", "staging"],
       ["pdf", "model", undefined],
@@ -57,27 +94,55 @@ describe("sessionFromHistory", () => {
     ]);
   });
 
+  it("round-trips (task scope): a new request ended the command's skill, in the replay too", () => {
+    const host = checkpointingHost({});
+    conversation(host);
+    const replayed = createSession({
+      skills: skills(),
+      match: byName,
+      now: () => NOW,
+      history: host.history,
+    });
+    expect(replayed.toJSON()).toEqual(host.state);
+    // "please read this pdf" is not /deploy's task; "thanks" continues pdf and tone.
+    expect(replayed.state.active.map((a) => a.name)).toEqual(["pdf", "tone"]);
+  });
+
   it("replays silently: no events, no usage, for what already happened", () => {
     const events = memoryEventSink();
     const used: string[] = [];
     const history: HistoryItem[] = [
       { kind: "user", text: "/deploy prod" },
-      { kind: "tool-call", toolName: "skill_pdf", input: {} },
-      { kind: "user", text: "next" },
+      { kind: "tool-call", toolName: "skill_pdf", input: {}, output: { status: "success" } },
+      { kind: "user", text: "ok, next" },
     ];
-    const session = sessionFromHistory(history, {
+    const session = createSession({
       skills: skills(),
+      history,
       events,
       usage: { record: (n) => used.push(n) },
     });
     expect(session.state.active.map((a) => a.name)).toEqual(["deploy", "pdf"]);
-    expect(events.events).toEqual([]);
+    // Only the new message is begun live (its candidates); nothing replayed is re-emitted or re-counted.
+    expect(events.events.map((e) => e.type)).toEqual(["candidates"]);
     expect(used).toEqual([]);
   });
 
+  it("a call that never produced a result changed nothing", () => {
+    const session = createSession({
+      skills: skills(),
+      history: [
+        { kind: "user", text: "hi" },
+        { kind: "tool-call", toolName: "skill_pdf", input: {} },
+      ],
+    });
+    expect(session.state.active).toEqual([]);
+  });
+
   it("skips activation calls whose recorded output was an error (object or JSON text)", () => {
-    const session = sessionFromHistory(
-      [
+    const session = createSession({
+      skills: skills(),
+      history: [
         {
           kind: "tool-call",
           toolName: "skill_pdf",
@@ -97,30 +162,45 @@ describe("sessionFromHistory", () => {
           output: '{"status":"success"}',
         },
       ],
-      { skills: skills() },
-    );
+    });
     expect(session.state.active.map((a) => a.name)).toEqual(["hidden"]);
   });
 
-  it("ignores tool calls that are not activation tools and malformed inputs", () => {
-    const session = sessionFromHistory(
-      [
-        { kind: "tool-call", toolName: "execute", input: { cmd: "ls" } },
-        { kind: "tool-call", toolName: ACTIVATE_SKILL_TOOL, input: 42 },
-        { kind: "tool-call", toolName: "skill_unknown", input: {} },
+  it("ignores tool calls that are not skill tools and malformed inputs", () => {
+    const session = createSession({
+      skills: skills(),
+      history: [
+        { kind: "tool-call", toolName: "execute", input: { cmd: "ls" }, output: "ok" },
+        { kind: "tool-call", toolName: ACTIVATE_SKILL_TOOL, input: 42, output: { status: "success" } },
+        { kind: "tool-call", toolName: "skill_unknown", input: {}, output: { status: "success" } },
       ],
-      { skills: skills() },
-    );
+    });
     expect(session.state.active).toEqual([]);
   });
 
-  it("leaves a trailing user message to plan(), which handles it live (once)", () => {
+  it("replays an end_skill call: the skill is finished, and gone at the next user message", () => {
+    const history: HistoryItem[] = [
+      { kind: "user", text: "a pdf please" },
+      { kind: "tool-call", toolName: "skill_pdf", input: {}, output: { status: "success" } },
+      { kind: "tool-call", toolName: "end_skill", input: {}, output: { status: "success" } },
+    ];
+    const session = createSession({ skills: skills(), match: byName, history });
+    expect(session.state.active).toMatchObject([{ name: "pdf", finished: true }]);
+    const next = createSession({
+      skills: skills(),
+      match: byName,
+      history: [...history, { kind: "user", text: "hi" }],
+    });
+    expect(next.state.active).toEqual([]);
+  });
+
+  it("begins a trailing user message live when the session is opened (once)", () => {
     const events = memoryEventSink();
     const history: HistoryItem[] = [{ kind: "user", text: "/deploy prod" }];
-    const session = sessionFromHistory(history, { skills: skills(), events, match: byName });
-    expect(session.state.active).toEqual([]);
-    const plan = session.plan({ message: "/deploy prod", tools: [] });
-    expect(plan.explicit?.status).toBe("success");
+    const session = createSession({ skills: skills(), history, events, match: byName });
+    expect(session.state.active.map((a) => [a.name, a.args])).toEqual([["deploy", "prod"]]);
+    expect(session.plan({ tools: [] }).explicit?.status).toBe("success");
+    session.plan({ tools: [] });
     expect(events.events.map((e) => e.type)).toEqual(["activated"]);
   });
 
@@ -128,37 +208,59 @@ describe("sessionFromHistory", () => {
     const events = memoryEventSink();
     const history: HistoryItem[] = [
       { kind: "user", text: "/deploy prod and a pdf" },
-      { kind: "tool-call", toolName: "read_file", input: {} },
+      { kind: "tool-call", toolName: "read_file", input: {}, output: "x" },
     ];
-    const session = sessionFromHistory(history, { skills: skills(), events, match: byName });
+    const session = createSession({ skills: skills(), history, events, match: byName });
     expect(session.state.active.map((a) => a.name)).toEqual(["deploy"]);
-    const plan = session.plan({ message: "/deploy prod and a pdf", tools: [] });
+    const plan = session.plan({ tools: [] });
     expect(plan.explicit).toBeUndefined();
     expect(events.events).toEqual([]);
   });
 
-  it("a trailing user message marked planned is replayed silently, and plan() does not count it again", () => {
+  it("a trailing user message the state already planned is replayed silently", () => {
+    const history: HistoryItem[] = [{ kind: "user", text: "/deploy prod" }];
+    const first = createSession({ skills: skills(), history, match: byName });
     const events = memoryEventSink();
-    const history: HistoryItem[] = [{ kind: "user", text: "/deploy prod", planned: true }];
-    const session = sessionFromHistory(history, { skills: skills(), events, match: byName });
-    expect(session.state.active.map((a) => [a.name, a.args])).toEqual([["deploy", "prod"]]);
-    session.plan({ message: "/deploy prod", tools: [] });
-    session.plan({ message: "/deploy prod", tools: [] });
+    const used: string[] = [];
+    const again = createSession({
+      skills: skills(),
+      history,
+      state: first.toJSON(),
+      events,
+      usage: { record: (n) => used.push(n) },
+      match: byName,
+    });
+    expect(again.state.active.map((a) => [a.name, a.args])).toEqual([["deploy", "prod"]]);
+    again.plan({ tools: [] });
     expect(events.events).toEqual([]);
+    expect(used).toEqual([]);
+  });
+
+  it("the same text typed again is a new turn", () => {
+    const events = memoryEventSink();
+    const history: HistoryItem[] = [{ kind: "user", text: "yes" }];
+    const first = createSession({ skills: skills(), history, match: byName });
+    createSession({
+      skills: skills(),
+      history: [...history, { kind: "user", text: "yes" }],
+      state: first.toJSON(),
+      events,
+      match: byName,
+    });
+    expect(events.events.map((e) => e.type)).toEqual(["candidates"]);
   });
 
   it("stage-1 candidates are still computed for a replayed message", () => {
     const history: HistoryItem[] = [
       { kind: "user", text: "a pdf please" },
-      { kind: "tool-call", toolName: "read_file", input: {} },
+      { kind: "tool-call", toolName: "read_file", input: {}, output: "x" },
     ];
-    const session = sessionFromHistory(history, { skills: skills(), match: byName });
-    const plan = session.plan({ message: "a pdf please", tools: [] });
-    expect(plan.candidates.map((c) => c.name)).toEqual(["pdf"]);
+    const session = createSession({ skills: skills(), match: byName, history });
+    expect(session.plan({ tools: [] }).candidates.map((c) => c.name)).toEqual(["pdf"]);
   });
 });
 
-describe("sessionFromHistory with malformed items from a client", () => {
+describe("history with malformed items from a client", () => {
   it("skips items of the wrong shape instead of throwing", () => {
     const items = [
       null,
@@ -166,10 +268,10 @@ describe("sessionFromHistory with malformed items from a client", () => {
       { kind: "tool-call", toolName: 42, input: {} },
       { kind: "user", text: undefined },
       { kind: "weird" },
-      { kind: "tool-call", toolName: "skill_pdf", input: {} },
+      { kind: "tool-call", toolName: "skill_pdf", input: {}, output: { status: "success" } },
       { kind: "user", text: "thanks" },
     ] as unknown as HistoryItem[];
-    const session = sessionFromHistory(items, { skills: skills(), now: () => NOW });
+    const session = createSession({ skills: skills(), history: items, now: () => NOW });
     expect(session.state.active.map((a) => a.name)).toEqual(["pdf"]);
   });
 });

@@ -18,7 +18,7 @@ function session(list: Skill[], options: Partial<SessionOptions>) {
 }
 
 function enumOf(plan: ReturnType<ReturnType<typeof createSession>["plan"]>): string[] | undefined {
-  const generic = plan.activationTools.find((t) => t.name === ACTIVATE_SKILL_TOOL);
+  const generic = plan.tools.find((t) => t.name === ACTIVATE_SKILL_TOOL);
   return (generic?.inputSchema.properties as Record<string, { enum: string[] }> | undefined)?.name?.enum;
 }
 
@@ -85,7 +85,7 @@ describe("plan() degrades instead of throwing", () => {
     });
     broken = true;
     const open = idle.plan({ message: "hi", tools: TOOLS });
-    expect(open).toMatchObject({ system: "", activationTools: [], candidates: [], allowedTools: TOOLS });
+    expect(open).toMatchObject({ system: "", tools: [], candidates: [], allowedTools: TOOLS });
     expect(open.diagnostics.map((d) => d.code)).toEqual(["plan-fallback"]);
     // A skill is active but its whitelist cannot be read: least privilege, no host tools.
     expect(active.plan({ message: "hi", tools: TOOLS }).allowedTools).toEqual([]);

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { memoryEventSink } from "../events/memory-sink.js";
-import type { ActivationResult, MatchResult, Skill } from "../types.js";
+import type { ActivationResult, EndResult, MatchResult, Skill } from "../types.js";
 import { ACTIVATE_SKILL_TOOL, TOOL_NAME_PATTERN } from "./activation-tools.js";
 import { createSession, type SessionMatcher, type SessionOptions } from "./session.js";
 import { fixedSource, makeSkill } from "./test-utils/skills.js";
@@ -35,7 +35,7 @@ function setup(skills: Skill[], options: Partial<SessionOptions> = {}) {
   return { session, events, recorded, source };
 }
 
-function expectError(result: ActivationResult | undefined, type: string) {
+function expectError(result: ActivationResult | EndResult | undefined, type: string) {
   expect(result?.status).toBe("error");
   if (result?.status === "error") {
     expect(result.error_type).toBe(type);
@@ -50,7 +50,7 @@ describe("plan: what the model is offered", () => {
   it("offers nothing and restricts nothing when there are no skills", () => {
     const { session } = setup([]);
     const plan = session.plan({ message: "hello", tools: TOOLS });
-    expect(plan.activationTools).toEqual([]);
+    expect(plan.tools).toEqual([]);
     expect(plan.system).toBe("");
     expect(plan.allowedTools).toEqual(TOOLS);
     expect(plan.activeToolNames).toEqual(TOOLS);
@@ -62,13 +62,13 @@ describe("plan: what the model is offered", () => {
     const { session } = setup(names.map((n) => makeSkill(n)));
     const plan = session.plan({ message: "alpha beta gamma delta", tools: TOOLS });
     expect(plan.candidates.map((c) => c.name)).toEqual(["alpha", "beta", "gamma", "delta"]);
-    expect(plan.activationTools.map((t) => t.name)).toEqual([
+    expect(plan.tools.map((t) => t.name)).toEqual([
       "skill_alpha",
       "skill_beta",
       "skill_gamma",
       ACTIVATE_SKILL_TOOL,
     ]);
-    const generic = plan.activationTools.at(-1)!;
+    const generic = plan.tools.at(-1)!;
     const nameProp = (generic.inputSchema.properties as Record<string, { enum: string[] }>).name;
     expect(nameProp?.enum).toEqual(["delta", "epsilon"]);
     expect(generic.inputSchema.required).toEqual(["name"]);
@@ -94,23 +94,21 @@ describe("plan: what the model is offered", () => {
       },
     );
     const plan = session.plan({ message: "alpha delta", tools: [] });
-    expect(plan.activationTools.map((t) => t.name)).toEqual([
-      "skill_alpha",
-      "skill_delta",
-      ACTIVATE_SKILL_TOOL,
-    ]);
-    const generic = plan.activationTools.at(-1)!;
+    expect(plan.tools.map((t) => t.name)).toEqual(["skill_alpha", "skill_delta", ACTIVATE_SKILL_TOOL]);
+    const generic = plan.tools.at(-1)!;
     expect((generic.inputSchema.properties as Record<string, { enum: string[] }>).name?.enum).toEqual([
       "epsilon",
     ]);
     // A skill left out of the enum can still be activated by name.
-    expect(session.callActivationTool(ACTIVATE_SKILL_TOOL, { name: "gamma" })?.status).toBe("success");
+    expect(session.callSkillTool({ name: ACTIVATE_SKILL_TOOL, input: { name: "gamma" } })?.status).toBe(
+      "success",
+    );
   });
 
   it("honours topCandidates", () => {
     const { session } = setup([makeSkill("alpha"), makeSkill("beta")], { topCandidates: 1 });
     const plan = session.plan({ message: "alpha beta", tools: [] });
-    expect(plan.activationTools.map((t) => t.name)).toEqual(["skill_alpha", ACTIVATE_SKILL_TOOL]);
+    expect(plan.tools.map((t) => t.name)).toEqual(["skill_alpha", ACTIVATE_SKILL_TOOL]);
   });
 
   it("never offers disable-model-invocation skills or roles, and drops activate_skill when nothing is left", () => {
@@ -121,7 +119,7 @@ describe("plan: what the model is offered", () => {
     ]);
     const plan = session.plan({ message: "rename reviewer pdf", tools: [] });
     expect(plan.candidates.map((c) => c.name)).toEqual(["pdf"]);
-    expect(plan.activationTools.map((t) => t.name)).toEqual(["skill_pdf"]);
+    expect(plan.tools.map((t) => t.name)).toEqual(["skill_pdf"]);
     expect(plan.system).toBe("CATALOG: pdf");
   });
 
@@ -130,7 +128,7 @@ describe("plan: what the model is offered", () => {
     session.activate("pdf", { by: "code" });
     const plan = session.plan({ message: "pdf docx", tools: [] });
     expect(plan.candidates.map((c) => c.name)).toEqual(["docx"]);
-    expect(plan.activationTools.map((t) => t.name)).toEqual(["skill_docx"]);
+    expect(plan.tools.map((t) => t.name)).toEqual(["skill_docx", "end_skill"]);
     expect(plan.system.startsWith("CATALOG: docx")).toBe(true);
   });
 
@@ -143,15 +141,22 @@ describe("plan: what the model is offered", () => {
     expect(events.events.filter((e) => e.type === "candidates")).toHaveLength(1);
   });
 
-  it("a message marked planned (session rebuilt from a checkpoint mid-turn) keeps its candidates, emits nothing, runs no /name", () => {
-    const { session, events, recorded } = setup([makeSkill("pdf"), makeSkill("deploy")]);
-    const later = session.plan({ message: "a pdf please", tools: [], planned: true });
-    expect(later.candidates.map((c) => c.name)).toEqual(["pdf"]);
-    const command = session.plan({ message: "/deploy prod", tools: [], planned: true });
-    expect(command.explicit).toBeUndefined();
-    expect(session.state.active).toEqual([]);
-    expect(events.events).toEqual([]);
-    expect(recorded).toEqual([]);
+  it("a session reopened from a checkpoint mid-turn keeps its candidates, emits nothing, runs no /name again", () => {
+    const skills = [makeSkill("pdf"), makeSkill("deploy")];
+    const first = setup(skills, { message: "a pdf please" });
+    const checkpoint = first.session.toJSON();
+    expect(checkpoint.turn?.id).toBeDefined();
+    const later = setup(skills, { state: checkpoint, message: "a pdf please" });
+    expect(later.session.plan({ tools: [] }).candidates.map((c) => c.name)).toEqual(["pdf"]);
+    expect(later.events.events).toEqual([]);
+
+    const command = setup(skills, { message: "/deploy prod" });
+    expect(command.session.state.active.map((a) => a.name)).toEqual(["deploy"]);
+    const resumed = setup(skills, { state: command.session.toJSON(), message: "/deploy prod" });
+    expect(resumed.session.plan({ tools: [] }).explicit).toBeUndefined();
+    expect(resumed.session.state.active.map((a) => [a.name, a.args])).toEqual([["deploy", "prod"]]);
+    expect(resumed.events.events).toEqual([]);
+    expect(resumed.recorded).toEqual([]);
   });
 
   it("passes the matcher's ambiguity through", () => {
@@ -171,7 +176,7 @@ describe("plan: what the model is offered", () => {
         exclusions: ["questions about writing technique", "editing an existing article"],
       }),
     ]);
-    const [tool] = session.plan({ message: "writer", tools: [] }).activationTools;
+    const [tool] = session.plan({ message: "writer", tools: [] }).tools;
     expect(tool!.description).toContain("Writes WeChat articles end to end.");
     expect(tool!.description).toContain("Use when: the user asks to write an article or a post.");
     expect(tool!.description).toContain(
@@ -184,14 +189,16 @@ describe("activation", () => {
   it("activates from a skill_<name> call, injects the body from the next plan and records use", () => {
     const { session, events, recorded } = setup([makeSkill("pdf", { body: "Use pdfplumber." })]);
     session.plan({ message: "pdf", tools: TOOLS });
-    const result = session.callActivationTool("skill_pdf", {});
+    const result = session.callSkillTool({ name: "skill_pdf", input: {} }) as ActivationResult;
     expect(result?.status).toBe("success");
     if (result?.status !== "success") throw new Error("unreachable");
     expect(result.data.name).toBe("pdf");
     expect(result.data.instructions).toContain("Use pdfplumber.");
     expect(result.data.allowedTools).toBeNull();
     expect(result.message).toMatch(/now active/);
-    expect(session.state.active).toEqual([{ name: "pdf", by: "model", at: NOW.toISOString() }]);
+    expect(session.state.active).toEqual([
+      { name: "pdf", by: "model", at: NOW.toISOString(), policy: { disallowedTools: [] } },
+    ]);
     expect(recorded).toEqual(["pdf"]);
     const plan = session.plan({ tools: TOOLS });
     expect(plan.system).toContain('<skill_content name="pdf">\nUse pdfplumber.\n</skill_content>');
@@ -202,7 +209,10 @@ describe("activation", () => {
     const { session } = setup([
       makeSkill("deploy", { argumentHint: "<env>", body: "Deploy to $ARGUMENTS." }),
     ]);
-    const result = session.callActivationTool(ACTIVATE_SKILL_TOOL, { name: "deploy", args: "staging" });
+    const result = session.callSkillTool({
+      name: ACTIVATE_SKILL_TOOL,
+      input: { name: "deploy", args: "staging" },
+    });
     expect(result?.status).toBe("success");
     expect(session.state.active[0]).toMatchObject({ name: "deploy", by: "model", args: "staging" });
     expect(session.plan({ tools: [] }).system).toContain("Deploy to staging.");
@@ -210,15 +220,17 @@ describe("activation", () => {
 
   it("accepts the raw JSON text of the arguments", () => {
     const { session } = setup([makeSkill("pdf")]);
-    expect(session.callActivationTool(ACTIVATE_SKILL_TOOL, '{"name":"pdf"}')?.status).toBe("success");
+    expect(session.callSkillTool({ name: ACTIVATE_SKILL_TOOL, input: '{"name":"pdf"}' })?.status).toBe(
+      "success",
+    );
   });
 
   it("returns undefined for tools that are not activation tools", () => {
     const { session } = setup([makeSkill("pdf")]);
-    expect(session.callActivationTool("read_file", {})).toBeUndefined();
-    expect(session.isActivationTool("read_file")).toBe(false);
-    expect(session.isActivationTool("skill_pdf")).toBe(true);
-    expect(session.isActivationTool(ACTIVATE_SKILL_TOOL)).toBe(true);
+    expect(session.callSkillTool({ name: "read_file", input: {} })).toBeUndefined();
+    expect(session.isSkillTool("read_file")).toBe(false);
+    expect(session.isSkillTool("skill_pdf")).toBe(true);
+    expect(session.isSkillTool(ACTIVATE_SKILL_TOOL)).toBe(true);
   });
 
   it("NOT_FOUND lists what can be activated", () => {
@@ -226,7 +238,10 @@ describe("activation", () => {
       makeSkill("pdf"),
       makeSkill("secret", { disableModelInvocation: true }),
     ]);
-    const error = expectError(session.callActivationTool(ACTIVATE_SKILL_TOOL, { name: "pdff" }), "NOT_FOUND");
+    const error = expectError(
+      session.callSkillTool({ name: ACTIVATE_SKILL_TOOL, input: { name: "pdff" } }),
+      "NOT_FOUND",
+    );
     expect(error.message).toContain('"pdff"');
     expect(error.message).toContain("pdf");
     expect(error.message).not.toContain("secret");
@@ -242,7 +257,7 @@ describe("activation", () => {
       makeSkill("bulk-rename", { disableModelInvocation: true, argumentHint: "<pattern>" }),
     ]);
     const error = expectError(
-      session.callActivationTool(ACTIVATE_SKILL_TOOL, { name: "bulk-rename" }),
+      session.callSkillTool({ name: ACTIVATE_SKILL_TOOL, input: { name: "bulk-rename" } }),
       "MODEL_INVOCATION_DISABLED",
     );
     expect(error.message).toContain("/bulk-rename <pattern>");
@@ -275,10 +290,13 @@ describe("activation", () => {
 
   it("INVALID_ARGUMENTS for malformed calls", () => {
     const { session } = setup([makeSkill("pdf")]);
-    expectError(session.callActivationTool(ACTIVATE_SKILL_TOOL, {}), "INVALID_ARGUMENTS");
-    expectError(session.callActivationTool(ACTIVATE_SKILL_TOOL, "not json"), "INVALID_ARGUMENTS");
-    expectError(session.callActivationTool(ACTIVATE_SKILL_TOOL, [1, 2]), "INVALID_ARGUMENTS");
-    expectError(session.callActivationTool("skill_pdf", { args: { nested: true } }), "INVALID_ARGUMENTS");
+    expectError(session.callSkillTool({ name: ACTIVATE_SKILL_TOOL, input: {} }), "INVALID_ARGUMENTS");
+    expectError(session.callSkillTool({ name: ACTIVATE_SKILL_TOOL, input: "not json" }), "INVALID_ARGUMENTS");
+    expectError(session.callSkillTool({ name: ACTIVATE_SKILL_TOOL, input: [1, 2] }), "INVALID_ARGUMENTS");
+    expectError(
+      session.callSkillTool({ name: "skill_pdf", input: { args: { nested: true } } }),
+      "INVALID_ARGUMENTS",
+    );
     expect(session.state.active).toEqual([]);
   });
 
@@ -334,9 +352,9 @@ describe("explicit invocation", () => {
     expect(plan.candidates).toEqual([]);
     expect(events.events.filter((e) => e.type === "activated")).toHaveLength(1);
     // The next step of the same turn replans the same message: nothing runs twice.
-    const again = session.plan({ message: "/bulk-rename *.jpeg", tools: [] });
-    expect(again.explicit).toBeUndefined();
+    session.plan({ message: "/bulk-rename *.jpeg", tools: [] });
     expect(events.events.filter((e) => e.type === "activated")).toHaveLength(1);
+    expect(session.state.active).toHaveLength(1);
   });
 
   it("refuses user-invocable: false", () => {
@@ -347,7 +365,7 @@ describe("explicit invocation", () => {
   });
 
   it("resolves names case- and width-insensitively and handles Unicode names", () => {
-    const { session } = setup([makeSkill("pdf"), makeSkill("技能")]);
+    const { session } = setup([makeSkill("pdf"), makeSkill("技能")], { scope: "session" });
     expect(session.plan({ message: "/PDF report.pdf", tools: [] }).explicit?.status).toBe("success");
     expect(session.plan({ message: "/技能 参数", tools: [] }).explicit?.status).toBe("success");
     expect(session.state.active.map((a) => [a.name, a.args])).toEqual([
@@ -453,10 +471,16 @@ describe("tool policy in a session", () => {
   });
 
   it("activation tools stay available while tools are restricted", () => {
-    const { session } = setup([...skills(), makeSkill("other")]);
+    const { session } = setup([...skills(), makeSkill("other")], { message: "other", tools: TOOLS });
     session.activate("writer");
-    const plan = session.plan({ message: "other", tools: TOOLS });
-    expect(plan.activeToolNames).toEqual(["read_file", "write_file", "skill_other", ACTIVATE_SKILL_TOOL]);
+    const plan = session.plan();
+    expect(plan.activeToolNames).toEqual([
+      "read_file",
+      "write_file",
+      "skill_other",
+      ACTIVATE_SKILL_TOOL,
+      "end_skill",
+    ]);
     expect(session.guard("skill_other")).toEqual({ allowed: true });
     expect(session.guard(ACTIVATE_SKILL_TOOL)).toEqual({ allowed: true });
   });
@@ -518,12 +542,12 @@ describe("tool-name safety", () => {
     expect(long).toHaveLength(64);
     const { session } = setup([makeSkill("技能"), makeSkill(long), makeSkill("ok-name")]);
     const plan = session.plan({ message: `技能 ${long} ok-name`, tools: [] });
-    const names = plan.activationTools.map((t) => t.name);
+    const names = plan.tools.map((t) => t.name);
     expect(names).toHaveLength(3);
     for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
     expect(names).toContain("skill_ok-name");
-    for (const name of names) expect(session.isActivationTool(name)).toBe(true);
-    for (const name of names) expect(session.callActivationTool(name, {})?.status).toBe("success");
+    for (const name of names) expect(session.isSkillTool(name)).toBe(true);
+    for (const name of names) expect(session.callSkillTool({ name, input: {} })?.status).toBe("success");
     expect(session.state.active.map((a) => a.name).sort()).toEqual([long, "ok-name", "技能"].sort());
   });
 });
@@ -568,13 +592,15 @@ describe("state", () => {
     ]);
   });
 
-  it("a skill that disappears stays in the state, inert, and returns with its file", () => {
+  it("a skill whose file disappears stays in the state with its pinned limits, and returns with its file", () => {
     const pdf = makeSkill("pdf", { allowedTools: ["read_file"] });
     const { session, source } = setup([pdf]);
     session.activate("pdf");
     source.replace([]);
     expect(session.active()).toEqual([]);
-    expect(session.plan({ tools: TOOLS }).allowedTools).toEqual(TOOLS);
+    // Deleting the file must not lift the restriction (the model may be the one that deleted it).
+    expect(session.plan({ tools: TOOLS }).allowedTools).toEqual(["read_file"]);
+    expect(session.guard("execute").allowed).toBe(false);
     source.replace([pdf]);
     expect(session.plan({ tools: TOOLS }).allowedTools).toEqual(["read_file"]);
   });

@@ -72,10 +72,10 @@ describeWithSharedData("shelf.session() on real skills", () => {
       .session()
       .plan({ message: "Please review this contract and flag any red flags", tools: HOST_TOOLS });
     expect(plan.candidates[0]?.name).toBe("review-contract");
-    expect(plan.activationTools[0]?.name).toBe("skill_review-contract");
-    for (const tool of plan.activationTools) expect(tool.name).toMatch(TOOL_NAME_PATTERN);
+    expect(plan.tools[0]?.name).toBe("skill_review-contract");
+    for (const tool of plan.tools) expect(tool.name).toMatch(TOOL_NAME_PATTERN);
     // Never offered to the model: disable-model-invocation skills and roles.
-    const offered = JSON.stringify(plan.activationTools);
+    const offered = JSON.stringify(plan.tools);
     expect(offered).not.toContain("bulk-rename");
     expect(offered).not.toContain('"researcher"');
     expect(plan.system).toContain("review-contract");
@@ -103,7 +103,7 @@ describeWithSharedData("shelf.session() on real skills", () => {
     const plain = s.session();
     plain.activate("make-repo-contribution");
     expect(plain.plan({ tools }).allowedTools).toEqual(["read_file", "sh"]);
-    const custom = s.session(undefined, { toolAliases: { Read: "fs_read" }, timeZone: "UTC" });
+    const custom = s.session({ toolAliases: { Read: "fs_read" }, timeZone: "UTC" });
     custom.activate("make-repo-contribution");
     expect(custom.plan({ tools }).allowedTools).toEqual(["fs_read", "sh"]);
     expect(custom.plan({ tools }).system).toMatch(/Today is \w+day, \d{4}-\d{2}-\d{2} \(UTC\)/);
@@ -112,7 +112,7 @@ describeWithSharedData("shelf.session() on real skills", () => {
   it("runs /bulk-rename for the user but refuses it to the model", async () => {
     const s = await open();
     const session = s.session();
-    const refused = session.callActivationTool("activate_skill", { name: "bulk-rename" });
+    const refused = session.callSkillTool({ name: "activate_skill", input: { name: "bulk-rename" } });
     expect(refused).toMatchObject({ status: "error", error_type: "MODEL_INVOCATION_DISABLED" });
     const plan = session.plan({ message: "/bulk-rename *.jpeg", tools: HOST_TOOLS });
     expect(plan.explicit?.status).toBe("success");
@@ -134,8 +134,8 @@ describeWithSharedData("shelf.session() on real skills", () => {
     const s = await open();
     const session = s.session();
     session.plan({ message: "review this contract", tools: HOST_TOOLS });
-    session.callActivationTool("skill_review-contract", {});
-    session.callActivationTool("activate_skill", { name: "bulk-rename" });
+    session.callSkillTool({ name: "skill_review-contract", input: {} });
+    session.callSkillTool({ name: "activate_skill", input: { name: "bulk-rename" } });
     session.guard("delete_file");
     await s.close();
     shelf = undefined;
@@ -181,13 +181,15 @@ describeWithSharedData("shelf.session() on real skills", () => {
     expect(line(after, "webapp-testing")).toBeLessThan(line(after, "brainstorming"));
   });
 
-  it("rebuilds a session from history for stateless hosts", async () => {
+  it("opens a session from history for stateless hosts", async () => {
     const s = await open();
-    const session = s.sessionFromHistory([
-      { kind: "user", text: "/bulk-rename *.png" },
-      { kind: "tool-call", toolName: "skill_review-contract", input: {}, output: { status: "success" } },
-      { kind: "user", text: "thanks" },
-    ]);
+    const session = s.session({
+      history: [
+        { kind: "user", text: "/bulk-rename *.png" },
+        { kind: "tool-call", toolName: "skill_review-contract", input: {}, output: { status: "success" } },
+        { kind: "user", text: "thanks" },
+      ],
+    });
     expect(session.state.active.map((a) => a.name)).toEqual(["bulk-rename", "review-contract"]);
   });
 
@@ -221,15 +223,15 @@ describeWithSharedData("shelf.session() on real skills", () => {
       { kind: "user" as const, text: "review it" },
       { kind: "tool-call" as const, toolName: "skill_review-contract", input: {}, output: "host output" },
     ];
-    expect(s.sessionFromHistory(history).state.active.map((a) => a.name)).toEqual(["review-contract"]);
+    expect(s.session({ history }).state.active.map((a) => a.name)).toEqual(["review-contract"]);
     const tools = [...HOST_TOOLS, "skill_review-contract"];
-    expect(s.sessionFromHistory(history, { tools }).state.active).toEqual([]);
-    const session = s.session(undefined, { tools });
-    expect(session.isActivationTool("skill_review-contract")).toBe(false);
+    expect(s.session({ history, tools }).state.active).toEqual([]);
+    const session = s.session({ tools });
+    expect(session.isSkillTool("skill_review-contract")).toBe(false);
     const plan = session.plan({ message: "review this contract for risks", tools });
-    const alt = plan.activationTools[0]!.name;
+    const alt = plan.tools[0]!.name;
     expect(alt).toMatch(/^skill_review-contract_[0-9a-f]{8}$/);
-    expect(s.session().callActivationTool(alt, {})?.status).toBe("success");
+    expect(s.session().callSkillTool({ name: alt, input: {} })?.status).toBe("success");
   });
 
   it("recordDelegation: a host that runs a role sub-agent itself still gets a delegated event", async () => {
@@ -274,7 +276,7 @@ describeWithSharedData("createShelfSessions", () => {
     });
     const plan = sessions.session().plan({ message: "hello", tools: [] });
     expect(plan.system).toMatch(/\+\d+ more skills not listed here/);
-    const generic = plan.activationTools.find((t) => t.name === "activate_skill")!;
+    const generic = plan.tools.find((t) => t.name === "activate_skill")!;
     const listed = (generic.inputSchema.properties as Record<string, { enum: string[] }>).name!.enum;
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.length).toBeLessThan(300);
@@ -318,7 +320,9 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     sessions.session().plan({ message: "hello", tools: [] }); // the first catalog marks every skill as seen
     calls.length = 0;
     const first = sessions.session().plan({ message, tools: [] });
-    const again = sessions.fromHistory([{ kind: "user", text: message }]).plan({ message, tools: [] });
+    const again = sessions
+      .session({ history: [{ kind: "user", text: message }] })
+      .plan({ message, tools: [] });
     expect(again.candidates).toEqual(first.candidates);
     expect(calls).toEqual([message]);
     sessions.recordUse("docx-letter");
@@ -350,18 +354,17 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     });
     const enumOf = (plan: ReturnType<ReturnType<typeof sessions.session>["plan"]>) =>
       (
-        plan.activationTools.find((t) => t.name === "activate_skill")!.inputSchema.properties as Record<
+        plan.tools.find((t) => t.name === "activate_skill")!.inputSchema.properties as Record<
           string,
           { enum: string[] }
         >
       ).name!.enum;
-    const idle = sessions.session();
-    const busy = sessions.session({
-      active: [{ name: "docx-letter", by: "code", at: "2026-01-01T00:00:00Z" }],
-    });
+    const idle = sessions.session({ message: "hello" });
+    const busy = sessions.session({ message: "hello" });
+    busy.activate("docx-letter");
     for (let i = 0; i < 2; i++) {
-      const a = idle.plan({ message: "hello", tools: [] });
-      const b = busy.plan({ message: "hello", tools: [] });
+      const a = idle.plan();
+      const b = busy.plan();
       expect(enumOf(a)).toEqual(["pdf-report", "docx-letter", "xlsx-sheet"]);
       expect(enumOf(b)).toEqual(["pdf-report", "xlsx-sheet"]);
       expect(a.system).toMatch(/^- docx-letter:/m);
