@@ -41,6 +41,8 @@ export interface CompiledTrigger {
    * linear in the message; no trigger runs on a backtracking engine.
    */
   engine: "words" | "re2";
+  /** RE2 instructions of a `/regex/` (at most {@link MAX_REGEX_PROGRAM}): its cost per character. */
+  programSize?: number;
   /** A key that must be in {@link TriggerInput.keys} for a match to be possible; undefined = always try. */
   anchor: string | undefined;
   /** The matched text, or undefined. */
