@@ -10,7 +10,7 @@ import {
   type ToolSet,
   type UIMessage,
 } from "ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { createSkills, type Skills } from "./index.js";
 import {
   FACT_CHECKER_BODY,
@@ -61,7 +61,7 @@ async function run(mode: Mode, options: Parameters<typeof generateText>[0]) {
   return { steps: await result.steps, response: await result.response, text: await result.text };
 }
 
-describe.each<Mode>(["generateText", "streamText"])("wrap() with %s", (mode) => {
+describeWithSharedData.each<Mode>(["generateText", "streamText"])("wrap() with %s", (mode) => {
   it("activates in step N and runs step N+1 under the skill: body in the instructions, tools restricted", async () => {
     const tools = hostTools();
     const model = scriptedModel((call, i) => {

@@ -3,7 +3,7 @@ import { MockMemory } from "@mastra/core/memory";
 import { RequestContext } from "@mastra/core/request-context";
 import { createShelf, type SkillEvent } from "@skillshelf/core";
 import { describeWithSharedData } from "@skillshelf/test-utils";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
 import { type ScriptStep, scriptedModel, systemText, toolNames, toolOutput } from "./test-utils/model.js";
@@ -59,7 +59,7 @@ function setup(script: ScriptStep[], extra: { memory?: MockMemory } = {}) {
 
 const REVIEW_BODY = "Run the contract review.";
 
-describe.each<Mode>(["generate", "stream"])("skills processor with %s()", (mode) => {
+describeWithSharedData.each<Mode>(["generate", "stream"])("skills processor with %s()", (mode) => {
   it("offers the matching skill, then restricts tools and injects the body from the next step", async () => {
     const { agent, mock, spies } = setup([
       { calls: [["skill_review-contract", {}]] },

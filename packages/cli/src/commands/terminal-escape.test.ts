@@ -3,21 +3,16 @@
  * an escape sequence in it could erase or hide the line a user is about to accept. The
  * terminal must only ever see the program's own colour codes.
  */
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createShelf, type Generate } from "@skillshelf/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSharedData, readSharedText } from "@skillshelf/test-utils";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 
-const data = fileURLToPath(new URL("../../../../../shared/data/", import.meta.url));
-const COMMS = readFileSync(
-  path.join(data, "skills-corpus/anthropics--skills/skills/internal-comms/SKILL.md"),
-  "utf8",
-);
+const COMMS = readSharedText("skills-corpus/anthropics--skills/skills/internal-comms/SKILL.md");
 const ESC = "\u001b";
 const OLD_STEP = "1. **Identify the communication type** from the request";
 /** Shows a harmless step, then erases it and moves up: the reader never sees the real line. */
@@ -47,7 +42,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-describe("terminal output escapes what skills and models wrote", () => {
+describeWithSharedData("terminal output escapes what skills and models wrote", () => {
   it("improve list/show: a proposal cannot hide a line with escape sequences or bidi overrides", async () => {
     const shelf = await createShelf({
       root,

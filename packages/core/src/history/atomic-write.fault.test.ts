@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { describeWithSharedData } from "@skillshelf/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AtomicFileHandle, type AtomicFs, atomicWrite, nodeAtomicFs } from "./atomic-write.js";
 import { sha256 } from "./hash.js";
@@ -88,7 +89,7 @@ describe("atomicWrite with a failing call", () => {
   });
 });
 
-describe("managed write with a failing call", () => {
+describeWithSharedData("managed write with a failing call", () => {
   const COMMS = corpusSkill("anthropics--skills/skills/internal-comms/SKILL.md");
   const NEW = COMMS.replace("- Incident reports\n", "- Incident reports\n- Release notes\n");
   let folder: SkillFolder;
