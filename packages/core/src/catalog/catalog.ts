@@ -66,9 +66,17 @@ const more = (n: number) =>
 export function catalogLine(skill: Skill, cap = 250): string {
   const description = collapse(skill.description);
   const when = skill.whenToUse ? collapse(skill.whenToUse) : "";
+  // What a skill is not for keeps its own room (at most a third of the entry): a misfire costs
+  // more than a miss, so a long description never pushes the exclusions out.
+  const notFor = skill.exclusions.length > 0 ? ` (not for: ${clip(collapse(skill.exclusions.join("; ")), Math.floor(cap / 3))})` : "";
   const full = `${skill.name}: ${description}${when ? ` — ${when}` : ""}`;
-  if (full.length <= cap) return full;
-  const cut = full.slice(0, cap - 1);
+  if (full.length + notFor.length <= cap) return `${full}${notFor}`;
+  return `${clip(full, Math.max(cap - notFor.length, 20))}${notFor}`;
+}
+
+function clip(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const cut = text.slice(0, cap - 1);
   const space = cut.lastIndexOf(" ");
   return `${(space > cap * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:—-]+$/u, "")}…`;
 }
