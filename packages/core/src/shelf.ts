@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import type { CountTokens } from "./catalog/tokens.js";
+import { type JsonlEventSinkOptions, jsonlEventSink } from "./events/jsonl-sink.js";
 import { unloadedSkillFile } from "./history/locate-unloaded.js";
 import {
   createSkillStore,
@@ -32,7 +33,12 @@ import { roleOf, rolesOf } from "./roles/roles.js";
 import { defaultToolAliases } from "./policy/aliases.js";
 import { currentSession } from "./session/current-session.js";
 import { protectedPaths } from "./session/protected-paths.js";
-import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./session/shelf-sessions.js";
+import {
+  createShelfSessions,
+  EVENTS_FILE,
+  latestUserText,
+  type OpenSessionOptions,
+} from "./session/shelf-sessions.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -67,8 +73,10 @@ export interface ShelfOptions {
   mode?: ParseMode;
   /** Where skillshelf keeps its own state (usage, history, improvements, events). Default <root>/.skillshelf. */
   stateDir?: string;
-  /** Event sink; default a JSONL file under stateDir. `false` disables. */
+  /** Event sink; default a JSONL file under stateDir (`<stateDir>/events.jsonl`). `false` disables. */
   events?: EventSink | false;
+  /** The default JSONL log: how user text is kept (default a hash and a short prefix), rotation size and count. */
+  eventLog?: Omit<JsonlEventSinkOptions, "onError">;
   /** Map whitelist names (Claude Code's `Read`, `Bash(git:*)`) to this host's tool names or globs. */
   toolAliases?: ToolAliases;
   /** Stage-1 matching: thresholds, margin, an optional `embed` function (see createMatcher). */
@@ -229,7 +237,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     matcher,
     embeds: Boolean(options.matcher?.embed),
     usage,
-    events: options.events,
+    events: options.events ?? jsonlEventSink(path.join(stateDir, EVENTS_FILE), options.eventLog),
     stateDir,
     toolAliases: options.toolAliases,
     scope: options.scope,

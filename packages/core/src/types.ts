@@ -370,12 +370,23 @@ export type SkillEvent =
   | {
       type: "candidates";
       at: string;
+      /** The user message; in the default JSONL log only its first characters (see `messageSha256`). */
       message: string;
+      /** Set by a log that does not keep the text verbatim: the first 16 hex of the message's sha256. */
+      messageSha256?: string;
       candidates: Candidate[];
       vetoed: Vetoed[];
       ambiguous: boolean;
     }
-  | { type: "activated"; at: string; skill: string; by: "model" | "user" | "code"; args?: string }
+  | {
+      type: "activated";
+      at: string;
+      skill: string;
+      by: "model" | "user" | "code";
+      args?: string;
+      /** As `messageSha256`, for `args`. */
+      argsSha256?: string;
+    }
   | {
       type: "activation-refused";
       at: string;
@@ -394,7 +405,15 @@ export type SkillEvent =
     }
   | { type: "skill-read"; at: string; skill: string; path: string }
   | { type: "skill-written"; at: string; skill: string; version?: string; before?: string; after: string }
-  | { type: "delegated"; at: string; role: string; task: string; tools: string[] };
+  | {
+      type: "delegated";
+      at: string;
+      role: string;
+      task: string;
+      /** As `messageSha256`, for `task`. */
+      taskSha256?: string;
+      tools: string[];
+    };
 
 export interface EventSink {
   emit(event: SkillEvent): void;

@@ -2,10 +2,22 @@
  * The default event sink: one JSON object per line, appended to a file. Emitting is
  * synchronous and cheap (it only queues); writing happens in batches off the hot path, and
  * a failing disk is reported once as a process warning, never thrown into the host's turn.
+ *
+ * - Whole lines: each line is one `write` on a file opened for appending (O_APPEND), so
+ *   lines from several processes never interleave, however large a batch.
+ * - Rotation: past `maxBytes` the log moves to `events.1.jsonl` (older ones shift up, at
+ *   most `keep` are kept); one process rotates at a time (a lock), and a writer still
+ *   holding the old file only appends to the rotated one.
+ * - Privacy: user text (a `candidates` event's message, an activation's args, a delegated
+ *   task) is stored as a sha256 prefix and the first few characters by default; see
+ *   `text`. The state folder gets a `.gitignore` so the log is not committed by accident.
  */
-import { appendFile, mkdir } from "node:fs/promises";
+import { open, rename, stat } from "node:fs/promises";
 import path from "node:path";
+import { withFileLock } from "../history/lock.js";
 import type { EventSink, SkillEvent } from "../types.js";
+import { redactEvent, type TextPolicy } from "./redact.js";
+import { ensureStateFolder } from "./state-gitignore.js";
 
 export interface JsonlEventSink extends EventSink {
   readonly file: string;
@@ -16,14 +28,36 @@ export interface JsonlEventSink extends EventSink {
 export interface JsonlEventSinkOptions {
   /** Called for each failed write; default: one process warning for the first failure. */
   onError?: (error: unknown) => void;
+  /**
+   * How user text is stored: `"prefix"` (default: a sha256 prefix and the first
+   * `prefixLength` characters), `"hash"` (the sha256 prefix only) or `"full"` (verbatim).
+   */
+  text?: TextPolicy;
+  /** Characters of user text kept with `text: "prefix"` (default 24). */
+  prefixLength?: number;
+  /** Rotate when the log would grow past this many bytes (default 10 MiB; 0 = never). */
+  maxBytes?: number;
+  /** Rotated logs kept (`events.1.jsonl` … `events.<keep>.jsonl`; default 3). */
+  keep?: number;
+}
+
+export const DEFAULT_EVENT_LOG_MAX_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_EVENT_LOG_KEEP = 3;
+
+/** `events.jsonl` → `events.2.jsonl`. */
+export function rotatedLogPath(file: string, index: number): string {
+  const ext = path.extname(file);
+  return `${file.slice(0, file.length - ext.length)}.${index}${ext}`;
 }
 
 export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}): JsonlEventSink {
   let pending: string[] = [];
   let chain: Promise<void> = Promise.resolve();
   let scheduled = false;
-  let dirReady = false;
   let warned = false;
+  const maxBytes = options.maxBytes ?? DEFAULT_EVENT_LOG_MAX_BYTES;
+  const keep = Math.max(1, options.keep ?? DEFAULT_EVENT_LOG_KEEP);
+  const policy = { text: options.text ?? "prefix", prefixLength: options.prefixLength ?? 24 } as const;
   const onError =
     options.onError ??
     ((error: unknown) => {
@@ -35,17 +69,38 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
       );
     });
 
+  const sizeOf = async (target: string) => (await stat(target).catch(() => undefined))?.size ?? 0;
+
+  /** Whether appending `bytes` would take a non-empty log past the limit. */
+  const full = async (bytes: number) => {
+    const size = await sizeOf(file);
+    return size > 0 && size + bytes > maxBytes;
+  };
+  const rotate = (bytes: number) =>
+    withFileLock(file, async () => {
+      // Another process may have rotated while we waited for the lock.
+      if (!(await full(bytes))) return;
+      for (let i = keep - 1; i >= 1; i--) {
+        await rename(rotatedLogPath(file, i), rotatedLogPath(file, i + 1)).catch(() => {});
+      }
+      await rename(file, rotatedLogPath(file, 1));
+    });
+
   const writeBatch = async () => {
     scheduled = false;
     const lines = pending;
     pending = [];
     if (lines.length === 0) return;
     try {
-      if (!dirReady) {
-        await mkdir(path.dirname(file), { recursive: true });
-        dirReady = true;
+      ensureStateFolder(path.dirname(file));
+      const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0);
+      if (maxBytes > 0 && (await full(bytes))) await rotate(bytes);
+      const handle = await open(file, "a");
+      try {
+        for (const line of lines) await handle.write(line);
+      } finally {
+        await handle.close();
       }
-      await appendFile(file, lines.join(""), "utf8");
     } catch (error) {
       onError(error);
     }
@@ -56,7 +111,7 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
     emit(event: SkillEvent) {
       let line: string;
       try {
-        line = `${JSON.stringify(event)}\n`;
+        line = `${JSON.stringify(redactEvent(event, policy))}\n`;
       } catch (error) {
         onError(error);
         return;

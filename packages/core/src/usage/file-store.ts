@@ -5,15 +5,18 @@
  *   over the old file, so a reader (or a crash) never sees half a file.
  * - Merging: a write re-reads the file and applies only this process's changes since the
  *   last write (count deltas, latest lastUsed, earliest firstSeen), so two agents sharing a
- *   project do not erase each other's counts. (The window between that read and the rename
- *   is not locked: a truly simultaneous write can still lose one increment.)
+ *   project do not erase each other's counts. The read-merge-rename holds a short lock
+ *   (`usage.json.lock`), so no increment is lost; if the lock cannot be had in time the
+ *   changes stay pending and go out with the next write.
  * - Recovery: a file that is not valid usage JSON is moved aside to
  *   `usage.json.corrupt-<time>` (nothing is deleted) and the store starts empty;
  *   `onError` is told.
  */
 import fs from "node:fs";
 import path from "node:path";
+import { ensureStateFolder } from "../events/state-gitignore.js";
 import { type UsageRecord, type UsageStore, withUse } from "./store.js";
+import { withSyncLock } from "./sync-lock.js";
 
 export const USAGE_FILE = "usage.json";
 
@@ -51,6 +54,19 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
   const pending = new Map<string, Pending>();
 
   function flush(): void {
+    let held: boolean;
+    try {
+      ensureStateFolder(path.dirname(file));
+      held = withSyncLock(file, merge) !== undefined;
+    } catch (error) {
+      report(new Error(`skillshelf: could not lock ${file}: ${(error as Error).message}`));
+      return;
+    }
+    if (!held)
+      report(new Error(`skillshelf: ${file} stayed locked; usage changes are kept for the next write`));
+  }
+
+  function merge(): void {
     const current = read(file, report);
     for (const [name, change] of pending) {
       let record = current.get(name);

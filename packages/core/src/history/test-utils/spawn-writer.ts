@@ -57,10 +57,15 @@ export interface WriterProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function spawnWriter(mode: "loop" | "race", root: string, keep: number): Promise<WriterProcess> {
+export async function spawnWriter(
+  mode: "loop" | "race" | "events" | "usage",
+  root: string,
+  keep: number,
+  ...extra: string[]
+): Promise<WriterProcess> {
   built ??= buildChild();
   const { script } = await built;
-  const child = spawn(process.execPath, [script, mode, root, String(keep)], {
+  const child = spawn(process.execPath, [script, mode, root, String(keep), ...extra], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, NODE_COMPILE_CACHE: join(tmpdir(), "skillshelf-fault-compile-cache") },
   });

@@ -9,11 +9,17 @@
  *   race <projectRoot> <keep>  for each stdin line "<expectedHash> <tag> <startAtMs>":
  *                              wait until startAtMs, write the next iteration tagged <tag>,
  *                              print {"ok":true,"hash":…} or {"ok":false,"code":…}.
+ *   events <dir> <count> <bytes>  after "go", emit <count> events whose message is <bytes>
+ *                              long into <dir>/events.jsonl in one batch, print "done".
+ *   usage <dir> <count>        after "go", record <count> uses of skill "shared" in
+ *                              <dir>/usage.json, print "done".
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { jsonlEventSink } from "../../events/jsonl-sink.js";
 import { parseSkill } from "../../parse/parse-skill.js";
+import { createFileUsageStore } from "../../usage/file-store.js";
 import { SkillWriteError } from "../errors.js";
 import { sha256 } from "../hash.js";
 import { withFileLock } from "../lock.js";
@@ -22,7 +28,7 @@ import { createSkillStore } from "../writer.js";
 import { FAULT_SKILL, nextFaultContent } from "./fault-skill.js";
 import { makeSkillFolder } from "./skill-folder.js";
 
-const [mode, root, keep] = process.argv.slice(2);
+const [mode, root, keep, extra] = process.argv.slice(2);
 const folder = await makeSkillFolder(root);
 const store = createSkillStore({ source: folder.source, stateDir: folder.stateDir, keep: Number(keep) });
 const file = folder.fileOf(FAULT_SKILL);
@@ -67,4 +73,29 @@ if (mode === "loop") {
       process.stdout.write(`${JSON.stringify({ ok: false, code })}\n`);
     }
   }
+}
+
+if (mode === "events") {
+  const sink = jsonlEventSink(join(root!, "events.jsonl"), { text: "full", maxBytes: 0 });
+  const message = `${process.pid}:`.padEnd(Number(extra), "x");
+  process.stdout.write("ready\n");
+  await lines.next(); // "go"
+  for (let i = 0; i < Number(keep); i++) {
+    sink.emit({
+      type: "candidates",
+      at: new Date().toISOString(),
+      message,
+      candidates: [],
+      vetoed: [],
+      ambiguous: false,
+    });
+  }
+  await sink.flush();
+  process.stdout.write("done\n");
+} else if (mode === "usage") {
+  const usage = createFileUsageStore({ dir: root! });
+  process.stdout.write("ready\n");
+  await lines.next(); // "go"
+  for (let i = 0; i < Number(keep); i++) usage.record("shared");
+  process.stdout.write("done\n");
 }
