@@ -242,13 +242,12 @@ describeWithSharedData("shelf.session() on real skills", () => {
     shelf = undefined;
     const { events } = await readEvents(path.join(root, ".skillshelf", "events.jsonl"));
     expect(events).toEqual([
-      {
+      expect.objectContaining({
         type: "delegated",
         at: expect.any(String),
         role: "reviewer",
-        task: "Review src/a.ts",
         tools: ["read_file"],
-      },
+      }),
     ]);
   });
 
