@@ -1,50 +1,37 @@
 /**
- * Execution-time enforcement. `activeTools` already hides forbidden tools from the model,
- * but a model can still emit a call to a tool it saw earlier in the conversation, and some
- * providers do. So every host tool's `execute` asks core first: a forbidden call never runs
- * and the model reads core's structured TOOL_NOT_ALLOWED result instead.
+ * Execution-time enforcement. Every host tool stays registered and active for the AI SDK
+ * (the tools a skill hides are taken out of what the provider is sent instead), so a call to
+ * a hidden tool — a model remembers tools from earlier in the conversation — reaches this
+ * `execute`: core guards it and the model reads core's structured refusal as the result.
+ * An allowed call runs inside the session, so a delegation it starts is bounded by it.
  */
-import type { Session } from "@skillshelf/core";
-import type { ModelMessage, Tool, ToolSet } from "ai";
+import { isBlockedResult, runHostTool } from "@skillshelf/core/adapter";
+import type { Tool, ToolSet } from "ai";
+import type { StepSessions } from "./step-sessions.js";
 
-/** Resolves the session that was in force for the step whose prompt was `messages`. */
-export type SessionAt = (messages: readonly ModelMessage[]) => Session;
-
-export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, sessionAt: SessionAt): TOOLS {
+export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, sessions: StepSessions): TOOLS {
   const guarded: Record<string, Tool> = {};
-  for (const [name, tool] of Object.entries(tools)) guarded[name] = guardTool(name, tool, sessionAt);
+  for (const [name, tool] of Object.entries(tools)) guarded[name] = guardTool(name, tool, sessions);
   return guarded as TOOLS;
 }
 
-function guardTool(name: string, tool: Tool, sessionAt: SessionAt): Tool {
+function guardTool(name: string, tool: Tool, sessions: StepSessions): Tool {
   const execute = tool.execute;
-  // Tools without `execute` run on the client or at the provider; activeTools is all we have.
+  // Tools without `execute` run on the client or at the provider: hiding them is all we can do.
   if (!execute) return tool;
   const toModelOutput = tool.toModelOutput;
   return {
     ...tool,
-    // Synchronous on purpose: returning the original call's value untouched keeps
-    // streaming tools (AsyncIterable results) streaming.
-    execute: (input: unknown, options) => {
-      const verdict = sessionAt(options.messages).guard(name);
-      return verdict.allowed ? execute(input as never, options) : verdict.result;
-    },
-    // A user's toModelOutput expects the tool's own output shape, never our error object.
+    // Synchronous on purpose: the tool's own return value (a promise, an AsyncIterable that
+    // streams) comes back untouched.
+    execute: (input: unknown, options) =>
+      runHostTool(sessions.of(options.messages), { id: options.toolCallId, name, input }, () =>
+        execute(input as never, options),
+      ),
+    // A host's toModelOutput expects its tool's own output, never core's refusal.
     ...(toModelOutput && {
       toModelOutput: (options) =>
         isBlockedResult(options.output) ? { type: "json", value: options.output } : toModelOutput(options),
     }),
   } as Tool;
-}
-
-/** By shape, because the result also comes back (serialised) in the next request's messages. */
-function isBlockedResult(
-  output: unknown,
-): output is { status: "error"; error_type: "TOOL_NOT_ALLOWED"; message: string } {
-  return (
-    typeof output === "object" &&
-    output !== null &&
-    (output as { status?: unknown }).status === "error" &&
-    (output as { error_type?: unknown }).error_type === "TOOL_NOT_ALLOWED"
-  );
 }

@@ -44,13 +44,13 @@ describe("toHistory (ModelMessages)", () => {
     ];
     expect(toHistory(messages)).toEqual([
       { kind: "user", text: "convert \nthis" },
-      { kind: "tool-call", toolName: "activate_skill", input: { name: "pdf" }, output: success },
-      { kind: "tool-call", toolName: "read_file", input: { path: "a" }, output: "plain" },
+      { kind: "tool-call", id: "1", toolName: "activate_skill", input: { name: "pdf" }, output: success },
+      { kind: "tool-call", id: "2", toolName: "read_file", input: { path: "a" }, output: "plain" },
       { kind: "user", text: "/pdf now" },
     ]);
   });
 
-  it("turns failed and denied calls into structured errors and leaves unanswered calls without output", () => {
+  it("turns failed and denied calls into structured errors and leaves unanswered calls without output, each with its id", () => {
     const messages: ModelMessage[] = [
       {
         role: "assistant",
@@ -84,7 +84,7 @@ describe("toHistory (ModelMessages)", () => {
     expect(a).toMatchObject({ output: { status: "error", message: "boom" } });
     expect(b).toMatchObject({ output: { status: "error", message: "execution denied" } });
     expect(c).toMatchObject({ output: { status: "success" } });
-    expect(d).toEqual({ kind: "tool-call", toolName: "d", input: {} });
+    expect(d).toEqual({ kind: "tool-call", id: "4", toolName: "d", input: {} });
   });
 });
 
@@ -120,29 +120,16 @@ describe("toHistory (UIMessages)", () => {
     ];
     expect(toHistory(messages)).toEqual([
       { kind: "user", text: "convert this" },
-      { kind: "tool-call", toolName: "activate_skill", input: { name: "pdf" }, output: success },
+      { kind: "tool-call", id: "1", toolName: "activate_skill", input: { name: "pdf" }, output: success },
       {
         kind: "tool-call",
+        id: "2",
         toolName: "mcp_search",
         input: {},
         output: { status: "error", error_type: "TOOL_ERROR", message: "down" },
       },
-      { kind: "tool-call", toolName: "write_file", input: { path: "b" } },
+      { kind: "tool-call", id: "4", toolName: "write_file", input: { path: "b" } },
     ]);
-  });
-});
-
-describe("toHistory({ planned })", () => {
-  it("marks a trailing user message as planned, and only a trailing one", () => {
-    expect(toHistory([{ role: "user", content: "/pdf a.pdf" }], { planned: true })).toEqual([
-      { kind: "user", text: "/pdf a.pdf", planned: true },
-    ]);
-    const withCall: ModelMessage[] = [
-      { role: "user", content: "hi" },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "1", toolName: "x", input: {} }] },
-    ];
-    expect(toHistory(withCall, { planned: true })[0]).toEqual({ kind: "user", text: "hi" });
-    expect(toHistory([{ role: "user", content: "hi" }])[0]).toEqual({ kind: "user", text: "hi" });
   });
 });
 

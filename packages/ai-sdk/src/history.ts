@@ -1,64 +1,43 @@
 /**
  * AI SDK messages → core's neutral `HistoryItem`s. This is what makes the adapter stateless:
  * a route receives the whole conversation on every request, and core rebuilds the active
- * skills from the activation calls (and explicit "/name" messages) found in it.
+ * skills from it (the user messages, and every tool call with its id and its output).
  *
  * Both shapes a host holds are accepted: `ModelMessage[]` (what `streamText` receives) and
- * `UIMessage[]` (what `useChat` posts). Nothing here knows what an activation tool is; core
- * decides which items matter.
+ * `UIMessage[]` (what `useChat` posts). Nothing here knows what a skill tool is; core
+ * decides which items matter, and ignores a call that has no output yet.
  */
-import { type HistoryItem, latestUserMessage, toolErrorOutput } from "@skillshelf/core";
+import type { HistoryItem } from "@skillshelf/core";
+import { toolErrorOutput } from "@skillshelf/core/adapter";
 import type { ModelMessage, ToolResultPart, UIMessage } from "ai";
 
 export type Messages = readonly ModelMessage[] | readonly UIMessage[];
+
+type ToolCallItem = Extract<HistoryItem, { kind: "tool-call" }>;
 
 /** The fields shared by static (`tool-<name>`) and dynamic tool parts of a UI message. */
 interface ToolLikePart {
   type: string;
   toolName?: string;
+  toolCallId?: string;
   state?: string;
   input?: unknown;
   output?: unknown;
   errorText?: string;
 }
 
-export interface ToHistoryOptions {
-  /**
-   * The last user message's turn was already planned (the host is re-deriving the state
-   * mid-turn, e.g. for a tool call), so core replays it instead of planning it again.
-   */
-  planned?: boolean;
-}
-
-export function toHistory(messages: Messages, options: ToHistoryOptions = {}): HistoryItem[] {
+export function toHistory(messages: Messages): HistoryItem[] {
   const history: HistoryItem[] = [];
-  // Tool calls are emitted where they were made; results (which arrive later, in tool
-  // messages or in the same UI part) are attached by id.
-  const calls = new Map<string, Extract<HistoryItem, { kind: "tool-call" }>>();
+  // Tool calls are recorded where they were made; results (which arrive later, in tool
+  // messages) are attached by id.
+  const calls = new Map<string, ToolCallItem>();
 
   for (const message of messages) {
     if (isUIMessage(message)) {
-      if (message.role === "user") {
-        history.push({ kind: "user", text: uiText(message) });
-        continue;
-      }
-      if (message.role !== "assistant") continue;
-      for (const part of message.parts as readonly ToolLikePart[]) {
-        const toolName =
-          part.type === "dynamic-tool"
-            ? part.toolName
-            : part.type.startsWith("tool-")
-              ? part.type.slice(5)
-              : undefined;
-        if (toolName === undefined || part.state === undefined || part.state === "input-streaming") continue;
-        const item: HistoryItem = { kind: "tool-call", toolName, input: part.input };
-        if (part.state === "output-available") item.output = part.output;
-        else if (part.state === "output-error") item.output = toolErrorOutput(part.errorText ?? "tool error");
-        history.push(item);
-      }
+      if (message.role === "user") history.push({ kind: "user", text: uiText(message) });
+      else if (message.role === "assistant") history.push(...uiToolCalls(message));
       continue;
     }
-
     switch (message.role) {
       case "user":
         history.push({ kind: "user", text: modelText(message.content) });
@@ -67,7 +46,12 @@ export function toHistory(messages: Messages, options: ToHistoryOptions = {}): H
         if (typeof message.content === "string") break;
         for (const part of message.content) {
           if (part.type !== "tool-call") continue;
-          const item = { kind: "tool-call" as const, toolName: part.toolName, input: part.input };
+          const item: ToolCallItem = {
+            kind: "tool-call",
+            id: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+          };
           calls.set(part.toolCallId, item);
           history.push(item);
         }
@@ -81,18 +65,36 @@ export function toHistory(messages: Messages, options: ToHistoryOptions = {}): H
         break;
     }
   }
-  const last = history.at(-1);
-  if (options.planned && last?.kind === "user") last.planned = true;
   return history;
 }
 
-/** Text of the last user message: what stage-1 matching and "/name args" look at (core's rule). */
+/** Text of the last user message: what stage-1 matching and "/name args" look at. */
 export function lastUserText(messages: Messages): string | undefined {
-  return latestUserMessage(toHistory(messages))?.text;
+  return toHistory(messages).findLast((item) => item.kind === "user")?.text;
 }
 
 function isUIMessage(message: ModelMessage | UIMessage): message is UIMessage {
   return "parts" in message && Array.isArray(message.parts);
+}
+
+function uiToolCalls(message: UIMessage): ToolCallItem[] {
+  const items: ToolCallItem[] = [];
+  for (const part of message.parts as readonly ToolLikePart[]) {
+    const toolName =
+      part.type === "dynamic-tool"
+        ? part.toolName
+        : part.type.startsWith("tool-")
+          ? part.type.slice(5)
+          : undefined;
+    if (toolName === undefined || part.state === undefined || part.state === "input-streaming") continue;
+    const item: ToolCallItem = { kind: "tool-call", toolName, input: part.input };
+    if (part.toolCallId !== undefined) item.id = part.toolCallId;
+    if (part.state === "output-available") item.output = part.output;
+    else if (part.state === "output-error") item.output = toolErrorOutput(part.errorText ?? "tool error");
+    else if (part.state === "output-denied") item.output = toolErrorOutput("execution denied");
+    items.push(item);
+  }
+  return items;
 }
 
 function uiText(message: UIMessage): string {
@@ -124,7 +126,8 @@ function resultValue(output: ToolResultPart["output"]): unknown {
     case "execution-denied":
       return toolErrorOutput(output.reason ?? "execution denied");
     default:
-      return undefined;
+      // Multi-part content: a successful result, whatever its parts.
+      return "value" in output ? output.value : null;
   }
 }
 

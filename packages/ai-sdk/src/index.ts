@@ -1,6 +1,6 @@
 // @skillshelf/ai-sdk: skillshelf skills for the Vercel AI SDK 7.
 export { createGenerate } from "./generate.js";
-export { lastUserText, type Messages, type ToHistoryOptions, toHistory } from "./history.js";
+export { lastUserText, type Messages, toHistory } from "./history.js";
 export {
   type AgentCallArgs,
   type CreateSkillsOptions,

@@ -1,12 +1,15 @@
 /**
  * Roles as sub-agents: one delegation tool, `{ role, task }`, that runs a `ToolLoopAgent`
- * with the role's instructions, only the tools its `allowed-tools` admits, and its model.
- * Role skills a user writes (`role: true` in SKILL.md) appear exactly like the builtin ones,
- * because both come from `shelf.roles()`; core names the tool (never after one of the host's),
- * checks the call, resolves the tools, records the delegation and shapes the answer.
+ * built only from core's `Delegation`: its instructions (with the date line), the host tools
+ * it gets, its model and its step limit. Core names the tool (never after one of the host's),
+ * checks the call, resolves the tools — bounded by the skills active in the conversation
+ * that delegates, because this tool runs as a guarded host tool inside that session —
+ * records the delegation and shapes the answer.
  */
-import { hostDelegationSpec, type OnDiagnostic, runDelegation, type Shelf } from "@skillshelf/core";
-import { jsonSchema, type Tool, ToolLoopAgent, type ToolSet, tool } from "ai";
+
+import type { Shelf } from "@skillshelf/core";
+import { hostDelegationSpec, type OnDiagnostic, runDelegation } from "@skillshelf/core/adapter";
+import { jsonSchema, stepCountIs, type Tool, ToolLoopAgent, type ToolSet, tool } from "ai";
 import type { RoleToolOptions } from "./skills.js";
 
 type DelegateTool = Tool<{ role: string; task: string }>;
@@ -30,18 +33,17 @@ function roleTool(shelf: Shelf, options: RoleToolOptions, report?: OnDiagnostic)
   const spec = hostDelegationSpec(shelf.roles(), Object.keys(available));
   const delegate = tool({
     description: spec.description,
-    // The enum in the schema is a hint; core checks the role again at call time.
     inputSchema: jsonSchema<{ role: string; task: string }>(spec.inputSchema),
     execute: (input, { abortSignal }) =>
       runDelegation(shelf, input, {
         tools: Object.keys(available),
         onDiagnostic: report,
-        run: async ({ task, tools, instructions, model }) => {
+        run: async ({ task, tools, instructions, model, maxSteps }) => {
           const agent = new ToolLoopAgent({
             model: (model && options.resolveModel?.(model)) || options.model,
             instructions,
             tools: Object.fromEntries(tools.map((name) => [name, available[name]])) as ToolSet,
-            ...(options.stopWhen && { stopWhen: options.stopWhen }),
+            stopWhen: options.stopWhen ?? stepCountIs(maxSteps),
           });
           return (await agent.generate({ prompt: task, abortSignal })).text;
         },

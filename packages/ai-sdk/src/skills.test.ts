@@ -22,6 +22,7 @@ import {
 } from "./test-utils/fixtures.js";
 import {
   type CallOptions,
+  isSkillshelfTool,
   offeredTools,
   type Script,
   scriptedModel,
@@ -51,7 +52,7 @@ function activate(call: CallOptions, skill: string) {
 
 /** Host tools offered on a call (activation tools aside). */
 const hostOffered = (call: CallOptions | undefined) =>
-  offeredTools(call).filter((name) => !name.startsWith("skill_") && name !== "activate_skill");
+  offeredTools(call).filter((name) => !isSkillshelfTool(name));
 
 type Mode = "generateText" | "streamText";
 async function run(mode: Mode, options: Parameters<typeof generateText>[0]) {
@@ -100,27 +101,7 @@ describeWithSharedData.each<Mode>(["generateText", "streamText"])("wrap() with %
     expect(result.text).toBe("Here is the Markdown.");
   });
 
-  it("blocks a forbidden call under an active skill: it never runs", async () => {
-    const tools = hostTools();
-    const model = scriptedModel((call, i) => {
-      if (i === 0) return { toolCalls: [activate(call, "markitdown")] };
-      if (i === 1) return { toolCalls: [{ name: "send_email", input: { to: "boss@example.com" } }] };
-      return { text: "ok" };
-    });
-    const result = await run(mode, {
-      model,
-      messages: ask(CONVERT),
-      stopWhen: isStepCount(5),
-      ...skills.wrap({ messages: ask(CONVERT), tools }),
-    });
-
-    expect(offeredTools(model.calls[1])).not.toContain("send_email");
-    expect(tools.send_email?.execute).not.toHaveBeenCalled();
-    const blocked = result.steps[1]?.content.find((part) => part.type === "tool-error");
-    expect(blocked).toMatchObject({ toolName: "send_email" });
-  });
-
-  it("answers a call to a tool the skill hid with core's refusal: the event, and TOOL_NOT_ALLOWED for the model", async () => {
+  it("hides a tool the skill rules out, and answers a call to it anyway with core's structured result", async () => {
     const tools = hostTools();
     const model = scriptedModel((call, i) => {
       if (i === 0) return { toolCalls: [activate(call, "markitdown")] };
@@ -135,19 +116,55 @@ describeWithSharedData.each<Mode>(["generateText", "streamText"])("wrap() with %
       ...skills.wrap({ messages: ask(CONVERT), tools }),
     });
 
+    expect(offeredTools(model.calls[1])).not.toContain("send_email");
     expect(tools.send_email?.execute).not.toHaveBeenCalled();
     expect(fixture.events.filter((e) => e.type === "tool-blocked")).toEqual([
       expect.objectContaining({ tool: "send_email", skill: "markitdown", active: ["markitdown"] }),
     ]);
-    // The loop went on, and the next call's prompt carries core's structured result.
+    // Not an SDK error (no NoSuchToolError, no repair text): the tool's result is core's object.
+    expect(result.steps[1]?.content.some((part) => part.type === "tool-error")).toBe(false);
+    expect(result.steps[1]?.toolResults[0]?.output).toMatchObject({
+      status: "error",
+      error_type: "TOOL_NOT_ALLOWED",
+      message: expect.stringContaining('Tool "send_email" is not allowed while skill "markitdown" is active'),
+    });
+    // The loop went on, and the model read that object back as a JSON tool result.
     expect(model.calls).toHaveLength(3);
-    const toolMessages = model.calls[2]?.prompt.filter((m) => m.role === "tool") ?? [];
-    const refusal = JSON.stringify(toolMessages.at(-1));
-    expect(refusal).toContain("TOOL_NOT_ALLOWED");
-    expect(refusal).toContain(
-      'Tool \\\\\\"send_email\\\\\\" is not allowed while skill \\\\\\"markitdown\\\\\\" is active',
-    );
+    const toolMessage = model.calls[2]?.prompt.filter((m) => m.role === "tool").at(-1);
+    expect(toolMessage?.content[0]).toMatchObject({
+      type: "tool-result",
+      toolName: "send_email",
+      output: { type: "json", value: { status: "error", error_type: "TOOL_NOT_ALLOWED" } },
+    });
     expect(result.text).toBe("ok");
+  });
+
+  it("judges a host call in the same response as an activation as if the activation had happened", async () => {
+    const tools = hostTools();
+    const model = scriptedModel((call, i) => {
+      if (i === 0) {
+        return {
+          toolCalls: [
+            { name: "send_email", input: { to: "boss@example.com" } },
+            activate(call, "markitdown"),
+            { name: "read_file", input: { path: "quarterly-report.pdf" } },
+          ],
+        };
+      }
+      return { text: "ok" };
+    });
+    const result = await run(mode, {
+      model,
+      messages: ask(CONVERT),
+      stopWhen: isStepCount(3),
+      ...skills.wrap({ messages: ask(CONVERT), tools }),
+    });
+
+    expect(tools.send_email?.execute).not.toHaveBeenCalled();
+    expect(tools.read_file?.execute).toHaveBeenCalledTimes(1);
+    const outputs = Object.fromEntries(result.steps[0]!.toolResults.map((r) => [r.toolName, r.output]));
+    expect(outputs.send_email).toMatchObject({ status: "error", error_type: "TOOL_NOT_ALLOWED" });
+    expect(outputs.read_file).toMatchObject({ ok: true });
   });
 
   it("leaves other unparsable calls to the SDK and to the user's own repairToolCall", async () => {
@@ -350,7 +367,7 @@ describeWithSharedData("stateless across requests", () => {
     const request2: ModelMessage[] = [
       ...request1,
       ...result1.responseMessages,
-      ...ask("Now the appendix too."),
+      ...ask("ok, now the appendix too."),
     ];
     const second = scriptedModel(() => ({ text: "Done." }));
     await generateText({
@@ -479,7 +496,7 @@ describeWithSharedData("a long-lived ToolLoopAgent (prepareCall)", () => {
       answer.parts.some((p) => p.type === "tool-skill_markitdown" || p.type === "tool-activate_skill"),
     ).toBe(true);
 
-    await send([question, answer, user("u2", "And the appendix?")], () => ({ text: "Done." }));
+    await send([question, answer, user("u2", "Yes, and the appendix?")], () => ({ text: "Done." }));
     expect(hostOffered(model.calls[first])).toEqual(MARKITDOWN_TOOLS);
     expect(systemText(model.calls[first])).toContain(MARKITDOWN_BODY);
   });

@@ -3,40 +3,33 @@
  * `streamText` or `generateText`; `skills.prepareCall` does the same per call of a
  * long-lived `ToolLoopAgent`.
  *
- * Stateless by design, because routes are. Nothing is remembered between requests or even
- * between steps: every step's plan and every tool call's guard are derived from the
- * messages of that step (the activation calls and "/name" messages in them), through core.
- * So step N+1 runs under a skill the model activated in step N, and the next request, from
- * any server instance, rebuilds the same state from the history the client sends back.
+ * Stateless, because routes are: nothing is kept between requests. Each step (one model
+ * call) opens ONE core session from that step's messages, with the host's tool names, and
+ * everything of that step uses it: the plan (instructions, offered tools), the model's
+ * response (`respond`: activations and ends in it apply before any of its calls runs) and
+ * every tool call of it. The next request, on any server instance, rebuilds the same state
+ * from the history the client sends back.
  */
-import {
-  latestUserMessage,
-  type OnDiagnostic,
-  type RefreshResult,
-  reportOnce,
-  runActivationTool,
-  type Session,
-  type Shelf,
-  type ToolSpec,
-} from "@skillshelf/core";
-import {
-  type ActiveTools,
-  jsonSchema,
-  type LanguageModel,
-  type ModelMessage,
-  type PrepareStepFunction,
-  type PrepareStepResult,
-  type StopCondition,
-  type Tool,
-  type ToolCallRepairFunction,
-  type ToolSet,
-  tool,
+import type { RefreshResult, Session, Shelf, ToolSpec } from "@skillshelf/core";
+import { type OnDiagnostic, reportOnce, respondingModel } from "@skillshelf/core/adapter";
+import type {
+  ActiveTools,
+  LanguageModel,
+  ModelMessage,
+  PrepareStepFunction,
+  PrepareStepResult,
+  StopCondition,
+  Tool,
+  ToolCallRepairFunction,
+  ToolSet,
 } from "ai";
 import { guardTools } from "./guard.js";
 import { type Messages, toHistory } from "./history.js";
 import { withSkillInstructions } from "./instructions.js";
-import { guardingRepair } from "./repair.js";
 import { createRoleTool, createRoleTools } from "./role-tool.js";
+import { skillTool } from "./skill-tools.js";
+import { stepModel } from "./step-model.js";
+import { stepSessions } from "./step-sessions.js";
 
 export interface CreateSkillsOptions {
   /** A shelf, or the promise `createShelf()` returns. */
@@ -49,14 +42,17 @@ export interface CreateSkillsOptions {
   refresh?: boolean;
   /**
    * Problems core finds while planning, for a human: `unknown-tool` (a skill whitelists a name
-   * that matches none of your tools), `tool-name-clash` (one of your tools has an activation
-   * tool's name), `plan-fallback`. Default: each distinct one once, on console.warn.
+   * that matches none of your tools), `tool-name-clash` (one of your tools has a skill tool's
+   * name), `plan-fallback`. Default: each distinct one once, on console.warn.
    */
   onDiagnostic?: OnDiagnostic;
 }
 
 export interface WrapOptions<TOOLS extends ToolSet> {
-  /** The conversation (ModelMessages or UIMessages). Omit for a long-lived `ToolLoopAgent`. */
+  /**
+   * @deprecated Not needed: every step is planned from the messages the SDK gives it.
+   * Accepted (and ignored) so existing calls keep compiling.
+   */
   messages?: Messages;
   /** Your tools. They come back guarded: a call a skill forbids never runs. */
   tools?: TOOLS;
@@ -64,21 +60,19 @@ export interface WrapOptions<TOOLS extends ToolSet> {
   prepareStep?: PrepareStepFunction<TOOLS>;
   /** Your own static restriction; skills can only narrow it further. */
   activeTools?: ActiveTools<TOOLS>;
-  /** Your own repair of unparsable tool calls; it runs for every call skillshelf does not answer. */
+  /** Your own repair of unparsable tool calls, passed through untouched. */
   repairToolCall?: ToolCallRepairFunction<TOOLS>;
 }
 
 export interface WrappedOptions<TOOLS extends ToolSet> {
-  /** Your tools (guarded) plus the activation tools (`skill_<name>`, `activate_skill`). */
+  /** Your tools (guarded) plus skillshelf's (`skill_<name>`, `activate_skill`, `end_skill`). */
   tools: TOOLS;
   prepareStep: PrepareStepFunction<TOOLS>;
   /**
-   * Answers a call to one of your tools that a skill hid this step (the AI SDK fails it as an
-   * unknown tool before any `execute` runs) with core's refusal: a `tool-blocked` event, and
-   * core's TOOL_NOT_ALLOWED result in the tool error the model reads. Other calls go to yours.
-   * (Typed over any tool set: it reads no tool's types, so it fits whatever `TOOLS` the call infers.)
+   * Yours, when you passed one. (Typed over any tool set: it is the one you passed, and this
+   * way it fits whatever `TOOLS` the call infers.)
    */
-  repairToolCall: ToolCallRepairFunction<ToolSet>;
+  repairToolCall?: ToolCallRepairFunction<ToolSet>;
 }
 
 export interface RoleToolOptions {
@@ -88,7 +82,7 @@ export interface RoleToolOptions {
   tools?: ToolSet;
   /** Map a role's `model:` id to a model instance. Default: always `model`. */
   resolveModel?: (id: string) => LanguageModel | undefined;
-  /** Sub-agent stop condition. Default: ToolLoopAgent's (20 steps). */
+  /** Sub-agent stop condition. Default: core's step limit for role sub-agents. */
   stopWhen?: StopCondition<ToolSet> | StopCondition<ToolSet>[];
 }
 
@@ -101,13 +95,11 @@ export interface AgentCallArgs {
   activeTools?: ActiveTools<ToolSet>;
   // `never`: accepts a repair typed for any tool set (parameters are contravariant).
   repairToolCall?: ToolCallRepairFunction<never>;
-  /** @deprecated by the AI SDK in favour of `repairToolCall`; still honoured. */
-  experimental_repairToolCall?: ToolCallRepairFunction<never>;
 }
 
 export interface Skills {
   readonly shelf: Shelf;
-  /** Options to spread into streamText / generateText (or a ToolLoopAgent built per request). */
+  /** Options to spread into streamText / generateText (or a ToolLoopAgent built per request). Call it once per request. */
   wrap<TOOLS extends ToolSet = ToolSet>(options?: WrapOptions<TOOLS>): WrappedOptions<TOOLS>;
   /**
    * For a long-lived agent: `new ToolLoopAgent({ model, tools, prepareCall: skills.prepareCall })`.
@@ -116,7 +108,7 @@ export interface Skills {
   prepareCall<ARGS extends AgentCallArgs>(args: ARGS): ARGS;
   /**
    * The skill session in force after `messages` (e.g. to show the active skills in a UI).
-   * Pass your tools when one of them may be named like an activation tool (`skill_<name>`).
+   * Pass your tools when one of them may be named like a skill tool (`skill_<name>`).
    */
   session(messages: Messages, tools?: ToolSet): Session;
   /**
@@ -136,52 +128,54 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
   const report = options.onDiagnostic ?? reportOnce();
   await shelf.refresh();
 
-  /**
-   * The skill state in force for a step whose prompt is `messages`: replay the history, then
-   * plan the last user message (its "/name" and candidates). prepareStep and every tool call
-   * of that step derive it the same way, so what the model was offered is what may run.
-   * Only prepareStep plans a new user message live; every other derivation replays it as
-   * `planned`, so one turn emits and counts its command and candidates once.
-   * The host's tool names go to the rebuilt session too: a host tool named like an activation
-   * tool (`skill_pdf`, `activate_skill`) is then never replayed or run as one.
-   */
-  const stepState = (messages: Messages, tools: readonly string[], live = false) => {
-    const history = toHistory(messages, { planned: !live });
-    const session = shelf.sessionFromHistory(history, { tools });
-    const plan = session.plan({ message: latestUserMessage(history)?.text, tools });
-    return { session, plan };
-  };
-
   function wrap<TOOLS extends ToolSet = ToolSet>(
     wrapOptions: WrapOptions<TOOLS> = {},
   ): WrappedOptions<TOOLS> {
-    const hostTools = wrapOptions.tools ?? ({} as TOOLS);
+    const hostTools: ToolSet = wrapOptions.tools ?? {};
     const hostToolNames = Object.keys(hostTools);
-    const sessionAt = (messages: readonly ModelMessage[]) => stepState(messages, hostToolNames).session;
-
-    // The AI SDK needs every tool up front and `activeTools` picks per step, so register the
-    // activation tools this conversation is offered now; later steps offer a subset of them.
-    const { plan: initialPlan } = stepState(wrapOptions.messages ?? [], hostToolNames);
-    const activationTools: ToolSet = Object.fromEntries(
-      initialPlan.activationTools.map((spec) => [spec.name, activationTool(spec, sessionAt)]),
+    const sessions = stepSessions((messages) =>
+      shelf.session({ history: toHistory(messages), tools: hostToolNames }),
     );
-    const tools = { ...guardTools(hostTools, sessionAt), ...activationTools } as TOOLS;
+
+    // The AI SDK reads this object again on every step (after prepareStep), so a skill tool
+    // the step's plan offers is put in (or refreshed: its description and schema are the
+    // plan's) before the step runs. One that is no longer offered stays registered and is
+    // hidden from the provider: a model that calls it still gets core's answer.
+    const tools: ToolSet = { ...guardTools(hostTools, sessions) };
+    const skillToolNames = new Set<string>();
+    const offer = (specs: readonly ToolSpec[]) => {
+      for (const spec of specs) {
+        if (spec.name in hostTools) continue; // core never names one after a host tool; belt and braces
+        tools[spec.name] = skillTool(spec, sessions);
+        skillToolNames.add(spec.name);
+      }
+    };
 
     const prepareStep: PrepareStepFunction<TOOLS> = async (step) => {
       if (refreshEachRun && step.stepNumber === 0) await shelf.refresh();
       const own = await wrapOptions.prepareStep?.(step);
-      const { plan } = stepState(step.messages, hostToolNames, true);
+      const session = await shelf.openSession({ history: toHistory(step.messages), tools: hostToolNames });
+      sessions.begin(session, step.messages, own?.messages);
+      const plan = session.plan();
       for (const diagnostic of plan.diagnostics) report(diagnostic);
+      offer(plan.tools);
 
-      // The user's restriction (per step, else static) narrows host tools; skills narrow further.
+      // The host's restriction (per step, else static) decides which of its tools exist for
+      // this step; of those, the ones the skills rule out stay active but are hidden from the
+      // provider, so a call to one reaches the guard.
       const limit: readonly string[] | undefined = own?.activeTools ?? wrapOptions.activeTools;
-      const activeTools = plan.activeToolNames.filter((name) =>
-        name in activationTools ? true : name in hostTools && (limit === undefined || limit.includes(name)),
-      );
+      const hostActive = hostToolNames.filter((name) => limit === undefined || limit.includes(name));
+      const allowed = new Set(plan.allowedTools);
+      const offered = new Set(plan.tools.map((t) => t.name));
+      const hide = [
+        ...hostActive.filter((name) => !allowed.has(name)),
+        ...[...skillToolNames].filter((name) => !offered.has(name)),
+      ];
       const { system: deprecatedSystem, ...rest } = own ?? {};
       return {
         ...rest,
-        activeTools,
+        model: respondingModel(stepModel(own?.model ?? step.model), session, { hide }),
+        activeTools: [...hostActive, ...skillToolNames],
         instructions: withSkillInstructions(
           own?.instructions ?? deprecatedSystem ?? step.initialInstructions,
           plan.system,
@@ -189,47 +183,35 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       } as PrepareStepResult<TOOLS>;
     };
 
-    const repairToolCall = guardingRepair(
-      hostToolNames,
-      sessionAt,
-      wrapOptions.repairToolCall as ToolCallRepairFunction<ToolSet> | undefined,
-    );
-    return { tools, prepareStep, repairToolCall };
+    const wrapped: WrappedOptions<TOOLS> = { tools: tools as TOOLS, prepareStep };
+    if (wrapOptions.repairToolCall) {
+      wrapped.repairToolCall = wrapOptions.repairToolCall as unknown as ToolCallRepairFunction<ToolSet>;
+    }
+    return wrapped;
   }
 
   const prepareCall = <ARGS extends AgentCallArgs>(args: ARGS): ARGS => {
     const messages =
       args.messages ??
       (typeof args.prompt === "string" ? [{ role: "user" as const, content: args.prompt }] : args.prompt);
-    const { experimental_repairToolCall, ...rest } = args;
     const wrapped = wrap({
       messages,
       tools: args.tools,
       prepareStep: args.prepareStep,
       activeTools: args.activeTools,
-      repairToolCall: (args.repairToolCall ?? experimental_repairToolCall) as
-        | ToolCallRepairFunction<ToolSet>
-        | undefined,
+      repairToolCall: args.repairToolCall as ToolCallRepairFunction<ToolSet> | undefined,
     });
-    return { ...rest, ...wrapped } as unknown as ARGS;
+    return { ...args, ...wrapped } as unknown as ARGS;
   };
 
   return {
     shelf,
     wrap,
     prepareCall,
-    session: (messages, tools = {}) => stepState(messages, Object.keys(tools)).session,
+    session: (messages, tools = {}) =>
+      shelf.session({ history: toHistory(messages), tools: Object.keys(tools) }),
     roleTools: (roleOptions) => createRoleTools(shelf, roleOptions, report),
     roleTool: (roleOptions) => createRoleTool(shelf, roleOptions, report),
     refresh: () => shelf.refresh(),
   };
-}
-
-/** One of core's activation tools as an AI SDK tool. Core runs it; we only carry it. */
-function activationTool(spec: ToolSpec, sessionAt: (messages: readonly ModelMessage[]) => Session): Tool {
-  return tool({
-    description: spec.description,
-    inputSchema: jsonSchema<unknown>(spec.inputSchema),
-    execute: (input, { messages }) => runActivationTool(sessionAt(messages), spec.name, input),
-  });
 }

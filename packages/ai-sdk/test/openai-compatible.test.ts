@@ -15,6 +15,7 @@ import { generateText, isStepCount, type ModelMessage, streamText } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkills, type Skills } from "../src/index.js";
 import { type Fixture, hostTools, MARKITDOWN_BODY, skillFixture } from "../src/test-utils/fixtures.js";
+import { isSkillshelfTool } from "../src/test-utils/mock-model.js";
 
 let fixture: Fixture;
 let skills: Skills;
@@ -42,8 +43,7 @@ afterEach(async () => {
 });
 
 const messages: ModelMessage[] = [{ role: "user", content: "Convert report.pdf to Markdown" }];
-const hostNames = (names: string[]) =>
-  names.filter((n) => !n.startsWith("skill_") && n !== "activate_skill").sort();
+const hostNames = (names: string[]) => names.filter((n) => !isSkillshelfTool(n)).sort();
 
 describe.each(["generateText", "streamText"] as const)("@ai-sdk/openai-compatible with %s", (mode) => {
   it("offers the restricted tools and the skill body over the wire after activation", async () => {

@@ -10,7 +10,13 @@ import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { convertArrayToReadableStream } from "ai/test";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { type Fixture, MARKITDOWN_BODY, skillFixture } from "../src/test-utils/fixtures.js";
-import { offeredTools, type Script, scriptedModel, systemText } from "../src/test-utils/mock-model.js";
+import {
+  isSkillshelfTool,
+  offeredTools,
+  type Script,
+  scriptedModel,
+  systemText,
+} from "../src/test-utils/mock-model.js";
 
 const swap = vi.hoisted(() => ({ model: undefined as unknown }));
 vi.mock("../examples/app/lib/model.js", () => ({
@@ -80,9 +86,7 @@ describeWithSharedData("examples/app/api/chat/route.ts", () => {
     expect(chunks.at(-1)?.type).toBe("finish");
 
     // Step 1 ran under markitdown: only read_file of the host's tools, body in the instructions.
-    expect(
-      offeredTools(model.calls[1]).filter((n) => !n.startsWith("skill_") && n !== "activate_skill"),
-    ).toEqual(["read_file"]);
+    expect(offeredTools(model.calls[1]).filter((n) => !isSkillshelfTool(n))).toEqual(["read_file"]);
     expect(systemText(model.calls[1])).toContain(MARKITDOWN_BODY);
 
     // What the browser ends up with: the activation, the real tool output, the answer.
@@ -98,15 +102,24 @@ describeWithSharedData("examples/app/api/chat/route.ts", () => {
       "Here it is: # Q3",
     ]);
 
-    // Request 2 carries the history back; the skill is still in force from its first step.
-    const next = await post([first, message, user("u2", "Now list the other files too")], () => ({
-      text: "Only notes.md.",
-    }));
+    // Request 2 carries the history back; a continuation keeps the skill in force from its first step.
+    const reply = user("u2", "ok, go ahead with the appendix");
+    const next = await post([first, message, reply], () => ({ text: "Only notes.md." }));
     expect(next.response.status).toBe(200);
     const call = next.model.calls[0];
     expect(offeredTools(call)).not.toContain("list_files");
     expect(offeredTools(call)).not.toContain("delegate");
     expect(offeredTools(call)).toContain("read_file");
+    expect(offeredTools(call)).toContain("end_skill");
     expect(systemText(call)).toContain(MARKITDOWN_BODY);
+
+    // Request 3: the user ends it with /done, and the tools it hid are back.
+    const done = await post([first, message, reply, next.message, user("u3", "/done")], () => ({
+      text: "Ended.",
+    }));
+    const afterDone = done.model.calls[0];
+    expect(offeredTools(afterDone)).toEqual(expect.arrayContaining(["list_files", "read_file", "delegate"]));
+    expect(offeredTools(afterDone)).not.toContain("end_skill");
+    expect(systemText(afterDone)).not.toContain(MARKITDOWN_BODY);
   });
 });

@@ -85,3 +85,8 @@ export function systemText(call: CallOptions | undefined): string {
 export function systemMessageCount(call: CallOptions | undefined): number {
   return (call?.prompt ?? []).filter((message) => message.role === "system").length;
 }
+
+/** Is this one of skillshelf's own tools (activation or end), not a host tool? */
+export function isSkillshelfTool(name: string): boolean {
+  return name.startsWith("skill_") || name === "activate_skill" || name === "end_skill";
+}
