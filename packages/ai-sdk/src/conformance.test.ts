@@ -1,0 +1,16 @@
+/**
+ * The cross-adapter conformance suite: every scenario, run through the real AI SDK loop,
+ * must show the model exactly what core's reference loop shows it.
+ */
+import { conformanceScenarios, referenceDriver, runScenario } from "@skillshelf/core/testing";
+import { describe, expect, it } from "vitest";
+import { aiSdkDriver } from "./test-utils/driver.js";
+
+describe("conformance (ai-sdk)", () => {
+  for (const scenario of conformanceScenarios) {
+    it(scenario.name, async () => {
+      const expected = await runScenario(referenceDriver, scenario);
+      expect(await runScenario(aiSdkDriver, scenario)).toEqual(expected);
+    });
+  }
+});

@@ -1,0 +1,159 @@
+/**
+ * The conformance driver for the AI SDK: the real `generateText` loop with `skills.wrap()`,
+ * a `MockLanguageModelV4` that shows the scripted model what the SDK actually sent it (the
+ * system messages, the tools as offered, the prompt's messages), AI SDK tools made from the
+ * scenario's host tools, and the conversation kept the way a route keeps it: one messages
+ * array, extended with each request's response messages.
+ */
+import type {
+  ConformanceDriver,
+  DriverOptions,
+  HostTool,
+  ModelReply,
+  ModelView,
+  ScriptedModel,
+  SeenMessage,
+  SeenTool,
+} from "@skillshelf/core/testing";
+import { MAX_STEPS } from "@skillshelf/core/testing";
+import { generateText, isStepCount, jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { createSkills } from "../skills.js";
+
+type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
+type Prompt = CallOptions["prompt"];
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+
+/** A mock model that answers with what `model` says after seeing the SDK's request. */
+function mockModel(model: ScriptedModel): MockLanguageModelV4 {
+  let ids = 0;
+  return new MockLanguageModelV4({
+    doGenerate: async (options): Promise<GenerateResult> => {
+      const reply: ModelReply = model(viewOf(options));
+      if ("text" in reply) {
+        return {
+          content: [{ type: "text", text: reply.text }],
+          finishReason: { unified: "stop", raw: undefined },
+          usage,
+          warnings: [],
+        };
+      }
+      return {
+        content: reply.calls.map((call) => ({
+          type: "tool-call" as const,
+          toolCallId: `call_${++ids}`,
+          toolName: call.name,
+          input: JSON.stringify(call.input ?? {}),
+        })),
+        finishReason: { unified: "tool-calls", raw: undefined },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+}
+
+function viewOf(options: CallOptions): ModelView {
+  const tools: SeenTool[] = (options.tools ?? []).flatMap((t) =>
+    t.type === "function"
+      ? [
+          {
+            name: t.name,
+            description: t.description ?? "",
+            inputSchema: t.inputSchema as Record<string, unknown>,
+          },
+        ]
+      : [],
+  );
+  return {
+    system: options.prompt.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n\n"),
+    tools,
+    messages: seenMessages(options.prompt),
+  };
+}
+
+function seenMessages(prompt: Prompt): SeenMessage[] {
+  const seen: SeenMessage[] = [];
+  for (const message of prompt) {
+    switch (message.role) {
+      case "user":
+        seen.push({
+          role: "user",
+          text: message.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n"),
+        });
+        break;
+      case "assistant": {
+        const text = message.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+        const calls = message.content.flatMap((p) =>
+          p.type === "tool-call" ? [{ name: p.toolName, input: p.input }] : [],
+        );
+        seen.push({ role: "assistant", ...(text !== "" && { text }), ...(calls.length > 0 && { calls }) });
+        break;
+      }
+      case "tool":
+        for (const part of message.content) {
+          if (part.type === "tool-result")
+            seen.push({ role: "tool", name: part.toolName, result: readOutput(part.output) });
+        }
+        break;
+    }
+  }
+  return seen;
+}
+
+/** A tool result as the model reads it: JSON values as values, text parsed when it is JSON. */
+function readOutput(output: { type: string; value?: unknown; reason?: string }): unknown {
+  if (output.type === "json" || output.type === "error-json") return output.value;
+  if (output.type === "text" || output.type === "error-text") {
+    try {
+      return JSON.parse(String(output.value));
+    } catch {
+      return output.value;
+    }
+  }
+  if (output.type === "execution-denied") return output.reason ?? "execution denied";
+  return output.value;
+}
+
+function aiTool(host: HostTool) {
+  return tool({
+    description: host.description,
+    inputSchema: jsonSchema<Record<string, unknown>>(host.inputSchema),
+    execute: (input) => host.run(input),
+  });
+}
+
+export const aiSdkDriver: ConformanceDriver = {
+  name: "ai-sdk",
+  async conversation({ shelf, tools, model, system, roleModel }: DriverOptions) {
+    const skills = await createSkills({ shelf, onDiagnostic: () => {} });
+    const lead = mockModel(model);
+    // The host's "delegate" is the delegation tool (what a skill's `Task` maps to).
+    const own: ToolSet = Object.fromEntries(
+      tools.filter((t) => t.name !== "delegate").map((t) => [t.name, aiTool(t)]),
+    );
+    const all: ToolSet =
+      roleModel && tools.some((t) => t.name === "delegate")
+        ? { ...own, ...skills.roleTools({ model: mockModel(roleModel), tools: own }) }
+        : own;
+    const messages: ModelMessage[] = [];
+    return {
+      async send(text: string) {
+        messages.push({ role: "user", content: text });
+        const result = await generateText({
+          model: lead,
+          instructions: system,
+          messages,
+          stopWhen: isStepCount(MAX_STEPS),
+          ...skills.wrap({ tools: all }),
+        });
+        messages.push(...result.responseMessages);
+      },
+    };
+  },
+};
