@@ -10,6 +10,6 @@ export {
   type SkillRun,
   toTranscript,
 } from "./improve.js";
-export { type ReadPath, type SkillsMiddlewareOptions, skillsMiddleware } from "./middleware.js";
+export { type SkillsMiddlewareOptions, skillsMiddleware } from "./middleware.js";
 export { createRoleAgent, type DelegateToolOptions, delegateTool, type RoleAgentOptions } from "./roles.js";
 export { STATE_KEY } from "./state.js";

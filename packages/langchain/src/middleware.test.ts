@@ -146,12 +146,78 @@ describe("skillsMiddleware", () => {
     const config = { configurable: { thread_id: "t1" } };
 
     await agent.invoke({ messages: [new HumanMessage("pdf report please")] }, config);
-    const second = await agent.invoke({ messages: [new HumanMessage("now add a chart")] }, config);
+    const second = await agent.invoke({ messages: [new HumanMessage("ok, go ahead")] }, config);
 
     const turnTwo = rec.calls[2];
     expect(turnTwo?.system).toContain("PDF-BODY");
     expect(turnTwo?.tools).not.toContain("shell");
     expect(second[STATE_KEY]?.active.map((a) => a.name)).toEqual(["pdf-report"]);
+  });
+
+  it("ends the skill when the next request is unrelated: its restriction goes, the other tool runs", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const host = hostTools();
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("report done"))
+      .respondWithTools([{ name: "web_fetch", args: { url: "https://example.com" }, id: "w1" }])
+      .respond(new AIMessage("fetched"));
+    const agent = createAgent({
+      model,
+      tools: host.tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "ends" } };
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] }, config);
+    const second = await agent.invoke(
+      { messages: [new HumanMessage("search the web for the weather")] },
+      config,
+    );
+
+    expect(rec.calls[2]?.system).not.toContain("PDF-BODY");
+    expect(rec.calls[2]?.tools).toContain("web_fetch");
+    expect(host.spies.web_fetch).toHaveBeenCalledOnce();
+    expect(second[STATE_KEY]?.active).toEqual([]);
+    expect(p.events).toContainEqual(
+      expect.objectContaining({ type: "deactivated", skill: "pdf-report", why: "new-request" }),
+    );
+  });
+
+  it("ends the skill with /done, and with end_skill (its limits hold until the next user message)", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const host = hostTools();
+    const rec = recorder();
+    const model = fakeModel()
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respondWithTools([{ name: "end_skill", args: {}, id: "e1" }])
+      .respondWithTools([{ name: "shell", args: { cmd: "ls" }, id: "s1" }])
+      .respond(new AIMessage("ended"))
+      .respondWithTools([{ name: "shell", args: { cmd: "ls" }, id: "s2" }])
+      .respond(new AIMessage("shell ran"));
+    const agent = createAgent({
+      model,
+      tools: host.tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf }), rec.middleware],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "done" } };
+
+    const first = await agent.invoke({ messages: [new HumanMessage("pdf report please")] }, config);
+    expect(rec.calls[1]?.tools).toContain("end_skill");
+    expect(parsed(toolMessages(first.messages).find((m) => m.tool_call_id === "e1"))).toMatchObject({
+      status: "success",
+    });
+    // Ended by the model: the body is gone, the whitelist still holds for this turn.
+    expect(rec.calls[2]?.system).not.toContain("PDF-BODY");
+    expect(parsed(toolMessages(first.messages).find((m) => m.tool_call_id === "s1"))).toMatchObject({
+      error_type: "TOOL_NOT_ALLOWED",
+    });
+
+    await agent.invoke({ messages: [new HumanMessage("/done")] }, config);
+    expect(host.spies.shell).toHaveBeenCalledOnce();
   });
 
   it("rebuilds the state from the message history when there is no checkpointer", async () => {
@@ -168,7 +234,7 @@ describe("skillsMiddleware", () => {
     });
 
     const first = await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
-    await agent.invoke({ messages: [...first.messages, new HumanMessage("now add a chart")] });
+    await agent.invoke({ messages: [...first.messages, new HumanMessage("yes, go ahead")] });
 
     expect(rec.calls[2]?.system).toContain("PDF-BODY");
     expect(rec.calls[2]?.tools).not.toContain("shell");
@@ -307,7 +373,7 @@ describe("skillsMiddleware", () => {
     );
   });
 
-  it("sees an edited SKILL.md on the next turn (hot reload)", async () => {
+  it("sees an edited SKILL.md on the next turn (hot reload), its whitelist pinned while active", async () => {
     const p = await project({ "pdf-report": pdfSkill });
     const rec = recorder();
     const model = fakeModel()
@@ -331,10 +397,14 @@ describe("skillsMiddleware", () => {
         .replace("PDF-BODY:", "PDF-BODY-V2:")
         .replace("allowed-tools: read_file", "allowed-tools: read_file web_fetch"),
     );
-    await agent.invoke({ messages: [new HumanMessage("and fetch last year's numbers")] }, config);
+    await agent.invoke(
+      { messages: [new HumanMessage("pdf report: also fetch last year's numbers")] },
+      config,
+    );
 
     expect(rec.calls[2]?.system).toContain("PDF-BODY-V2:");
-    expect(rec.calls[2]?.tools).toContain("web_fetch");
+    // The limits stay as the file said when the skill was activated: an edit never widens them mid-conversation.
+    expect(rec.calls[2]?.tools).not.toContain("web_fetch");
   });
 
   it("keeps the last good version when an edit breaks the SKILL.md, and the agent runs on", async () => {
@@ -384,8 +454,8 @@ describe("skillsMiddleware", () => {
     expect(result[STATE_KEY]?.active).toEqual([]);
   });
 
-  it("counts reading a SKILL.md through the host's file tool as use (noteRead)", async () => {
-    const p = await project({ "pdf-report": pdfSkill });
+  it("counts reading a SKILL.md through a read tool of the shelf as use", async () => {
+    const p = await project({ "pdf-report": pdfSkill }, { readTools: ["read_file"] });
     const file = join(p.root, ".skillshelf", "skills", "pdf-report", "SKILL.md");
     const model = fakeModel()
       .respondWithTools([{ name: "read_file", args: { path: file }, id: "r1" }])
@@ -393,7 +463,7 @@ describe("skillsMiddleware", () => {
     const agent = createAgent({
       model,
       tools: hostTools().tools,
-      middleware: [skillsMiddleware({ shelf: p.shelf, readTools: { read_file: true } })],
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
     });
 
     await agent.invoke({ messages: [new HumanMessage("what skills do you have?")] });

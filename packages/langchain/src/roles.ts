@@ -4,20 +4,15 @@
  * Builtin and user-written roles both come from `shelf.roles()`, so they behave alike; core
  * checks delegation calls and resolves each role's tools.
  */
-import {
-  hostDelegationSpec,
-  type Role,
-  reportOnce,
-  resolveRoleTools,
-  runDelegation,
-  type Shelf,
-} from "@skillshelf/core";
+import { type Delegation, type Role, resolveRoleTools, type Shelf } from "@skillshelf/core";
+import { hostDelegationSpec, reportOnce, runDelegation } from "@skillshelf/core/adapter";
 import {
   type AgentMiddleware,
   AIMessage,
   type CreateAgentParams,
   createAgent,
   HumanMessage,
+  modelCallLimitMiddleware,
   tool,
 } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
@@ -65,16 +60,37 @@ function roleAgent(
   instructions: string,
   toolNames: readonly string[],
   options: RoleAgentOptions,
+  maxSteps?: number,
 ) {
   const allowed = new Set(toolNames);
+  const model = role.model ? (options.resolveModel ?? ((id) => id))(role.model, role) : options.model;
   return createAgent({
-    model: role.model ? (options.resolveModel ?? ((id) => id))(role.model, role) : options.model,
+    model,
     name: role.name,
     description: role.description,
     systemPrompt: instructions,
     tools: options.tools.filter((t) => allowed.has(toolName(t))),
-    middleware: [...(options.middleware ?? [])],
+    middleware: [
+      // Core's step limit, counted as model calls (LangGraph's recursionLimit counts graph nodes).
+      ...(maxSteps !== undefined
+        ? [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: "end" })]
+        : []),
+      ...(options.middleware ?? []),
+    ],
   });
+}
+
+/** The sub-agent core prepared, run on its task alone; resolves with its final text. */
+async function runRoleAgent(delegation: Delegation, options: RoleAgentOptions, signal?: AbortSignal) {
+  const agent = roleAgent(
+    delegation.role,
+    delegation.instructions,
+    delegation.tools,
+    options,
+    delegation.maxSteps,
+  );
+  const state = await agent.invoke({ messages: [new HumanMessage(delegation.task)] }, { signal });
+  return state.messages.findLast((m) => AIMessage.isInstance(m))?.text ?? "";
 }
 
 export interface DelegateToolOptions extends RoleAgentOptions {
@@ -98,32 +114,14 @@ export function delegateTool(options: DelegateToolOptions) {
   return tool(
     async (input: unknown, runtime): Promise<string> => {
       await shelf.refresh();
+      // Run as a host tool under skillsMiddleware, so core bounds the sub-agent by the parent's active skills.
       const result = await runDelegation(shelf, input, {
         tools: offered,
         onDiagnostic: report,
-        run: async ({ role, task, tools, instructions }) => {
-          const agent = roleAgent(role, instructions, tools, options);
-          const state = await agent.invoke(
-            { messages: [new HumanMessage(task)] },
-            { signal: runtime?.signal },
-          );
-          return state.messages.findLast((m) => AIMessage.isInstance(m))?.text ?? "";
-        },
+        run: (delegation) => runRoleAgent(delegation, options, runtime?.signal),
       });
       return JSON.stringify(result);
     },
-    { name: spec.name, description: spec.description, schema: withoutRoleEnum(spec.inputSchema) },
+    { name: spec.name, description: spec.description, schema: spec.inputSchema },
   );
-}
-
-/**
- * LangChain validates a tool's input against its schema before the tool runs. The role enum
- * is fixed when the tool is created, but roles hot-reload: a role file added later must not
- * be rejected by a stale enum. Core checks the name against the current roles at call time.
- */
-function withoutRoleEnum(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  if (!properties?.role) return schema;
-  const { enum: _fixed, ...role } = properties.role;
-  return { ...schema, properties: { ...properties, role } };
 }

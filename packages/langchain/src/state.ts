@@ -1,90 +1,61 @@
 /**
- * How a session's plain-JSON state lives in a LangGraph checkpoint, and how it is rebuilt
- * from the message history when there is no checkpoint.
+ * How a session's plain-JSON state lives in a LangGraph checkpoint, and how a LangChain
+ * conversation reads as core's history (for a thread with no state yet).
  */
 
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
-import { type HistoryItem, type SessionState, toolErrorOutput } from "@skillshelf/core";
+import type { HistoryItem, SessionState } from "@skillshelf/core";
+import { toolErrorOutput } from "@skillshelf/core/adapter";
 import { z } from "zod/v4";
 
 /** The agent-state key the middleware owns. */
 export const STATE_KEY = "skillshelf";
 
-// Loose objects: core owns SessionState; fields it adds later must survive a checkpoint round trip.
-const activeSkillSchema = z.looseObject({
-  name: z.string(),
-  by: z.enum(["model", "user", "code"]),
-  args: z.string().optional(),
-  at: z.string(),
-});
-const sessionStateSchema = z.looseObject({ active: z.array(activeSkillSchema) });
+// Loose on purpose: core owns SessionState and reads every checkpoint defensively. A strict
+// schema here would strip the fields core adds (`turn`, `policy`, `finished`, `call`) on the
+// checkpoint round trip, and a skill's pinned limits or its turn marker would be lost.
+const storedStateSchema = z.looseObject({ active: z.array(z.looseObject({ name: z.string() })) });
+
+type StoredState = z.infer<typeof storedStateSchema>;
 
 /**
- * What a node writes. Tool calls run in parallel (one LangGraph task each), so two activations
- * in one step both write from the same base: they are merged by name. The model node is the
- * only writer in its step and writes a full snapshot (`replace`), so core may also drop skills.
+ * Every write is a full snapshot of one session. All tool calls of a model response share
+ * that call's session, so parallel writes in one step carry the same snapshot: the latest
+ * one is the state.
  */
-const stateUpdateSchema = sessionStateSchema.extend({ replace: z.boolean().optional() });
-type StoredState = z.infer<typeof sessionStateSchema>;
-export type StateUpdate = z.infer<typeof stateUpdateSchema>;
-
-export function mergeState(
-  current: StoredState | undefined,
-  next: StateUpdate | undefined,
-): StoredState | undefined {
-  if (next === undefined) return current;
-  const { replace, ...snapshot } = next;
-  if (replace || current === undefined) return snapshot;
-  const known = new Set(current.active.map((a) => a.name));
-  return { ...current, active: [...current.active, ...next.active.filter((a) => !known.has(a.name))] };
-}
-
-/** A full snapshot of a session's state, as the one writer of its step writes it. */
-export function snapshotUpdate(state: SessionState): StateUpdate {
-  return { ...(state as StoredState), replace: true };
+export function latestSnapshot(current: StoredState | undefined, next: StoredState | undefined) {
+  return next ?? current;
 }
 
 /**
- * No default on purpose: `undefined` means "never written in this thread", which is how the
- * middleware tells a stateless call (rebuild from history) from a checkpointed one.
+ * No default on purpose: `undefined` means "never written in this thread", and core then
+ * rebuilds the state from the messages.
  */
 export const skillsStateSchema = new StateSchema({
-  [STATE_KEY]: new ReducedValue(sessionStateSchema.optional(), {
+  [STATE_KEY]: new ReducedValue(storedStateSchema.optional(), {
     // Optional too: createAgent validates the invoke input against it.
-    inputSchema: stateUpdateSchema.optional(),
-    reducer: mergeState,
+    inputSchema: storedStateSchema.optional(),
+    reducer: latestSnapshot,
   }),
 });
 
-/**
- * The latest user message, and whether an earlier model call of this turn already planned it
- * (something follows it: the model answered or a tool ran), so its "/name" and candidates
- * are not run or counted twice.
- */
-export function latestUserMessage(messages: readonly BaseMessage[]): { text: string; planned: boolean } {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message && HumanMessage.isInstance(message)) {
-      return { text: message.text, planned: i < messages.length - 1 };
-    }
-  }
-  return { text: "", planned: false };
+/** The state a hook sees, as core reads it (core sanitises whatever a checkpoint holds). */
+export function storedState(state: { [STATE_KEY]?: StoredState | undefined }): SessionState | undefined {
+  return state[STATE_KEY] as SessionState | undefined;
 }
 
-/**
- * A neutral view of a LangChain conversation for `shelf.sessionFromHistory()`. `planned`: the
- * latest user message's turn was already planned (its "/name" ran), so core replays it even
- * when nothing follows it yet.
- */
-export function toHistory(
-  messages: readonly BaseMessage[],
-  options: { planned?: boolean } = {},
-): HistoryItem[] {
+/** A snapshot to write under STATE_KEY. */
+export function snapshot(state: SessionState): StoredState {
+  return state as unknown as StoredState;
+}
+
+/** The conversation as core's history: user messages and every tool call with its output once it has one. */
+export function toHistory(messages: readonly BaseMessage[]): HistoryItem[] {
   const outputs = new Map<string, unknown>();
   for (const message of messages) {
     if (!ToolMessage.isInstance(message)) continue;
-    // Core reads a result's status (JSON text included); a failed call must read as failed.
+    // Core reads a result's status (JSON text included); a call the framework marked failed must read as failed.
     outputs.set(
       message.tool_call_id,
       message.status === "error" ? toolErrorOutput(message.text) : message.text,
@@ -95,16 +66,14 @@ export function toHistory(
     if (HumanMessage.isInstance(message)) history.push({ kind: "user", text: message.text });
     else if (AIMessage.isInstance(message)) {
       for (const call of message.tool_calls ?? []) {
-        history.push({
-          kind: "tool-call",
-          toolName: call.name,
-          input: call.args,
-          ...(call.id && outputs.has(call.id) ? { output: outputs.get(call.id) } : {}),
-        });
+        const item: HistoryItem = { kind: "tool-call", toolName: call.name, input: call.args };
+        if (call.id) {
+          item.id = call.id;
+          if (outputs.has(call.id)) item.output = outputs.get(call.id);
+        }
+        history.push(item);
       }
     }
   }
-  const last = history.at(-1);
-  if (options.planned && last?.kind === "user") last.planned = true;
   return history;
 }

@@ -1,0 +1,52 @@
+/**
+ * skillshelf's own tools (skill_<name>, activate_skill, end_skill) in LangChain. They change
+ * with the skills (hot reload, the active set), so they are offered per model call and never
+ * registered: the middleware supplies their implementation in wrapToolCall.
+ */
+
+import { ToolMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { Command } from "@langchain/langgraph";
+import type { Session, ToolResult, ToolSpec } from "@skillshelf/core";
+import { runSkillTool } from "@skillshelf/core/adapter";
+import { z } from "zod/v4";
+import { STATE_KEY, snapshot } from "./state.js";
+
+/** What the model is offered; its calls run through `skillToolRunner`, never through this. */
+export function skillToolDeclaration(spec: ToolSpec) {
+  return tool(
+    () => {
+      throw new Error(`${spec.name} runs through the skillshelf middleware's wrapToolCall`);
+    },
+    { name: spec.name, description: spec.description, schema: spec.inputSchema },
+  );
+}
+
+/**
+ * The tool that answers one call to a skillshelf tool with the response's session. Its
+ * Command writes the session's full state (every call of the response writes the same one).
+ */
+export function skillToolRunner(session: Session, name: string, toolCallId: string | undefined) {
+  return tool(
+    (input: Record<string, unknown>) => {
+      const result = runSkillTool(session, { name, input, ...(toolCallId && { id: toolCallId }) });
+      return new Command({
+        update: {
+          [STATE_KEY]: snapshot(session.toJSON()),
+          messages: [resultMessage(result, toolCallId ?? "", name)],
+        },
+      });
+    },
+    { name, description: "skillshelf", schema: z.looseObject({}) },
+  );
+}
+
+/** A structured result as the model reads it: JSON text; a refusal is a tool message with status "error". */
+export function resultMessage(result: ToolResult, toolCallId: string, name: string): ToolMessage {
+  return new ToolMessage({
+    content: JSON.stringify(result),
+    tool_call_id: toolCallId,
+    name,
+    status: result.status === "success" ? "success" : "error",
+  });
+}
