@@ -3,7 +3,7 @@
  * (1,000 characters), for the hostile patterns of the attack run, the worst shapes the
  * program-size cap still accepts, and ordinary patterns; the old engine (JavaScript's
  * backtracking RegExp, which the old heuristics let these patterns through to) beside them,
- * on inputs short enough to terminate. Then `match()` on a message holding one 10,000-letter
+ * on inputs short enough to terminate; what compiling one costs at load. Then `match()` on a message holding one 10,000-letter
  * token, and the stemmer alone on that token (what each plan paid before long tokens were
  * left unstemmed).
  *
@@ -175,6 +175,22 @@ function baselineTable(): string {
   return lines.join("\n");
 }
 
+/** Compiling happens at load and on every hot reload, once per trigger; a skill file can hold hundreds. */
+function compileTable(): string {
+  const cases = [
+    ["ordinary", "/deploy (to|on) prod/"],
+    ["largest accepted", AT_THE_CAP[0]?.pattern as string],
+    ["refused: polynomial", "/a{1,999}a{1,999}b/"],
+    ["refused: look-behind", "/(?<=to )prod/"],
+  ] as const;
+  const lines = ["| pattern | | median | slowest |", "|---|---|---:|---:|"];
+  for (const [label, pattern] of cases) {
+    const t = time([pattern], (p) => compileTrigger(p), 200, 20);
+    lines.push(row([code(pattern), label, formatMs(t.p50), formatMs(t.max)]));
+  }
+  return lines.join("\n");
+}
+
 function hugeTokenTable(): string {
   const token = `${"deploy".repeat(1_700)}ing`;
   const skills = [
@@ -224,6 +240,8 @@ export async function run(): Promise<void> {
   console.log(triggerTable(AT_THE_CAP));
   console.log("\nOrdinary patterns on word-like messages:\n");
   console.log(triggerTable(ORDINARY));
+  console.log("\n### Compiling a trigger (at load)\n");
+  console.log(compileTable());
   console.log("\n### The old engine (JavaScript RegExp, backtracking) on short inputs\n");
   console.log(baselineTable());
   console.log("\n### A 10,000-letter token\n");

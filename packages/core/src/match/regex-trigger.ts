@@ -62,6 +62,9 @@ export function compileRegexTrigger(text: string): CompileResult {
       "Rewrite it without look-arounds (?= ?! ?<= ?<! and back-references \\1 \\k<name>: several triggers, exclusions, or a plain phrase say the same).",
     );
   }
+  // RE2 takes tens of milliseconds to expand `a{1,999}a{1,999}b`; a skill file can hold hundreds.
+  const atLeast = minimumSteps(pattern);
+  if (atLeast > MAX_REGEX_PROGRAM) return tooLarge(text, `at least ${atLeast}`);
   let regex: RE2JS;
   try {
     regex = RE2JS.compile(
@@ -75,12 +78,7 @@ export function compileRegexTrigger(text: string): CompileResult {
     );
   }
   const size = regex.programSize();
-  if (size > MAX_REGEX_PROGRAM) {
-    return refuse(
-      `regex trigger ${text} compiles to ${size} steps (max ${MAX_REGEX_PROGRAM})`,
-      "Make it smaller: a bounded repeat copies what it repeats ({0,20} is twenty copies), so use smaller bounds, or split it into several triggers.",
-    );
-  }
+  if (size > MAX_REGEX_PROGRAM) return tooLarge(text, String(size));
   if (regex.test("")) {
     return refuse(
       `regex trigger ${text} matches an empty message, so it would fire on every message`,
@@ -112,6 +110,13 @@ export function compileRegexTrigger(text: string): CompileResult {
 
 function refuse(error: string, hint: string): CompileResult {
   return { ok: false, error, hint };
+}
+
+function tooLarge(text: string, steps: string): CompileResult {
+  return refuse(
+    `regex trigger ${text} compiles to ${steps} steps (max ${MAX_REGEX_PROGRAM})`,
+    "Make it smaller: a bounded repeat copies what it repeats ({0,20} is twenty copies), so use smaller bounds, or split it into several triggers.",
+  );
 }
 
 function reason(error: unknown): string {
@@ -201,4 +206,90 @@ function unicodeEscape(pattern: string, at: number): { hex: string; end: number 
     }
   }
   return { hex: first, end: at + 6 };
+}
+
+const COUNTED_REPEAT = /\{(\d+)(?:(,)(\d*))?\}/y;
+
+/**
+ * A lower bound of RE2's program size for `pattern` (valid JavaScript, Unicode mode), read
+ * without compiling: every character, class or assertion is at least one step in each copy
+ * its repeats make, and an alternation at least its longest branch (RE2 may merge branches'
+ * common prefixes, never shorten the longest one).
+ */
+export function minimumSteps(pattern: string): number {
+  let i = 0;
+  const alternation = (): number => {
+    let longest = sequence();
+    while (pattern[i] === "|") {
+      i++;
+      longest = Math.max(longest, sequence());
+    }
+    return longest;
+  };
+  const sequence = (): number => {
+    let total = 0;
+    while (i < pattern.length && pattern[i] !== "|" && pattern[i] !== ")") {
+      const steps = atom();
+      total += steps * copies();
+    }
+    return total;
+  };
+  const atom = (): number => {
+    const char = pattern[i] as string;
+    if (char === "(") {
+      i++;
+      if (pattern[i] === "?") {
+        // (?: (?<name> (?= (?! (?<= (?<! (?i-m: — the group's body starts after its prefix.
+        const named = pattern[i + 1] === "<" && pattern[i + 2] !== "=" && pattern[i + 2] !== "!";
+        i = named ? pattern.indexOf(">", i) + 1 : firstOf(pattern, ":=!", i) + 1;
+      }
+      const steps = alternation();
+      i++;
+      return steps;
+    }
+    if (char === "[") {
+      i++;
+      if (pattern[i] === "^") i++;
+      while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
+      i++;
+      return 1;
+    }
+    if (char === "\\") {
+      const kind = pattern[i + 1] ?? "";
+      i += 2;
+      if ("upP".includes(kind) && pattern[i] === "{") i = pattern.indexOf("}", i) + 1;
+      else if (kind === "u") {
+        // The low half of a surrogate pair written as two escapes is part of the one before.
+        const code = Number.parseInt(pattern.slice(i, i + 4), 16);
+        i += 4;
+        if (code >= 0xdc00 && code <= 0xdfff) return 0;
+      } else if (kind === "x") i += 2;
+      else if (kind === "c") i += 1;
+      return 1;
+    }
+    const code = pattern.charCodeAt(i);
+    i += code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+    return 1;
+  };
+  const copies = (): number => {
+    const char = pattern[i];
+    let count = 1;
+    if (char === "*" || char === "+" || char === "?") i++;
+    else if (char === "{") {
+      COUNTED_REPEAT.lastIndex = i;
+      const m = COUNTED_REPEAT.exec(pattern);
+      if (!m) return 1;
+      i = COUNTED_REPEAT.lastIndex;
+      const min = Number(m[1]);
+      count = m[2] === undefined ? min : m[3] === "" ? Math.max(min, 1) : Number(m[3]);
+    } else return 1;
+    if (pattern[i] === "?") i++;
+    return count;
+  };
+  return alternation();
+}
+
+function firstOf(text: string, chars: string, from: number): number {
+  for (let i = from; i < text.length; i++) if (chars.includes(text[i] as string)) return i;
+  return text.length;
 }
