@@ -1,6 +1,6 @@
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import { describe, expect, it } from "vitest";
-import { readConversation, toHistory } from "./history.js";
+import { latestUserText, toHistory } from "./history.js";
 
 let n = 0;
 function message(role: MastraDBMessage["role"], parts: MastraDBMessage["content"]["parts"]): MastraDBMessage {
@@ -40,29 +40,38 @@ const thread: MastraDBMessage[] = [
 ];
 
 describe("Mastra messages as core history", () => {
-  it("keeps user text and the tool calls that produced a result", () => {
-    expect(toHistory(thread)).toEqual([
+  it("keeps user text and every tool call with its id; an output only once the call has one", () => {
+    const pending = message("assistant", [
+      {
+        type: "tool-invocation",
+        toolInvocation: { state: "call", toolCallId: "c3", toolName: "Read", args: { path: "a" } },
+      },
+    ]);
+    expect(toHistory([...thread, pending])).toEqual([
       { kind: "user", text: "review this contract" },
       {
         kind: "tool-call",
+        id: "c1",
         toolName: "skill_review-contract",
         input: {},
         output: { status: "success", data: { name: "review-contract" }, message: "ok" },
       },
+      {
+        kind: "tool-call",
+        id: "c2",
+        toolName: "web_search",
+        input: { q: "x" },
+        output: { status: "error", error_type: "TOOL_ERROR", message: 'Tool "web_search" not found.' },
+      },
       { kind: "user", text: "/rename-symbol a\nb" },
+      { kind: "tool-call", id: "c3", toolName: "Read", input: { path: "a" } },
     ]);
   });
 
-  it("names the latest user message for the plan and leaves it in the history", () => {
-    const { history, message: latest } = readConversation(thread);
-    expect(latest).toBe("/rename-symbol a\nb");
-    expect(history.at(-1)).toEqual({ kind: "user", text: "/rename-symbol a\nb" });
-    expect(readConversation(thread.slice(0, 2)).message).toBe("review this contract");
-  });
-
-  it("has no latest message when the run has no user message", () => {
-    expect(readConversation([])).toEqual({ history: [], message: undefined });
-    expect(readConversation(thread.slice(1, 2)).message).toBeUndefined();
+  it("names the latest user message's text", () => {
+    expect(latestUserText(thread)).toBe("/rename-symbol a\nb");
+    expect(latestUserText(thread.slice(0, 2))).toBe("review this contract");
+    expect(latestUserText([])).toBe("");
   });
 
   it("skips system and signal messages", () => {

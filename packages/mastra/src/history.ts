@@ -2,29 +2,21 @@
  * Mastra conversations as core's neutral history. Mastra memory stores messages in its
  * own DB shape (format 2: `parts`, tool calls as `tool-invocation` parts), and recalled
  * thread messages reach input processors in that shape, so this is the one translation
- * needed to rebuild a session across turns.
+ * needed to open a session from a thread.
  */
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
-import { type HistoryItem, latestUserMessage } from "@skillshelf/core";
+import type { HistoryItem } from "@skillshelf/core";
+import { toolErrorOutput } from "@skillshelf/core/adapter";
 
-export interface Conversation {
-  /** The whole thread as core history, the latest user message included. */
-  history: HistoryItem[];
-  /** The latest user message's text; undefined when the run has none. */
-  message: string | undefined;
-}
+type ToolInvocation = Extract<
+  NonNullable<MastraDBMessage["content"]["parts"]>[number],
+  { type: "tool-invocation" }
+>["toolInvocation"];
 
 /**
- * What `shelf.sessionFromHistory` and `session.plan` need from a thread. The latest user
- * message stays in the history: core leaves a trailing user message to `plan({ message })`
- * (which runs its "/name" once) and replays one that tool calls already followed.
+ * User messages and every tool call, in order, for `shelf.openSession({ history })`. Which
+ * calls count is core's decision: each call carries its id, and its output once it has one.
  */
-export function readConversation(messages: readonly MastraDBMessage[]): Conversation {
-  const history = toHistory(messages);
-  return { history, message: latestUserMessage(history)?.text };
-}
-
-/** A neutral view of Mastra DB messages for `shelf.sessionFromHistory()`. */
 export function toHistory(messages: readonly MastraDBMessage[]): HistoryItem[] {
   const history: HistoryItem[] = [];
   for (const message of messages) {
@@ -36,13 +28,36 @@ export function toHistory(messages: readonly MastraDBMessage[]): HistoryItem[] {
     for (const part of message.content.parts ?? []) {
       if (part.type !== "tool-invocation") continue;
       const call = part.toolInvocation;
-      // A call that never produced a result (refused by Mastra, failed, still pending) changed
-      // nothing; one that did carries its output, whose status core reads.
-      if (call.state !== "result") continue;
-      history.push({ kind: "tool-call", toolName: call.toolName, input: call.args, output: call.result });
+      const item: HistoryItem = { kind: "tool-call", id: call.toolCallId, toolName: call.toolName, input: call.args };
+      const output = outputOf(call);
+      if (output !== undefined) item.output = output;
+      history.push(item);
     }
   }
   return history;
+}
+
+/** What a call returned; a failed or denied call as core's structured error; undefined while it has none. */
+function outputOf(call: ToolInvocation): unknown {
+  if (call.state === "result") {
+    return call.isError ? toolErrorOutput(call.errorText ?? errorText(call.result)) : call.result;
+  }
+  if (call.state === "output-error") return toolErrorOutput(call.errorText ?? "The tool failed.");
+  if (call.state === "output-denied") return toolErrorOutput(call.errorText ?? "The tool call was denied.");
+  return undefined;
+}
+
+function errorText(result: unknown): string {
+  return typeof result === "string" ? result : JSON.stringify(result ?? "The tool failed.");
+}
+
+/** The text of the latest user message (a role agent's task). */
+export function latestUserText(messages: readonly MastraDBMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role === "user") return messageText(message);
+  }
+  return "";
 }
 
 function messageText(message: MastraDBMessage): string {

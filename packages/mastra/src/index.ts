@@ -1,7 +1,7 @@
 // @skillshelf/mastra: skillshelf skills for Mastra agents.
 
 export { mastraGenerate } from "./generate.js";
-export { type Conversation, readConversation, toHistory } from "./history.js";
+export { toHistory } from "./history.js";
 export { checkNativeSkills, MASTRA_SKILL_TOOLS } from "./native-skills.js";
 export { createSkillsProcessor, type SkillsProcessorOptions } from "./processor.js";
 export {
@@ -11,4 +11,4 @@ export {
   type RoleAgentsOptions,
 } from "./roles.js";
 export { type CreateSkillsOptions, createSkills, type Skills } from "./skills.js";
-export { activationTool, guardTools } from "./tools.js";
+export { guardTools, skillTool } from "./tools.js";

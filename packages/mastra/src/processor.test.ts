@@ -196,7 +196,7 @@ describeWithSharedData.each<Mode>(["generate", "stream"])("skills processor with
     await run(agent, "Please review this contract for red flags", mode, { memory: thread });
     const turnOneCalls = mock.calls().length;
 
-    await run(agent, "It is in contract.pdf", mode, { memory: thread });
+    await run(agent, "Yes, it is in contract.pdf", mode, { memory: thread });
     const secondTurn = mock.calls()[turnOneCalls];
     expect(systemText(secondTurn).join("\n")).toContain(REVIEW_BODY);
     expect(toolNames(secondTurn)).not.toContain("web_search");
@@ -219,7 +219,7 @@ describeWithSharedData.each<Mode>(["generate", "stream"])("skills processor with
 
     // No memory: the second turn knows only what the request context carried.
     const before = mock.calls().length;
-    await run(agent, "It is in contract.pdf", mode, { requestContext });
+    await run(agent, "Yes, it is in contract.pdf", mode, { requestContext });
     expect(systemText(mock.calls()[before]).join("\n")).toContain(REVIEW_BODY);
     expect(toolNames(mock.calls()[before])).not.toContain("web_search");
   });
@@ -264,7 +264,7 @@ describeWithSharedData("skills processor diagnostics", () => {
         seen.push({
           step: stepNumber,
           active: session.active().map((s) => s.name),
-          offered: plan.activationTools.some((t) => t.name === "skill_review-contract"),
+          offered: plan.tools.some((t) => t.name === "skill_review-contract"),
         }),
     });
     const mock = scriptedModel([{ calls: [["skill_review-contract", {}]] }, { text: "ok" }]);

@@ -1,21 +1,17 @@
 /**
- * The input processor: on every step of a Mastra agent run it asks core for the turn plan
- * and translates it into the step's system messages, tools and `activeTools`. Every skill
- * decision (explicit "/name", matching, catalog, activation, whitelist) is core's.
+ * The input processor. Each Mastra run (one `generate()`/`stream()`) opens one core session
+ * at its first step, from the thread (or a state the caller carries) and the agent's tools,
+ * and keeps it in Mastra's per-request processor state: every model call of the run and
+ * every tool call of its responses use that same object. On each step the plan becomes the
+ * step's system message, tools, `activeTools` and model. Every skill decision (explicit
+ * "/name", "/done", matching, catalog, activation, scope, whitelist) is core's.
  */
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@mastra/core/processors";
-import {
-  type Diagnostic,
-  reportOnce,
-  type Session,
-  type SessionState,
-  type Shelf,
-  type TurnPlan,
-} from "@skillshelf/core";
-import { withoutTools } from "./hide-tools.js";
-import { readConversation } from "./history.js";
-import { activationTool, guardTools } from "./tools.js";
+import type { Diagnostic, Session, SessionState, Shelf, TurnPlan } from "@skillshelf/core";
+import { reportOnce, respondingModel } from "@skillshelf/core/adapter";
+import { toHistory } from "./history.js";
+import { guardTools, skillTool } from "./tools.js";
 
 export interface SkillsProcessorOptions {
   /** Processor id, also the tag of its system message and the request-context key it reads. Default "skillshelf". */
@@ -38,10 +34,12 @@ export interface SkillsProcessorOptions {
 /** What the processor keeps for one run (Mastra's per-request processor state). */
 interface Run {
   session: Session;
-  /** The latest user message, planned with on every step (core runs a "/name" only once). */
-  message: string | undefined;
-  /** Set when the caller carries state in the request context. */
-  save?: () => void;
+  /** The agent's own tools as the run started, unwrapped: every step guards these. */
+  hostTools: Record<string, unknown>;
+  /** The caller's per-call `activeTools`, when it passed some: skillshelf only narrows them. */
+  callerActive: Set<string> | undefined;
+  /** Write the live state back where the caller carries it (no-op otherwise). */
+  save: () => void;
 }
 
 const RUN = Symbol("skillshelf.run");
@@ -53,41 +51,44 @@ export function createSkillsProcessor(
   const id = options.id ?? "skillshelf";
   const stateKey = options.stateKey ?? id;
   const refresh = options.refresh ?? true;
-  const report = options.onDiagnostic ?? reportOnce();
+  const report = reportOnce(options.onDiagnostic);
 
   async function startRun(args: ProcessInputStepArgs): Promise<Run> {
     if (refresh) await shelf.refresh();
-    const { history, message } = readConversation(args.messages as MastraDBMessage[]);
-    // The agent's tools (step 0 has no activation tools yet): a host tool named like an
-    // activation tool (`skill_pdf`, `activate_skill`) is then never run or replayed as one.
-    const overrides = { tools: Object.keys(args.tools ?? {}) };
+    const hostTools = { ...(args.tools ?? {}) };
     const context = args.requestContext;
     const carried = context?.get(stateKey) as SessionState | undefined;
-    if (carried !== undefined) {
-      const session = shelf.session(carried, overrides);
-      return { session, message, save: () => context?.set(stateKey, session.toJSON()) };
-    }
-    return { session: shelf.sessionFromHistory(history, overrides), message };
+    const session = await shelf.openSession({
+      ...(carried !== undefined ? { state: carried } : {}),
+      history: toHistory(args.messages as MastraDBMessage[]),
+      // Every tool the agent has: a host tool named like a skill tool (`skill_pdf`,
+      // `activate_skill`) stays the host's, in this run and when a later one replays the thread.
+      tools: Object.keys(hostTools),
+    });
+    const save = carried !== undefined ? () => context?.set(stateKey, session.toJSON()) : () => undefined;
+    return {
+      session,
+      hostTools,
+      callerActive: args.activeTools ? new Set(args.activeTools) : undefined,
+      save,
+    };
   }
 
   return {
     id,
     name: "skillshelf skills",
     async processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult> {
-      // Mastra's per-request processor state: the session lives for this run only. A symbol
-      // key keeps the live object out of anything Mastra serializes.
+      // A symbol key keeps the live session out of anything Mastra serializes.
       const state = args.state as { [RUN]?: Run };
       let run = state[RUN];
       if (!run) {
         run = await startRun(args);
         state[RUN] = run;
       }
-      const tools = args.tools ?? {};
-      // A caller's own per-call `activeTools` narrows what core may allow.
-      const hostTools = args.activeTools ?? Object.keys(tools);
-      const plan = run.session.plan({ message: run.message, tools: hostTools });
-      run.save?.();
-      options.onPlan?.(plan, { stepNumber: args.stepNumber, session: run.session });
+      const { session } = run;
+      const plan = session.plan();
+      run.save();
+      options.onPlan?.(plan, { stepNumber: args.stepNumber, session });
       for (const diagnostic of plan.diagnostics) report(diagnostic);
 
       // Our system message is tagged so it is replaced, not stacked, on every step and
@@ -95,18 +96,21 @@ export function createSkillsProcessor(
       args.messageList.clearSystemMessages(id);
       if (plan.system) args.messageList.addSystem(plan.system, id);
 
-      const activation: Record<string, unknown> = {};
-      for (const spec of plan.activationTools) {
-        activation[spec.name] = activationTool(spec, run.session, () => run.save?.());
+      const ours: Record<string, unknown> = {};
+      for (const spec of plan.tools) {
+        ours[spec.name] = skillTool(spec, session, run.save);
       }
-      // Host tools a skill hides this step stay active, so a call the model makes anyway reaches
-      // the guard (core's TOOL_NOT_ALLOWED, a tool-blocked event), but are not sent to the model.
-      const allowed = new Set(plan.allowedTools);
-      const hidden = hostTools.filter((name) => !allowed.has(name) && name in tools);
+      const usable = Object.keys(run.hostTools).filter((name) => run.callerActive?.has(name) ?? true);
+      const allowed = new Set(session.allowedTools(usable));
+      // Host tools a skill rules out stay registered and active, so a call the model makes
+      // anyway (it saw the tool earlier) reaches the guard: core's structured refusal and a
+      // `tool-blocked` event. The model is not sent them.
+      const hide = usable.filter((name) => !allowed.has(name));
       return {
-        tools: { ...guardTools(tools, run.session), ...activation },
-        activeTools: [...plan.activeToolNames, ...hidden],
-        ...(hidden.length > 0 && args.model ? { model: withoutTools(args.model, hidden) } : {}),
+        tools: { ...guardTools(run.hostTools, session, run.save), ...ours },
+        activeTools: [...usable, ...Object.keys(ours)],
+        // Every response's tool calls reach `session.respond` before Mastra runs any of them.
+        model: respondingModel(args.model, session, { hide }),
       };
     },
   };

@@ -3,25 +3,17 @@
  * Markdown: body = instructions, `allowed-tools` = its only tools, optional `model`. Mastra's
  * own way to hand sub-agents to an orchestrator is `agents: {…}` (each becomes an
  * `agent-<name>` tool); `delegate` is the `{ role, task }` tool every skillshelf adapter
- * offers. Core resolves each role's tools and checks delegation calls; this file only builds
- * Mastra agents from what core returns.
+ * offers. Both routes run a sub-agent from core's `Delegation` (instructions with the date
+ * line, tools, model, step limit), and both bound it by the conversation that started it.
  */
 import { Agent } from "@mastra/core/agent";
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { MastraModelConfig } from "@mastra/core/llm";
-import type { Processor } from "@mastra/core/processors";
+import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@mastra/core/processors";
 import { createTool } from "@mastra/core/tools";
-import {
-  currentDateLine,
-  type Diagnostic,
-  hostDelegationSpec,
-  type Role,
-  reportOnce,
-  resolveRoleTools,
-  runDelegation,
-  type Shelf,
-} from "@skillshelf/core";
-import { readConversation } from "./history.js";
+import { type Delegation, type Diagnostic, prepareDelegation, type Role, type Shelf } from "@skillshelf/core";
+import { currentSession, hostDelegationSpec, reportOnce, runDelegation } from "@skillshelf/core/adapter";
+import { latestUserText } from "./history.js";
 
 export interface RoleAgentsOptions {
   /** The model a role runs on when it names none (or one `resolveModel` cannot map). */
@@ -33,81 +25,141 @@ export interface RoleAgentsOptions {
    * Mastra's model router as they are; anything else falls back to `model`.
    */
   resolveModel?: (id: string) => MastraModelConfig | undefined;
-  /** Steps a role agent may take per task (default 10). */
+  /** Steps a role agent may take per task. Default: core's, the same in every adapter. */
   maxSteps?: number;
   /** Whitelist entries that admit none of `tools`. Default: console.warn, once each. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 /** A processor Mastra accepts in `inputProcessors` (its type wants the method present). */
-type InputProcessor = Processor<string> & Required<Pick<Processor<string>, "processInput">>;
+type InputProcessor = Processor<string> & Required<Pick<Processor<string>, "processInputStep">>;
 
+const TAG = "skillshelf-role";
+const RUN = Symbol("skillshelf.role-run");
 const routerModel = (id: string): MastraModelConfig | undefined => (id.includes("/") ? id : undefined);
 
-interface RoleAgentInput {
-  name: string;
-  description: string;
-  /** Fixed text, or (for long-lived agents) a function so the date line stays current. */
-  instructions: string | (() => string);
-  tools: readonly string[];
-  model?: string;
-  inputProcessors?: InputProcessor[];
-}
+type StepTool = { execute?: (input: unknown, context: unknown) => unknown };
 
-function buildAgent(input: RoleAgentInput, options: RoleAgentsOptions): Agent {
-  const available = options.tools ?? {};
-  const resolveModel = options.resolveModel ?? routerModel;
-  return new Agent({
-    id: input.name,
-    name: input.name,
-    description: input.description,
-    instructions: input.instructions,
-    model: (input.model ? resolveModel(input.model) : undefined) ?? options.model,
-    // biome-ignore lint/suspicious/noExplicitAny: the caller's tools are passed through unchanged.
-    tools: Object.fromEntries(input.tools.map((name) => [name, available[name]])) as any,
-    defaultOptions: { maxSteps: options.maxSteps ?? 10 },
-    ...(input.inputProcessors && { inputProcessors: input.inputProcessors }),
-  });
+function modelFor(id: string | undefined, options: RoleAgentsOptions): MastraModelConfig {
+  return (id ? (options.resolveModel ?? routerModel)(id) : undefined) ?? options.model;
 }
 
 /**
- * Mastra runs an `agents: {…}` sub-agent itself (its `agent-<role>` tool), without
- * `prepareDelegation`; this processor records each run as core's `delegated` event, so usage
- * and stats count it like a call of the delegation tool. The messages go through unchanged.
+ * Each of a sub-agent's tool calls is judged by the session of the conversation that
+ * delegated (the parent's guarded tool runs inside it): a tool the parent's active skills
+ * rule out, or a write into a skill folder, is refused with core's structured result.
  */
-function recordsDelegations(shelf: Shelf, role: string, tools: readonly string[]): InputProcessor {
+function boundedTools(tools: Record<string, unknown>): Record<string, unknown> {
+  const bounded: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = (tool as StepTool | undefined)?.execute;
+    if (typeof execute !== "function") continue;
+    bounded[name] = {
+      ...(tool as object),
+      execute: async (input: unknown, context: unknown) => {
+        const verdict = currentSession()?.guard({ name, input });
+        if (verdict && !verdict.allowed) return verdict.result;
+        return execute.call(tool, input, context);
+      },
+    };
+  }
+  return bounded;
+}
+
+interface RoleRun {
+  delegation: Delegation;
+  tools: Record<string, unknown>;
+}
+
+/**
+ * The role agent's input processor. A run starts from a `Delegation`: the one `delegate`
+ * prepared, or (Mastra's `agent-<role>` tool, which starts the agent itself) one core
+ * prepares here from the task, which also records the `delegated` event. On every step the
+ * agent gets the delegation's instructions and only the tools it was granted that the
+ * parent conversation allows now; past core's step limit the run stops, whatever
+ * `maxSteps` the orchestrating model asked Mastra for.
+ */
+function roleProcessor(
+  shelf: Shelf,
+  role: string,
+  hostTools: readonly string[],
+  options: RoleAgentsOptions,
+  report: (d: Diagnostic) => void,
+  prepared?: Delegation,
+): InputProcessor {
+  const start = (args: ProcessInputStepArgs): RoleRun => {
+    let delegation = prepared;
+    if (!delegation) {
+      const task = latestUserText(args.messages as MastraDBMessage[]);
+      const result = shelf.prepareDelegation({ role, task }, hostTools);
+      if (result.status === "error") return args.abort(result.message);
+      delegation = result.data;
+      delegation.diagnostics.forEach(report);
+    }
+    return { delegation, tools: { ...(args.tools ?? {}) } };
+  };
   return {
-    id: "skillshelf-delegation",
-    processInput: ({ messages }) => {
-      const task = readConversation(messages as MastraDBMessage[]).message ?? "";
-      shelf.recordDelegation({ role, task, tools });
-      return messages;
+    id: TAG,
+    processInputStep(args): ProcessInputStepResult {
+      const state = args.state as { [RUN]?: RoleRun };
+      const run = (state[RUN] ??= start(args));
+      const { delegation } = run;
+      const limit = options.maxSteps ?? delegation.maxSteps;
+      if (args.stepNumber >= limit) {
+        args.abort(`The ${delegation.role.name} sub-agent stopped at its limit of ${limit} steps.`);
+      }
+      args.messageList.clearSystemMessages(TAG);
+      args.messageList.addSystem(delegation.instructions, TAG);
+      const granted = delegation.tools.filter((name) => name in run.tools);
+      const allowed = currentSession()?.allowedTools(granted) ?? granted;
+      const tools = boundedTools(Object.fromEntries(allowed.map((name) => [name, run.tools[name]])));
+      return { tools, activeTools: Object.keys(tools) };
     },
   };
 }
 
+function roleAgent(
+  input: { role: Role; tools: readonly string[]; model?: string; maxSteps: number },
+  processor: InputProcessor,
+  options: RoleAgentsOptions,
+): Agent {
+  const available = options.tools ?? {};
+  return new Agent({
+    id: input.role.name,
+    name: input.role.name,
+    description: input.role.description,
+    // The processor gives the delegation's instructions (today's date, then the role's).
+    instructions: "",
+    model: modelFor(input.model, options),
+    // biome-ignore lint/suspicious/noExplicitAny: the caller's tools are passed through unchanged.
+    tools: Object.fromEntries(input.tools.map((name) => [name, available[name]])) as any,
+    defaultOptions: { maxSteps: options.maxSteps ?? input.maxSteps },
+    inputProcessors: [processor],
+  });
+}
+
 /**
  * One Mastra `Agent` per role on the shelf, keyed by role name, for an orchestrator's
- * `agents: {…}`. Built once: call again after the shelf's roles change. Each run is recorded
- * as a `delegated` event (also when you call a role agent directly).
+ * `agents: {…}`. Built once: call again after the shelf's roles change. Each run goes
+ * through `shelf.prepareDelegation` (a `delegated` event, the parent's bound), also when you
+ * call a role agent directly.
  */
 export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Record<string, Agent> {
   const names = Object.keys(options.tools ?? {});
-  const report = options.onDiagnostic ?? reportOnce();
+  const report = reportOnce(options.onDiagnostic);
   const agents: Record<string, Agent> = {};
   for (const role of shelf.roles()) {
-    const resolved = resolveRoleTools(role, names, { toolAliases: shelf.options.toolAliases });
-    resolved.diagnostics.forEach(report);
-    agents[role.name] = buildAgent(
-      {
-        name: role.name,
-        description: role.description,
-        // The same system prompt `delegate` gives a role: today's date, then its instructions.
-        instructions: () => `${currentDateLine(new Date())}\n\n${role.instructions}`,
-        tools: resolved.tools,
-        ...(role.model ? { model: role.model } : {}),
-        inputProcessors: [recordsDelegations(shelf, role.name, resolved.tools)],
-      },
+    // What the role gets, resolved by core without recording anything: the agent is built
+    // ahead; each run prepares its own delegation.
+    const ahead = prepareDelegation(
+      { role: role.name, task: role.description },
+      { roles: [role], tools: names, toolAliases: shelf.options.toolAliases, events: false },
+    );
+    if (ahead.status === "error") continue;
+    ahead.data.diagnostics.forEach(report);
+    agents[role.name] = roleAgent(
+      { role, tools: ahead.data.tools, model: ahead.data.model, maxSteps: ahead.data.maxSteps },
+      roleProcessor(shelf, role.name, names, options, report),
       options,
     );
   }
@@ -117,15 +169,14 @@ export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Reco
 /**
  * The delegation tool, `{ role, task }`. Core names it (`delegate`, or `skillshelf_delegate`
  * when `tools` has a `delegate`: register it under its `id`), checks each call (unknown role,
- * missing task: structured errors the lead model can act on), resolves the role's tools and
- * records the delegation; the tool runs a Mastra agent built from that, with the role's
- * current definition, and returns `{ status: "success", data: { role, text, tools }, message }`.
+ * missing task: structured errors the lead model can act on), resolves the role's tools
+ * (bounded by the conversation's active skills) and records the delegation; the tool runs a
+ * Mastra agent built from that and returns `{ status: "success", data: { role, text, tools }, message }`.
  */
 export function createDelegateTool(shelf: Shelf, options: RoleAgentsOptions) {
-  const roles: Role[] = shelf.roles();
   const names = Object.keys(options.tools ?? {});
-  const spec = hostDelegationSpec(roles, names);
-  const report = options.onDiagnostic ?? reportOnce();
+  const spec = hostDelegationSpec(shelf.roles(), names);
+  const report = reportOnce(options.onDiagnostic);
   return createTool({
     id: spec.name,
     description: spec.description,
@@ -135,18 +186,14 @@ export function createDelegateTool(shelf: Shelf, options: RoleAgentsOptions) {
       runDelegation(shelf, input, {
         tools: names,
         onDiagnostic: report,
-        run: async ({ role, task, tools, instructions, model }) => {
-          const agent = buildAgent(
-            {
-              name: role.name,
-              description: role.description,
-              instructions,
-              tools,
-              ...(model ? { model } : {}),
-            },
+        run: async (delegation) => {
+          const agent = roleAgent(
+            delegation,
+            roleProcessor(shelf, delegation.role.name, names, options, report, delegation),
             options,
           );
-          const result = await agent.generate(task, {
+          const result = await agent.generate(delegation.task, {
+            maxSteps: options.maxSteps ?? delegation.maxSteps,
             ...(context?.abortSignal ? { abortSignal: context.abortSignal } : {}),
             ...(context?.requestContext ? { requestContext: context.requestContext } : {}),
           });

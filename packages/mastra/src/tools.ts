@@ -1,24 +1,40 @@
 /**
- * The two tool transformations the processor applies on every step: core's activation
- * ToolSpecs become Mastra tools bound to this request's session, and the host's tools get
- * an execution-time guard.
+ * The two tool transformations the processor applies on every step: core's skill-tool
+ * ToolSpecs become Mastra tools answered by the run's session, and the host's tools run
+ * through core's guard. Both use the one session of the run, which `respondingModel` has
+ * already shown the whole response to, so call order and Mastra's concurrency change nothing.
  */
 import { createTool } from "@mastra/core/tools";
-import { runActivationTool, type Session, type ToolSpec } from "@skillshelf/core";
+import type { Session, ToolCall, ToolSpec } from "@skillshelf/core";
+import { runHostTool, runSkillTool } from "@skillshelf/core/adapter";
+
+/** The call's id as Mastra passes it to `execute` (converted tools and createTool tools differ). */
+function callId(context: unknown): string | undefined {
+  const record = context as { toolCallId?: unknown; agent?: { toolCallId?: unknown } } | undefined;
+  const id = record?.toolCallId ?? record?.agent?.toolCallId;
+  return typeof id === "string" ? id : undefined;
+}
+
+function callOf(name: string, input: unknown, context: unknown): ToolCall {
+  const call: ToolCall = { name, input };
+  const id = callId(context);
+  if (id !== undefined) call.id = id;
+  return call;
+}
 
 /**
- * A Mastra tool for one of core's activation ToolSpecs. Its input schema is core's JSON
- * Schema (Mastra accepts JSON Schema as a tool schema); its result is core's structured
- * ActivationResult, which stays in the thread so a later turn can rebuild the session.
+ * A Mastra tool for one of core's ToolSpecs (skill_<name>, activate_skill, end_skill). Its
+ * input schema is core's JSON Schema (Mastra accepts JSON Schema); its result is core's
+ * structured result, which stays in the thread so the next turn's session can be rebuilt.
  */
-export function activationTool(spec: ToolSpec, session: Session, onChange: () => void) {
+export function skillTool(spec: ToolSpec, session: Session, onChange: () => void = () => undefined) {
   return createTool({
     id: spec.name,
     description: spec.description,
     // biome-ignore lint/suspicious/noExplicitAny: core's ToolSpec carries plain JSON Schema, which Mastra accepts.
     inputSchema: spec.inputSchema as any,
-    execute: async (input: unknown) => {
-      const result = runActivationTool(session, spec.name, input);
+    execute: async (input: unknown, context: unknown) => {
+      const result = runSkillTool(session, callOf(spec.name, input, context));
       onChange();
       return result;
     },
@@ -29,12 +45,15 @@ export function activationTool(spec: ToolSpec, session: Session, onChange: () =>
 type StepTool = { execute?: (input: unknown, context: unknown) => unknown };
 
 /**
- * Wrap each tool's `execute` so that, at the moment it would run, core decides whether it
- * may. A refused call never reaches the tool and returns core's TOOL_NOT_ALLOWED result.
- * This is what holds when the model calls a tool in the same step it activated a skill,
- * or through a path the per-step `activeTools` filter does not see.
+ * Each tool's `execute` runs through core's guard at the moment it would run: a refused call
+ * never reaches the tool and returns core's structured refusal; an allowed one runs inside
+ * the session, so a sub-agent it starts is bounded by the conversation's active skills.
  */
-export function guardTools(tools: Record<string, unknown>, session: Session): Record<string, unknown> {
+export function guardTools(
+  tools: Record<string, unknown>,
+  session: Session,
+  onRun: () => void = () => undefined,
+): Record<string, unknown> {
   const guarded: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = (tool as StepTool | undefined)?.execute;
@@ -45,9 +64,13 @@ export function guardTools(tools: Record<string, unknown>, session: Session): Re
     guarded[name] = {
       ...(tool as object),
       execute: async (input: unknown, context: unknown) => {
-        const verdict = session.guard(name);
-        if (!verdict.allowed) return verdict.result;
-        return execute.call(tool, input, context);
+        try {
+          return await runHostTool(session, callOf(name, input, context), () =>
+            execute.call(tool, input, context),
+          );
+        } finally {
+          onRun();
+        }
       },
     };
   }
