@@ -42,6 +42,7 @@ import {
   createToolNameIndex,
   endSkillToolSpec,
   readActivationInput,
+  SKILL_TOOL_PREFIX,
   skillToolSpec,
   type ToolNameIndex,
 } from "./activation-tools.js";
@@ -182,7 +183,11 @@ function skillSpec(skill: Skill, tool: string): ToolSpec {
  */
 const standIns = new Map<string, Skill>();
 
-function enforcedAs(name: string, skill: Skill | undefined, pinned: PinnedPolicy | undefined): Skill | undefined {
+function enforcedAs(
+  name: string,
+  skill: Skill | undefined,
+  pinned: PinnedPolicy | undefined,
+): Skill | undefined {
   if (!pinned) return skill;
   if (skill && samePolicy(pinPolicy(skill), pinned)) return skill;
   const key = `${name}\u0000${skill?.file ?? ""}\u0000${JSON.stringify(pinned)}`;
@@ -289,7 +294,9 @@ export function createSession(options: SessionOptions): Session {
   const toolNames = (): ActivationToolNames => {
     const v = skillsView();
     if (!namesCache) {
-      const clashes = hostTools.some((t) => t.startsWith("skill_") || t.includes("activate_skill") || t.includes("end_skill"));
+      const clashes = hostTools.some(
+        (t) => t.startsWith("skill_") || t.includes("activate_skill") || t.includes("end_skill"),
+      );
       namesCache = clashes
         ? resolveActivationToolNames(
             v.tools,
@@ -375,12 +382,18 @@ export function createSession(options: SessionOptions): Session {
       if (veto) return say.excluded(skill.name, veto);
     }
     if (by === "user" && !skill.userInvocable) {
-      return skill.role ? say.roleForUser(command, skill.name, args) : say.notUserInvocable(command, skill.name);
+      return skill.role
+        ? say.roleForUser(command, skill.name, args)
+        : say.notUserInvocable(command, skill.name);
     }
     return undefined;
   };
 
-  const refuse = (skill: string, by: ActiveSkill["by"], why: ReturnType<typeof say.excluded>): ActivationResult => {
+  const refuse = (
+    skill: string,
+    by: ActiveSkill["by"],
+    why: ReturnType<typeof say.excluded>,
+  ): ActivationResult => {
     emit({ type: "activation-refused", at: clock().toISOString(), skill, by, error_type: why.error_type });
     return { status: "error", error_type: why.error_type, message: why.message };
   };
@@ -412,7 +425,11 @@ export function createSession(options: SessionOptions): Session {
   const success = (skill: Skill, entry: ActiveSkill, message: string): ActivationResult => {
     if (silent > 0) {
       // A replay only needs the state: the model read this result long ago.
-      return { status: "success", data: { name: skill.name, instructions: "", allowedTools: null, resources: [] }, message };
+      return {
+        status: "success",
+        data: { name: skill.name, instructions: "", allowedTools: null, resources: [] },
+        message,
+      };
     }
     const allowed = allowedNow();
     let text = message;
@@ -443,7 +460,8 @@ export function createSession(options: SessionOptions): Session {
     args: string | undefined,
     extra: { call?: string; pinned?: PinnedPolicy } = {},
   ): ActivationResult => {
-    const skill = source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
+    const skill =
+      source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
     if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
     const name = skill.name;
@@ -466,7 +484,11 @@ export function createSession(options: SessionOptions): Session {
         existing.at = now.toISOString();
         emit({ type: "activated", at: existing.at, skill: name, by, args });
         options.usage?.record(name, now);
-        return success(skill, existing, `Skill "${name}" was already active; its arguments are now "${args}".`);
+        return success(
+          skill,
+          existing,
+          `Skill "${name}" was already active; its arguments are now "${args}".`,
+        );
       }
       return refuse(name, by, say.alreadyActive(name));
     }
@@ -505,7 +527,11 @@ export function createSession(options: SessionOptions): Session {
       target = (input as { name: string }).name;
     }
     if (names.length === 0) {
-      return { status: "error", error_type: "NOT_ACTIVE", message: "No skill is active; there is nothing to end." };
+      return {
+        status: "error",
+        error_type: "NOT_ACTIVE",
+        message: "No skill is active; there is nothing to end.",
+      };
     }
     if (target !== undefined && !names.includes(target)) {
       return {
@@ -552,7 +578,8 @@ export function createSession(options: SessionOptions): Session {
       const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
       if (!refusal && skill && scope !== "session") {
         for (const entry of running()) {
-          if (entry.name !== skill.name && end(entry.name, "new-turn")) ended.push({ name: entry.name, why: "new-turn" });
+          if (entry.name !== skill.name && end(entry.name, "new-turn"))
+            ended.push({ name: entry.name, why: "new-turn" });
         }
       }
       explicit = activateInternal(skill?.name ?? invocation.name, "user", invocation.args);
@@ -593,7 +620,8 @@ export function createSession(options: SessionOptions): Session {
     const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
     match = EMPTY_MATCH;
     if (invocation && !skill && fold(invocation.name) === END_COMMAND) {
-      if (!state.turn?.ended?.some((e) => e.why === "user") && running().length === 0) turnNote = say.nothingToEndNote();
+      if (!state.turn?.ended?.some((e) => e.why === "user") && running().length === 0)
+        turnNote = say.nothingToEndNote();
       return;
     }
     if (invocation && (skill || closestNames(invocation.name).length > 0)) {
@@ -602,6 +630,37 @@ export function createSession(options: SessionOptions): Session {
       if (!refusal && skill && isActive(skill.name)) return;
     }
     runMatch(message);
+  };
+
+  /**
+   * A recorded successful activation is a fact of the conversation: it is restored as it
+   * happened, never judged again against the skill file as it is now — a file the model may
+   * have rewritten (user-only, a role, excluding the request) or deleted since. Its limits are
+   * those it recorded; without a record, the file's; with neither, no tools at all.
+   */
+  const restoreActivation = (
+    requested: string,
+    args: string | undefined,
+    call: string | undefined,
+    pinned: PinnedPolicy | undefined,
+  ) => {
+    const skill = source.get(requested);
+    const name = skill?.name ?? requested;
+    const existing = state.active.find((a) => a.name === name);
+    if (existing) {
+      delete existing.finished;
+      if (args !== undefined && args !== "") existing.args = args;
+      return;
+    }
+    const entry: ActiveSkill = {
+      name,
+      by: "model",
+      at: clock().toISOString(),
+      policy: pinned ?? (skill ? pinPolicy(skill) : { allowedTools: [], disallowedTools: [] }),
+    };
+    if (args !== undefined && args !== "") entry.args = args;
+    if (call !== undefined) entry.call = call;
+    state.active.push(entry);
   };
 
   const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
@@ -613,17 +672,18 @@ export function createSession(options: SessionOptions): Session {
       endByModel(item.input);
       return;
     }
+    const data = (value as { data?: { name?: unknown; policy?: unknown } } | undefined)?.data;
     const generic = names.isGeneric(item.toolName);
-    const target = generic ? undefined : names.skillName(item.toolName);
-    if (!generic && target === undefined) return;
+    let target = generic ? undefined : names.skillName(item.toolName);
+    if (!generic && target === undefined) {
+      // The tool of a skill whose file is gone no longer resolves: its recorded result names it.
+      const ours = item.toolName.startsWith(SKILL_TOOL_PREFIX) && !hostSet.has(item.toolName);
+      if (!ours || typeof data?.name !== "string" || data.name === "") return;
+      target = data.name;
+    }
     const parsed = readActivationInput(item.input, generic);
     if (!parsed.ok) return;
-    const data = (value as { data?: { policy?: unknown } } | undefined)?.data;
-    const pinned = readPinnedPolicy(data?.policy);
-    activateInternal(target ?? parsed.name!, "model", parsed.args, {
-      ...(item.id !== undefined && { call: item.id }),
-      ...(pinned && { pinned }),
-    });
+    restoreActivation(target ?? parsed.name!, parsed.args, item.id, readPinnedPolicy(data?.policy));
   };
 
   // ── open: from the state or the history, then the latest user message ──
@@ -715,7 +775,8 @@ export function createSession(options: SessionOptions): Session {
       if (spec) tools.push(spec);
     }
     const runningNames = running().map((a) => a.name);
-    if (runningNames.length > 0 && names.end !== undefined) tools.push(endSkillToolSpec(runningNames, names.end));
+    if (runningNames.length > 0 && names.end !== undefined)
+      tools.push(endSkillToolSpec(runningNames, names.end));
     for (const tool of tools) offered.add(tool.name);
 
     const p = policy();
@@ -805,11 +866,18 @@ export function createSession(options: SessionOptions): Session {
       if (!generic && target === undefined) return undefined;
       const parsed = readActivationInput(call.input, generic);
       result = parsed.ok
-        ? activateInternal(target ?? parsed.name!, "model", parsed.args, call.id !== undefined ? { call: call.id } : {})
+        ? activateInternal(
+            target ?? parsed.name!,
+            "model",
+            parsed.args,
+            call.id !== undefined ? { call: call.id } : {},
+          )
         : refuse(target ?? "", "model", {
             error_type: "INVALID_ARGUMENTS",
             message: `${call.name} was called with invalid input: ${parsed.problem}. Call it again with ${
-              generic ? '{"name": "<skill name from the catalog>", "args": "<optional>"}' : '{"args": "<optional>"}'
+              generic
+                ? '{"name": "<skill name from the catalog>", "args": "<optional>"}'
+                : '{"args": "<optional>"}'
             }.`,
           });
     }
@@ -854,7 +922,11 @@ export function createSession(options: SessionOptions): Session {
           ? say.blockedByDisallowed(call.name, d.skill, d.entries[0] ?? "", allowed)
           : d.reason === "not-in-allowed-tools"
             ? say.blockedByWhitelist(call.name, d.skill, allowed)
-            : say.blockedArguments(call.name, d.skill, d.detail ?? `its allowed-tools are ${toolList(d.entries)}`);
+            : say.blockedArguments(
+                call.name,
+                d.skill,
+                d.detail ?? `its allowed-tools are ${toolList(d.entries)}`,
+              );
       return blocked(call.name, "TOOL_NOT_ALLOWED", message, d.skill);
     }
     if (reading && options.noteRead) {
