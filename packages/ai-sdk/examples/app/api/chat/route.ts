@@ -26,10 +26,8 @@ export async function POST(req: Request): Promise<Response> {
     instructions: "You are a helpful assistant for this project.",
     messages: modelMessages,
     stopWhen: isStepCount(10),
-    ...skills.wrap({
-      messages: modelMessages,
-      tools: { ...tools, ...skills.roleTools({ model, tools }) },
-    }),
+    // Once per request: each step opens its own skill session from the step's messages.
+    ...skills.wrap({ tools: { ...tools, ...skills.roleTools({ model, tools }) } }),
   });
 
   return createUIMessageStreamResponse({ stream: toUIMessageStream({ stream: result.stream }) });
