@@ -266,6 +266,50 @@ describe("skillsMiddleware", () => {
     expect(rec.calls[1]?.system).toContain("REVIEW-BODY");
   });
 
+  it("judges a response as a whole: one skill per group, and a host call beside an activation is judged after it", async () => {
+    const formal = skillFile(
+      {
+        name: "tone-formal",
+        description: "Write formally.",
+        triggers: ["formal"],
+        group: "tone",
+        "allowed-tools": "read_file",
+      },
+      "FORMAL-BODY",
+    );
+    const casual = skillFile(
+      { name: "tone-casual", description: "Write casually.", triggers: ["casual"], group: "tone" },
+      "CASUAL-BODY",
+    );
+    const p = await project({ "tone-formal": formal, "tone-casual": casual });
+    const host = hostTools();
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "shell", args: { cmd: "mail boss" }, id: "s1" },
+        { name: "skill_tone-formal", args: {}, id: "f1" },
+        { name: "skill_tone-casual", args: {}, id: "c1" },
+      ])
+      .respond(new AIMessage("drafted"));
+    const agent = createAgent({
+      model,
+      tools: host.tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
+      checkpointer: new MemorySaver(),
+    });
+
+    const result = await agent.invoke(
+      { messages: [new HumanMessage("a formal or casual reply")] },
+      { configurable: { thread_id: "group" } },
+    );
+
+    const byId = (id: string) => parsed(toolMessages(result.messages).find((m) => m.tool_call_id === id));
+    expect(byId("s1")).toMatchObject({ status: "error", error_type: "TOOL_NOT_ALLOWED" });
+    expect(byId("f1")).toMatchObject({ status: "success" });
+    expect(byId("c1")).toMatchObject({ status: "error", error_type: "GROUP_CONFLICT" });
+    expect(host.spies.shell).not.toHaveBeenCalled();
+    expect(result[STATE_KEY]?.active.map((a) => a.name)).toEqual(["tone-formal"]);
+  });
+
   it("never offers a disable-model-invocation skill, refuses it to the model, yet `/name args` works", async () => {
     const p = await project({ deploy: deploySkill });
     const rec = recorder();

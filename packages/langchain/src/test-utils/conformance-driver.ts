@@ -1,0 +1,148 @@
+/**
+ * The conformance driver for LangChain: core's scenarios run on a real `createAgent` with
+ * skillsMiddleware, a MemorySaver thread, LangChain tools built from the scenario's host
+ * tools, and a chat model that shows the scripted model exactly what LangChain sends it
+ * (the bound tools in OpenAI's function format, the messages as the model reads them).
+ */
+
+import type { BaseChatModelCallOptions } from "@langchain/core/language_models/chat_models";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { type StructuredToolInterface, tool } from "@langchain/core/tools";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { MemorySaver } from "@langchain/langgraph";
+import type {
+  ConformanceDriver,
+  HostTool,
+  ModelView,
+  ScriptedModel,
+  SeenMessage,
+  SeenTool,
+} from "@skillshelf/core/testing";
+import { createAgent } from "langchain";
+import { skillsMiddleware } from "../middleware.js";
+import { delegateTool } from "../roles.js";
+
+/** The host tool the scenarios name for delegation: in LangChain it is `delegateTool`. */
+const DELEGATE = "delegate";
+
+interface ScriptedCallOptions extends BaseChatModelCallOptions {
+  tools?: SeenTool[];
+}
+
+type OpenAITool = { function: { name: string; description?: string; parameters?: Record<string, unknown> } };
+
+/** A chat model whose every answer is the scripted model's reply to what it was sent. */
+class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions> {
+  private calls = 0;
+
+  constructor(private readonly script: ScriptedModel) {
+    super({});
+  }
+
+  _llmType(): string {
+    return "skillshelf-scripted";
+  }
+
+  override bindTools(tools: Parameters<NonNullable<BaseChatModel["bindTools"]>>[0]) {
+    const seen = tools.map((t) => {
+      const { function: fn } = convertToOpenAITool(
+        t as Parameters<typeof convertToOpenAITool>[0],
+      ) as OpenAITool;
+      return { name: fn.name, description: fn.description ?? "", inputSchema: fn.parameters ?? {} };
+    });
+    return this.withConfig({ tools: seen } as Partial<ScriptedCallOptions>);
+  }
+
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+    const reply = this.script(viewOf(messages, options.tools ?? []));
+    const message =
+      "text" in reply
+        ? new AIMessage(reply.text)
+        : new AIMessage({
+            content: "",
+            tool_calls: reply.calls.map((c, i) => ({
+              id: `call_${this.calls}_${i}`,
+              name: c.name,
+              args: c.input ?? {},
+              type: "tool_call" as const,
+            })),
+          });
+    this.calls++;
+    return { generations: [{ text: message.text, message }] };
+  }
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function viewOf(messages: readonly BaseMessage[], tools: SeenTool[]): ModelView {
+  const system: string[] = [];
+  const seen: SeenMessage[] = [];
+  for (const message of messages) {
+    if (SystemMessage.isInstance(message)) system.push(message.text);
+    else if (HumanMessage.isInstance(message)) seen.push({ role: "user", text: message.text });
+    else if (AIMessage.isInstance(message)) {
+      const calls = (message.tool_calls ?? []).map((c) => ({ name: c.name, input: c.args }));
+      seen.push(calls.length > 0 ? { role: "assistant", calls } : { role: "assistant", text: message.text });
+    } else if (ToolMessage.isInstance(message)) {
+      seen.push({ role: "tool", name: message.name ?? "", result: parsed(message.text) });
+    }
+  }
+  return { system: system.join("\n\n"), tools, messages: seen };
+}
+
+function langchainTool(host: HostTool): StructuredToolInterface {
+  return tool(
+    async (input: Record<string, unknown>) => {
+      const result = await host.run(input);
+      return typeof result === "string" ? result : JSON.stringify(result);
+    },
+    { name: host.name, description: host.description, schema: host.inputSchema },
+  ) as StructuredToolInterface;
+}
+
+let threads = 0;
+
+export const langchainDriver: ConformanceDriver = {
+  name: "langchain",
+  conversation({ shelf, tools, model, system, roleModel }) {
+    const own = tools.filter((t) => !(roleModel && t.name === DELEGATE)).map(langchainTool);
+    const delegation =
+      roleModel && tools.some((t) => t.name === DELEGATE)
+        ? [
+            delegateTool({
+              shelf,
+              tools: own,
+              model: new ScriptedChatModel(roleModel),
+              onDiagnostic: () => {},
+            }),
+          ]
+        : [];
+    const agent = createAgent({
+      model: new ScriptedChatModel(model),
+      tools: [...own, ...delegation],
+      systemPrompt: system,
+      middleware: [skillsMiddleware({ shelf, onDiagnostic: () => {} })],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: `conformance-${++threads}` } };
+    return {
+      async send(message) {
+        await agent.invoke({ messages: [new HumanMessage(message)] }, config);
+      },
+    };
+  },
+};
