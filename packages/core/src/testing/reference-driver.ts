@@ -52,7 +52,7 @@ export const referenceDriver: ConformanceDriver = {
           const session = await shelf.openSession({ history, tools: names });
           const plan = session.plan();
           const allowed = new Set(plan.allowedTools);
-          const delegation = roleModel && allowed.has("delegate") ? [hostDelegationSpec(shelf.roles(), names)] : [];
+          const delegation = roleModel && allowed.has("delegate") ? [hostDelegationSpec(shelf.roles(), names.filter((n) => n !== "delegate"))] : [];
           const view: ModelView = {
             system: [system, plan.system].filter((part) => part !== "").join("\n\n"),
             tools: [...tools.filter((t) => allowed.has(t.name) && t.name !== "delegate").map(seen), ...delegation, ...plan.tools],

@@ -361,20 +361,21 @@ export const conformanceScenarios: Scenario[] = [
   {
     name: "parallel activations: one per group, and a host call in the same response is judged after them",
     skills: {
-      "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\nallowed-tools: read_file\n---\nBe formal.\n`,
-      "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\n---\nBe casual.\n`,
+      "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\n---\nBe formal.\n`,
+      "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\nallowed-tools: read_file\n---\nBe casual.\n`,
     },
     tools: ["read_file", "send_email"],
     turns: [{ user: "write a formal or casual reply" }],
     replies: [
-      calls(["send_email", { to: "boss@example.com" }], ["skill_tone-formal"], ["skill_tone-casual"]),
+      // Stage 1 offers one skill per group as its own tool; the other is in activate_skill's enum.
+      calls(["send_email", { to: "boss@example.com" }], ["skill_tone-casual"], ["activate_skill", { name: "tone-formal" }]),
       text("Drafted."),
     ],
     check({ calls: c, ran }) {
-      const [email, formal, casual] = c[1]?.results ?? [];
+      const [email, first, second] = c[1]?.results ?? [];
+      expect((first?.result as { status?: string })?.status === "success", "the first activation wins");
+      expect(errorOf(second?.result) === "GROUP_CONFLICT", "the second of the group is refused");
       expect(errorOf(email?.result) === "TOOL_NOT_ALLOWED", "the host call before the activation is judged after it");
-      expect((formal?.result as { status?: string })?.status === "success", "the first activation wins");
-      expect(errorOf(casual?.result) === "GROUP_CONFLICT", "the second of the group is refused");
       expect(ran.length === 0, "send_email never ran");
     },
   },
