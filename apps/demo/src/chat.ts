@@ -24,6 +24,7 @@ export interface ChatOptions {
 const HELP = [
   "Type a request for the team, or:",
   "  /<skill> [args]     run a skill yourself (e.g. /batch-rename docs meeting-)",
+  "  /done               end the active skill (it also ends with its task, or a new request)",
   "  /skills             the skills and roles on the shelf",
   "  /history <skill>    its kept versions        /rollback <skill>  undo its last change",
   "  /new                start a new conversation /quit              leave",
@@ -103,7 +104,7 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
         if (active.length > 0 && hinted !== conversation) {
           hinted = conversation;
           renderer.line(
-            c.dim("(a skill stays active for the rest of this conversation; /new starts a fresh one)"),
+            c.dim("(the skill ends when its task is done or you ask something else; /done ends it now)"),
           );
         }
       }
