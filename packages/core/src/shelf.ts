@@ -21,6 +21,7 @@ import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
 import { createMatcher, type MatcherOptions } from "./match/matcher.js";
 import type { ToolAliases } from "./policy/aliases.js";
+import { defaultToolAliases } from "./policy/aliases.js";
 import { builtinRoleSkills } from "./roles/builtin-roles.js";
 import {
   type Delegation,
@@ -30,7 +31,6 @@ import {
   recordDelegation,
 } from "./roles/delegation.js";
 import { roleOf, rolesOf } from "./roles/roles.js";
-import { defaultToolAliases } from "./policy/aliases.js";
 import { currentSession } from "./session/current-session.js";
 import { protectedPaths } from "./session/protected-paths.js";
 import {

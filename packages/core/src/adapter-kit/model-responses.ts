@@ -51,7 +51,10 @@ export function respondingModel<M extends object>(
   const strip = (args: unknown[]): unknown[] => {
     const [callOptions, ...rest] = args as [{ tools?: Array<{ name?: string }> } | undefined, ...unknown[]];
     if (hidden.size === 0 || !callOptions?.tools) return args;
-    return [{ ...callOptions, tools: callOptions.tools.filter((t) => !(t.name && hidden.has(t.name))) }, ...rest];
+    return [
+      { ...callOptions, tools: callOptions.tools.filter((t) => !(t.name && hidden.has(t.name))) },
+      ...rest,
+    ];
   };
   return new Proxy(model, {
     get(target, property, receiver) {

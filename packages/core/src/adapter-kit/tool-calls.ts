@@ -47,6 +47,10 @@ export function isBlockedResult(output: unknown): output is Blocked {
  * The output to record for a tool call that failed (it threw, was denied, or the framework
  * reports an error): a structured error, so the call reads as failed however its text looks.
  */
-export function toolErrorOutput(message: string): { status: "error"; error_type: "TOOL_ERROR"; message: string } {
+export function toolErrorOutput(message: string): {
+  status: "error";
+  error_type: "TOOL_ERROR";
+  message: string;
+} {
   return { status: "error", error_type: "TOOL_ERROR", message };
 }

@@ -68,7 +68,10 @@ export function catalogLine(skill: Skill, cap = 250): string {
   const when = skill.whenToUse ? collapse(skill.whenToUse) : "";
   // What a skill is not for keeps its own room (at most a third of the entry): a misfire costs
   // more than a miss, so a long description never pushes the exclusions out.
-  const notFor = skill.exclusions.length > 0 ? ` (not for: ${clip(collapse(skill.exclusions.join("; ")), Math.floor(cap / 3))})` : "";
+  const notFor =
+    skill.exclusions.length > 0
+      ? ` (not for: ${clip(collapse(skill.exclusions.join("; ")), Math.floor(cap / 3))})`
+      : "";
   const full = `${skill.name}: ${description}${when ? ` — ${when}` : ""}`;
   if (full.length + notFor.length <= cap) return `${full}${notFor}`;
   return `${clip(full, Math.max(cap - notFor.length, 20))}${notFor}`;

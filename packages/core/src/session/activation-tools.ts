@@ -209,10 +209,17 @@ export function activateSkillToolSpec(
 }
 
 /** The end tool's names, preferred first (the others when a host tool has the name). */
-export const END_SKILL_TOOL_NAMES: readonly string[] = ["end_skill", "skillshelf_end_skill", `end_skill_${fnv1a("end_skill")}`];
+export const END_SKILL_TOOL_NAMES: readonly string[] = [
+  "end_skill",
+  "skillshelf_end_skill",
+  `end_skill_${fnv1a("end_skill")}`,
+];
 
 /** The tool the model calls when an active skill's task is done. */
-export function endSkillToolSpec(active: readonly string[], toolName: string = END_SKILL_TOOL_NAMES[0]!): ToolSpec {
+export function endSkillToolSpec(
+  active: readonly string[],
+  toolName: string = END_SKILL_TOOL_NAMES[0]!,
+): ToolSpec {
   return {
     name: toolName,
     description:

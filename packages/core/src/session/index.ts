@@ -1,9 +1,9 @@
 export {
   ACTIVATE_SKILL_TOOL,
   activateSkillToolSpec,
+  createToolNameIndex,
   END_SKILL_TOOL_NAMES,
   endSkillToolSpec,
-  createToolNameIndex,
   SKILL_TOOL_PREFIX,
   skillToolDescription,
   skillToolName,
@@ -17,6 +17,7 @@ export {
   parseExplicitInvocation,
   resolveInvokedSkill,
 } from "./explicit-invocation.js";
+export { DEFAULT_SCOPE, END_COMMAND, isContinuation } from "./scope.js";
 export {
   createSession,
   type SessionCatalog,
@@ -31,7 +32,6 @@ export {
   type ShelfSessions,
   type ShelfSessionsOptions,
 } from "./shelf-sessions.js";
-export { DEFAULT_SCOPE, END_COMMAND, isContinuation } from "./scope.js";
 export {
   currentDateLine,
   type SubstituteOptions,

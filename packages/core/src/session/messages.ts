@@ -4,7 +4,7 @@
  * tells the model what to do next (seed 001: a structured result with a way forward).
  */
 import type { EndedSkill, Skill, Vetoed } from "../types.js";
-import { type Refusal } from "./command-note.js";
+import type { Refusal } from "./command-note.js";
 import { toolList } from "./render.js";
 
 type Why = Pick<Refusal, "error_type" | "message">;
@@ -84,11 +84,16 @@ export function groupConflict(name: string, rival: string, group: string): Why {
 }
 
 /** The system-text note for skills a user message ended. */
-export function endedNote(ended: readonly EndedSkill[], reoffer: (name: string) => string | undefined): string {
+export function endedNote(
+  ended: readonly EndedSkill[],
+  reoffer: (name: string) => string | undefined,
+): string {
   const lines: string[] = [];
   const byUser = ended.filter((e) => e.why === "user").map((e) => `"${e.name}"`);
   if (byUser.length > 0) {
-    lines.push(`The user ended ${byUser.join(", ")} (/done): do not continue ${byUser.length === 1 ? "that skill's" : "those skills'"} task unless asked; acknowledge briefly.`);
+    lines.push(
+      `The user ended ${byUser.join(", ")} (/done): do not continue ${byUser.length === 1 ? "that skill's" : "those skills'"} task unless asked; acknowledge briefly.`,
+    );
   }
   for (const e of ended) {
     if (e.why === "new-request") {
@@ -114,7 +119,12 @@ export function ambiguityNote(names: readonly string[]): string {
   return `Skills ${names.map((n) => `"${n}"`).join(" and ")} fit this request about equally well. Ask the user which one they mean before activating either.`;
 }
 
-export function blockedByDisallowed(tool: string, skill: string, entry: string, allowed: readonly string[]): string {
+export function blockedByDisallowed(
+  tool: string,
+  skill: string,
+  entry: string,
+  allowed: readonly string[],
+): string {
   return `Tool "${tool}" is not allowed while skill "${skill}" is active (its disallowed-tools include "${entry}"). Do the task without it, using: ${toolList(allowed)}, or ask the user.`;
 }
 

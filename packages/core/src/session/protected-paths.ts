@@ -36,7 +36,9 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     if (inside(root, base) && root !== base) spellings.set(path.relative(base, root), root);
     if (inside(root, home) && root !== home) spellings.set(`~/${path.relative(home, root)}`, root);
   }
-  const forms = [...spellings.entries()].map(([form, root]) => [form.split(path.sep).join("/"), root] as const);
+  const forms = [...spellings.entries()].map(
+    ([form, root]) => [form.split(path.sep).join("/"), root] as const,
+  );
 
   const check = (text: string): string | undefined => {
     const value = text.length > MAX_STRING ? text.slice(0, MAX_STRING) : text;

@@ -11,7 +11,11 @@ import { currentDateLine, substituteArguments } from "./substitute.js";
 export const MAX_ARGS_LENGTH = 4_000;
 
 export function escapeAttribute(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/[\r\n]/g, " ");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/</g, "&lt;")
+    .replace(/[\r\n]/g, " ");
 }
 
 /** Text inside a framing block: only our own tags are neutralised, so Markdown and code stay readable. */
@@ -21,7 +25,6 @@ export function escapeFraming(text: string): string {
 
 /** One line per resource name, whatever bytes the file name has. */
 function resourceLine(name: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced.
   return escapeFraming(name.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, "?"));
 }
 

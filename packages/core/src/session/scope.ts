@@ -118,6 +118,11 @@ export const KEEP_LEXICAL_SCORE = 0.5;
 /** Does stage 1 route the message to this candidate, not merely share a word with it? */
 function routesTo(candidate: Candidate): boolean {
   return candidate.reasons.some(
-    (r) => r.kind === "trigger" || r.kind === "example" || r.kind === "name" || r.kind === "semantic" || (r.kind === "lexical" && r.score >= KEEP_LEXICAL_SCORE),
+    (r) =>
+      r.kind === "trigger" ||
+      r.kind === "example" ||
+      r.kind === "name" ||
+      r.kind === "semantic" ||
+      (r.kind === "lexical" && r.score >= KEEP_LEXICAL_SCORE),
   );
 }

@@ -133,7 +133,10 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
         now: options.now?.(),
       });
       // Name every listed skill in activate_skill's enum only when the catalog had to leave some out.
-      built = { text: result.text, names: result.omitted > 0 ? result.entries.map((e) => e.name) : undefined };
+      built = {
+        text: result.text,
+        names: result.omitted > 0 ? result.entries.map((e) => e.name) : undefined,
+      };
       if (catalogs.size >= CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
     } else catalogs.delete(key); // re-insert below: most recently used last
     catalogs.set(key, built);

@@ -39,7 +39,9 @@ export interface ModelView {
 }
 
 /** What the scripted model answers: text (the run ends) or tool calls (the loop goes on). */
-export type ModelReply = { text: string } | { calls: Array<{ name: string; input?: Record<string, unknown> }> };
+export type ModelReply =
+  | { text: string }
+  | { calls: Array<{ name: string; input?: Record<string, unknown> }> };
 
 /** The model: a function of what it sees (scenarios script it). */
 export type ScriptedModel = (view: ModelView) => ModelReply;

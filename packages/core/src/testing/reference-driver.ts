@@ -34,7 +34,10 @@ export const referenceDriver: ConformanceDriver = {
         };
         const reply = (roleModel ?? (() => ({ text: "" })))(view);
         if ("text" in reply) return reply.text;
-        sub.push({ role: "assistant", calls: reply.calls.map((c) => ({ name: c.name, input: c.input ?? {} })) });
+        sub.push({
+          role: "assistant",
+          calls: reply.calls.map((c) => ({ name: c.name, input: c.input ?? {} })),
+        });
         for (const call of reply.calls) {
           const tool = allowed.includes(call.name) ? tools.find((t) => t.name === call.name) : undefined;
           sub.push({ role: "tool", name: call.name, result: tool ? await tool.run(call.input ?? {}) : null });
@@ -52,10 +55,22 @@ export const referenceDriver: ConformanceDriver = {
           const session = await shelf.openSession({ history, tools: names });
           const plan = session.plan();
           const allowed = new Set(plan.allowedTools);
-          const delegation = roleModel && allowed.has("delegate") ? [hostDelegationSpec(shelf.roles(), names.filter((n) => n !== "delegate"))] : [];
+          const delegation =
+            roleModel && allowed.has("delegate")
+              ? [
+                  hostDelegationSpec(
+                    shelf.roles(),
+                    names.filter((n) => n !== "delegate"),
+                  ),
+                ]
+              : [];
           const view: ModelView = {
             system: [system, plan.system].filter((part) => part !== "").join("\n\n"),
-            tools: [...tools.filter((t) => allowed.has(t.name) && t.name !== "delegate").map(seen), ...delegation, ...plan.tools],
+            tools: [
+              ...tools.filter((t) => allowed.has(t.name) && t.name !== "delegate").map(seen),
+              ...delegation,
+              ...plan.tools,
+            ],
             messages: [...messages],
           };
           const reply = model(view);
@@ -63,7 +78,11 @@ export const referenceDriver: ConformanceDriver = {
             messages.push({ role: "assistant", text: reply.text });
             return;
           }
-          const calls: ToolCall[] = reply.calls.map((c) => ({ id: `call_${++counter}`, name: c.name, input: c.input ?? {} }));
+          const calls: ToolCall[] = reply.calls.map((c) => ({
+            id: `call_${++counter}`,
+            name: c.name,
+            input: c.input ?? {},
+          }));
           messages.push({ role: "assistant", calls: calls.map((c) => ({ name: c.name, input: c.input })) });
           session.respond(calls);
           for (const call of calls) {
@@ -79,10 +98,18 @@ export const referenceDriver: ConformanceDriver = {
             } else {
               const tool = tools.find((t) => t.name === call.name);
               result = tool
-                ? await runHostTool(session, call, () => tool.run((call.input ?? {}) as Record<string, unknown>))
+                ? await runHostTool(session, call, () =>
+                    tool.run((call.input ?? {}) as Record<string, unknown>),
+                  )
                 : { status: "error", error_type: "UNKNOWN_TOOL", message: `No tool "${call.name}".` };
             }
-            history.push({ kind: "tool-call", id: call.id, toolName: call.name, input: call.input, output: result });
+            history.push({
+              kind: "tool-call",
+              id: call.id,
+              toolName: call.name,
+              input: call.input,
+              output: result,
+            });
             messages.push({ role: "tool", name: call.name, result });
           }
         }

@@ -8,7 +8,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createShelf } from "../shelf.js";
-import type { ConformanceDriver, HostTool, ModelReply, ModelView, ScriptedModel, SeenMessage } from "./driver.js";
+import type {
+  ConformanceDriver,
+  HostTool,
+  ModelReply,
+  ModelView,
+  ScriptedModel,
+  SeenMessage,
+} from "./driver.js";
 
 /** What the model saw in one call, normalised for framework framing. */
 export interface CallRecord {
@@ -90,7 +97,11 @@ function normaliseSchema(schema: unknown): unknown {
 }
 
 function replaceRoot(value: unknown, root: string): unknown {
-  return JSON.parse(JSON.stringify(value ?? null).split(root).join("<root>"));
+  return JSON.parse(
+    JSON.stringify(value ?? null)
+      .split(root)
+      .join("<root>"),
+  );
 }
 
 function record(view: ModelView, root: string): CallRecord {
@@ -200,7 +211,9 @@ function fail(message: string): never {
 function expect(condition: unknown, message: string): void {
   if (!condition) fail(message);
 }
-const call = (name: string, input: Record<string, unknown> = {}): ModelReply => ({ calls: [{ name, input }] });
+const call = (name: string, input: Record<string, unknown> = {}): ModelReply => ({
+  calls: [{ name, input }],
+});
 const calls = (...list: Array<[string, Record<string, unknown>?]>): ModelReply => ({
   calls: list.map(([name, input]) => ({ name, input: input ?? {} })),
 });
@@ -226,11 +239,20 @@ export const conformanceScenarios: Scenario[] = [
       text("It was released in …"),
     ],
     check({ calls: c, ran }) {
-      expect(c[0]?.skillTools.some((t) => t.name === "skill_release-notes"), "the candidate gets its own tool");
-      expect(c[1]?.system.includes('<skill_content name="release-notes">'), "the body is in the next call's system text");
+      expect(
+        c[0]?.skillTools.some((t) => t.name === "skill_release-notes"),
+        "the candidate gets its own tool",
+      );
+      expect(
+        c[1]?.system.includes('<skill_content name="release-notes">'),
+        "the body is in the next call's system text",
+      );
       expect(!c[1]?.tools.includes("web_search") && c[1]?.tools.includes("git_log"), "tools are restricted");
       expect(c[1]?.tools.includes("end_skill"), "the end tool is offered while a skill is active");
-      expect(errorOf(c[2]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "the forbidden call reads a structured refusal");
+      expect(
+        errorOf(c[2]?.results[0]?.result) === "TOOL_NOT_ALLOWED",
+        "the forbidden call reads a structured refusal",
+      );
       expect(!c[4]?.system.includes("<skill_content"), "the ended skill's body is gone");
       expect(!c[4]?.tools.includes("web_search"), "its limits hold until the user's next message");
       expect(c[5]?.tools.includes("web_search"), "the next request gets every tool again");
@@ -257,9 +279,15 @@ export const conformanceScenarios: Scenario[] = [
     check({ calls: c, ran }) {
       expect(!c[2]?.tools.includes("send_email"), "a continuation keeps the restriction");
       expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "send_email refused under the skill");
-      expect(c[4]?.system.includes('Skill "release-notes" (active for the previous request) has ended'), "the model is told");
+      expect(
+        c[4]?.system.includes('Skill "release-notes" (active for the previous request) has ended'),
+        "the model is told",
+      );
       expect(c[4]?.tools.includes("web_search"), "the unrelated request gets web_search");
-      expect(c[4]?.skillTools.some((t) => t.name === "skill_release-notes"), "the ended skill is offered again");
+      expect(
+        c[4]?.skillTools.some((t) => t.name === "skill_release-notes"),
+        "the ended skill is offered again",
+      );
       expect(ran.map((r) => r.name).join() === "web_search", "only web_search ran");
     },
   },
@@ -270,15 +298,24 @@ export const conformanceScenarios: Scenario[] = [
     turns: [{ user: "Write the release notes for v2.0" }, { user: "/done" }],
     replies: [call("skill_release-notes"), text("Drafting."), text("Done.")],
     check({ calls: c }) {
-      expect(c[2]?.system.includes('The user ended "release-notes" (/done)'), "the model is told the user ended it");
-      expect(c[2]?.tools.includes("web_search") && !c[2]?.tools.includes("end_skill"), "the restriction is gone");
+      expect(
+        c[2]?.system.includes('The user ended "release-notes" (/done)'),
+        "the model is told the user ended it",
+      );
+      expect(
+        c[2]?.tools.includes("web_search") && !c[2]?.tools.includes("end_skill"),
+        "the restriction is gone",
+      );
     },
   },
   {
     name: "explicit /name args runs a user-only skill; the model is never offered it",
     skills: { "batch-rename": BATCH_RENAME, "release-notes": RELEASE_NOTES },
     tools: ["list_files", "rename_file", "web_search"],
-    turns: [{ user: "rename the files in docs with a meeting- prefix" }, { user: "/batch-rename docs meeting-" }],
+    turns: [
+      { user: "rename the files in docs with a meeting- prefix" },
+      { user: "/batch-rename docs meeting-" },
+    ],
     replies: [
       text("You can run /batch-rename docs meeting-."),
       call("list_files", { path: "docs" }),
@@ -286,9 +323,18 @@ export const conformanceScenarios: Scenario[] = [
       text("Renamed."),
     ],
     check({ calls: c, ran }) {
-      expect(!c[0]?.skillTools.some((t) => t.name === "skill_batch-rename"), "no skill tool for a user-only skill");
-      expect(!JSON.stringify(c[0]?.skillTools ?? []).includes('"batch-rename"'), "not in activate_skill's enum");
-      expect(c[1]?.system.includes("List the files in docs, then rename each one to start with meeting-."), "arguments substituted");
+      expect(
+        !c[0]?.skillTools.some((t) => t.name === "skill_batch-rename"),
+        "no skill tool for a user-only skill",
+      );
+      expect(
+        !JSON.stringify(c[0]?.skillTools ?? []).includes('"batch-rename"'),
+        "not in activate_skill's enum",
+      );
+      expect(
+        c[1]?.system.includes("List the files in docs, then rename each one to start with meeting-."),
+        "arguments substituted",
+      );
       expect(!c[1]?.tools.includes("web_search"), "its whitelist applies");
       expect(ran.map((r) => r.name).join() === "list_files,rename_file", "both calls ran");
     },
@@ -304,7 +350,10 @@ export const conformanceScenarios: Scenario[] = [
     check({ calls: c }) {
       expect(!c[0]?.skillTools.some((t) => t.name === "skill_summarize-diff"), "no skill tool");
       const generic = c[0]?.skillTools.find((t) => t.name === "activate_skill");
-      expect(!JSON.stringify(generic?.inputSchema ?? {}).includes("summarize-diff"), "not in activate_skill's enum");
+      expect(
+        !JSON.stringify(generic?.inputSchema ?? {}).includes("summarize-diff"),
+        "not in activate_skill's enum",
+      );
       expect(!c[0]?.system.includes("- summarize-diff:"), "not in the catalog");
     },
   },
@@ -329,7 +378,11 @@ export const conformanceScenarios: Scenario[] = [
     },
     tools: ["read_file", "bash", "write_file", "delegate"],
     turns: [{ user: "audit the repository" }],
-    replies: [call("skill_audit"), call("delegate", { role: "developer", task: "Check src/ for eval()." }), text("Audit done.")],
+    replies: [
+      call("skill_audit"),
+      call("delegate", { role: "developer", task: "Check src/ for eval()." }),
+      text("Audit done."),
+    ],
     roleReplies: [text("No eval() found.")],
     check({ calls: c }) {
       const result = c[2]?.results[0]?.result as { status?: string; data?: { tools?: string[] } } | undefined;
@@ -355,7 +408,10 @@ export const conformanceScenarios: Scenario[] = [
     replies: [text("No deploy skill."), call("skill_deploy"), text("Deploying.")],
     check({ calls: c }) {
       expect(!c[0]?.skillTools.some((t) => t.name === "skill_deploy"), "not there before the edit");
-      expect(c[1]?.skillTools.some((t) => t.name === "skill_deploy"), "offered after the edit");
+      expect(
+        c[1]?.skillTools.some((t) => t.name === "skill_deploy"),
+        "offered after the edit",
+      );
     },
   },
   {
@@ -368,14 +424,21 @@ export const conformanceScenarios: Scenario[] = [
     turns: [{ user: "write a formal or casual reply" }],
     replies: [
       // Stage 1 offers one skill per group as its own tool; the other is in activate_skill's enum.
-      calls(["send_email", { to: "boss@example.com" }], ["skill_tone-casual"], ["activate_skill", { name: "tone-formal" }]),
+      calls(
+        ["send_email", { to: "boss@example.com" }],
+        ["skill_tone-casual"],
+        ["activate_skill", { name: "tone-formal" }],
+      ),
       text("Drafted."),
     ],
     check({ calls: c, ran }) {
       const [email, first, second] = c[1]?.results ?? [];
       expect((first?.result as { status?: string })?.status === "success", "the first activation wins");
       expect(errorOf(second?.result) === "GROUP_CONFLICT", "the second of the group is refused");
-      expect(errorOf(email?.result) === "TOOL_NOT_ALLOWED", "the host call before the activation is judged after it");
+      expect(
+        errorOf(email?.result) === "TOOL_NOT_ALLOWED",
+        "the host call before the activation is judged after it",
+      );
       expect(ran.length === 0, "send_email never ran");
     },
   },
@@ -388,7 +451,10 @@ export const conformanceScenarios: Scenario[] = [
     turns: [{ user: "open the pdf" }],
     replies: [call("skill_pdf", { path: "a.pdf" }), text("Opened.")],
     check({ calls: c, ran }) {
-      expect(c[0]?.skillTools.some((t) => t.name.startsWith("skill_pdf_")), "the skill is offered under another name");
+      expect(
+        c[0]?.skillTools.some((t) => t.name.startsWith("skill_pdf_")),
+        "the skill is offered under another name",
+      );
       expect(ran.map((r) => r.name).join() === "skill_pdf", "the host's tool ran");
     },
   },
@@ -401,12 +467,18 @@ export const conformanceScenarios: Scenario[] = [
     turns: [{ user: "take meeting notes" }],
     replies: [
       call("skill_notes"),
-      call("write_file", { path: ".skillshelf/skills/notes/SKILL.md", content: "---\nname: notes\ndescription: x\n---\n" }),
+      call("write_file", {
+        path: ".skillshelf/skills/notes/SKILL.md",
+        content: "---\nname: notes\ndescription: x\n---\n",
+      }),
       call("send_email", { to: "x@example.com" }),
       text("Stopped."),
     ],
     check({ calls: c, ran }) {
-      expect(errorOf(c[2]?.results[0]?.result) === "SKILL_FILES_PROTECTED", "the write into the skill folder is refused");
+      expect(
+        errorOf(c[2]?.results[0]?.result) === "SKILL_FILES_PROTECTED",
+        "the write into the skill folder is refused",
+      );
       expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "the whitelist still holds");
       expect(ran.length === 0, "nothing ran");
     },
