@@ -28,7 +28,12 @@ export function toHistory(messages: readonly MastraDBMessage[]): HistoryItem[] {
     for (const part of message.content.parts ?? []) {
       if (part.type !== "tool-invocation") continue;
       const call = part.toolInvocation;
-      const item: HistoryItem = { kind: "tool-call", id: call.toolCallId, toolName: call.toolName, input: call.args };
+      const item: HistoryItem = {
+        kind: "tool-call",
+        id: call.toolCallId,
+        toolName: call.toolName,
+        input: call.args,
+      };
       const output = outputOf(call);
       if (output !== undefined) item.output = output;
       history.push(item);

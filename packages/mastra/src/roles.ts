@@ -102,7 +102,8 @@ function roleProcessor(
     id: TAG,
     processInputStep(args): ProcessInputStepResult {
       const state = args.state as { [RUN]?: RoleRun };
-      const run = (state[RUN] ??= start(args));
+      const run = state[RUN] ?? start(args);
+      state[RUN] = run;
       const { delegation } = run;
       const limit = options.maxSteps ?? delegation.maxSteps;
       if (args.stepNumber >= limit) {

@@ -1,0 +1,177 @@
+/**
+ * The conformance driver for Mastra: a real `Agent` with the skills processor and Mastra
+ * memory (one thread per conversation), host tools made with `createTool`, the delegation
+ * tool from `skills.delegateTools`, and a MockLanguageModelV4 that shows the scripted model
+ * exactly what Mastra sent it.
+ */
+import { Agent } from "@mastra/core/agent";
+import type { MastraModelConfig } from "@mastra/core/llm";
+import { MockMemory } from "@mastra/core/memory";
+import { createTool } from "@mastra/core/tools";
+import type {
+  ConformanceDriver,
+  HostTool,
+  ModelReply,
+  ModelView,
+  ScriptedModel,
+  SeenMessage,
+} from "@skillshelf/core/testing";
+import { MAX_STEPS } from "@skillshelf/core/testing";
+import { MockLanguageModelV4 } from "ai/test";
+import { createSkills } from "../skills.js";
+
+type CallOptions = MockLanguageModelV4["doGenerateCalls"][number];
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/** A tool result as the model reads it: JSON values parsed, text parsed when it is JSON. */
+function readOutput(output: unknown): unknown {
+  const { type, value } = (output ?? {}) as { type?: string; value?: unknown };
+  if (type === "json" || type === "error-json") return value;
+  if ((type === "text" || type === "error-text") && typeof value === "string") {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return value ?? output;
+}
+
+/** What the model saw in one call, from the options Mastra passed to the provider. */
+export function viewOf(options: CallOptions): ModelView {
+  const system: string[] = [];
+  const messages: SeenMessage[] = [];
+  for (const message of options.prompt) {
+    if (message.role === "system") system.push(message.content);
+    else if (message.role === "user") {
+      const text = message.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+      messages.push({ role: "user", text });
+    } else if (message.role === "assistant") {
+      const text = message.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+      const calls = message.content.flatMap((p) =>
+        p.type === "tool-call" ? [{ name: p.toolName, input: p.input ?? {} }] : [],
+      );
+      messages.push({ role: "assistant", ...(text ? { text } : {}), ...(calls.length > 0 ? { calls } : {}) });
+    } else if (message.role === "tool") {
+      for (const part of message.content) {
+        if (part.type === "tool-result") {
+          messages.push({ role: "tool", name: part.toolName, result: readOutput(part.output) });
+        }
+      }
+    }
+  }
+  const tools = (options.tools ?? []).flatMap((tool) =>
+    tool.type === "function"
+      ? [
+          {
+            name: tool.name,
+            description: tool.description ?? "",
+            inputSchema: tool.inputSchema as Record<string, unknown>,
+          },
+        ]
+      : [],
+  );
+  return { system: system.join("\n\n"), tools, messages };
+}
+
+let ids = 0;
+
+function contentOf(reply: ModelReply) {
+  if ("text" in reply) return [{ type: "text" as const, text: reply.text }];
+  return reply.calls.map((call) => ({
+    type: "tool-call" as const,
+    toolCallId: `call_${++ids}`,
+    toolName: call.name,
+    input: JSON.stringify(call.input ?? {}),
+  }));
+}
+
+function finishOf(reply: ModelReply) {
+  return { unified: "text" in reply ? ("stop" as const) : ("tool-calls" as const), raw: undefined };
+}
+
+/** A Mastra model whose every answer is the scripted model's answer to what it was sent. */
+export function mastraModel(scripted: ScriptedModel): MastraModelConfig {
+  const model = new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      const reply = scripted(viewOf(options));
+      return { content: contentOf(reply), finishReason: finishOf(reply), usage, warnings: [] };
+    },
+    doStream: async (options) => {
+      const reply = scripted(viewOf(options));
+      const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      for (const part of contentOf(reply)) {
+        if (part.type === "text") {
+          parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text });
+          parts.push({ type: "text-end", id: "t" });
+        } else parts.push(part);
+      }
+      parts.push({ type: "finish", finishReason: finishOf(reply), usage });
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  });
+  // Mastra vendors its own copy of the provider types; at runtime a V4 model is what it takes.
+  return model as unknown as MastraModelConfig;
+}
+
+function mastraTool(tool: HostTool) {
+  return createTool({
+    id: tool.name,
+    description: tool.description,
+    // biome-ignore lint/suspicious/noExplicitAny: the scenario's tools carry plain JSON Schema, which Mastra accepts.
+    inputSchema: tool.inputSchema as any,
+    execute: async (input: unknown) => tool.run((input ?? {}) as Record<string, unknown>),
+  });
+}
+
+/** The driver, running each user turn through `agent.generate()` or `agent.stream()`. */
+export const mastraDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
+  name: `mastra (${mode})`,
+  conversation({ shelf, tools, model, system, roleModel }) {
+    const skills = createSkills({ shelf, onDiagnostic: () => undefined });
+    const own = Object.fromEntries(tools.map((tool) => [tool.name, mastraTool(tool)]));
+    // A scenario's `delegate` host tool stands for the delegation tool, as in a real app.
+    const { delegate: _standIn, ...others } = own;
+    const agentTools =
+      roleModel && "delegate" in own
+        ? {
+            ...others,
+            ...skills.delegateTools({
+              model: mastraModel(roleModel),
+              tools: others,
+              onDiagnostic: () => undefined,
+            }),
+          }
+        : own;
+    const agent = new Agent({
+      id: "conformance",
+      name: "conformance",
+      instructions: system,
+      model: mastraModel(model),
+      tools: agentTools,
+      inputProcessors: [skills.processor],
+      memory: new MockMemory(),
+    });
+    const thread = { thread: `thread-${++ids}`, resource: "conformance" };
+    return {
+      async send(message) {
+        const options = { memory: thread, maxSteps: MAX_STEPS };
+        if (mode === "generate") await agent.generate(message, options);
+        else await (await agent.stream(message, options)).text;
+      },
+    };
+  },
+});
