@@ -18,13 +18,14 @@ pnpm exec turbo run test --continue 2>&1 | tee "$LOG" || status=$?
 # One closing line over every package's vitest summary (turbo replays cached ones too):
 # "Tests  2 failed | 810 passed | 97 skipped (909)". A file that fails before its tests run
 # (a suite-level error) counts no test there, so its "Failed Suites N" count is added.
-summary() {
-  sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -E "$1" | grep -oE "[0-9]+ $2" | awk '{s+=$1} END {print s+0}'
+# (awk alone: a grep that matches nothing would end the script under pipefail.)
+PLAIN="$(sed 's/\x1b\[[0-9;]*m//g' "$LOG")"
+count() { # count <line pattern> <word>: the sum of "<n> <word>" over the matching lines
+  awk -v line="$1" -v word="$2" '$0 ~ line { for (i = 2; i <= NF; i++) if ($i ~ "^" word) s += $(i - 1) } END { print s + 0 }' <<<"$PLAIN"
 }
-passed=$(summary '^\S+:test: +Tests +' passed)
-skipped=$(summary '^\S+:test: +Tests +' skipped)
-failed_suites=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -oE '^\S+:test: .*Failed Suites [0-9]+' | grep -oE '[0-9]+$' | awk '{s+=$1} END {print s+0}')
-failed=$(( $(summary '^\S+:test: +Tests +' failed) + failed_suites ))
+passed=$(count '^[^ ]+:test: +Tests +' passed)
+skipped=$(count '^[^ ]+:test: +Tests +' skipped)
+failed=$(( $(count '^[^ ]+:test: +Tests +' failed) + $(awk '/^[^ ]+:test: .*Failed Suites [0-9]+/ { for (i = 1; i <= NF; i++) if ($i == "Suites") s += $(i + 1) } END { print s + 0 }' <<<"$PLAIN") ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi # a package failed without a vitest summary
 
 if [ "$skipped" -gt 0 ]; then
