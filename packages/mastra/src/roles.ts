@@ -150,10 +150,10 @@ export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Reco
   const report = reportOnce(options.onDiagnostic);
   const agents: Record<string, Agent> = {};
   for (const role of shelf.roles()) {
-    // What the role gets, resolved by core without recording anything: the agent is built
-    // ahead; each run prepares its own delegation.
+    // What the role gets (tools, model, step limit), resolved by core without recording
+    // anything: the agent is built ahead; each run prepares its own delegation.
     const ahead = prepareDelegation(
-      { role: role.name, task: role.description },
+      { role: role.name, task: "(each run is given its own task)" },
       { roles: [role], tools: names, toolAliases: shelf.options.toolAliases, events: false },
     );
     if (ahead.status === "error") continue;
