@@ -160,6 +160,59 @@ function sharedView(list: readonly Skill[]): SkillsView {
   return view;
 }
 
+/**
+ * The skills the model may activate, shared per skill list and the names left out (active,
+ * vetoed): catalogs are cached by the identity of this array, and filtering 10,000 skills
+ * on every plan was most of a step's cost.
+ */
+const availableCache = new WeakMap<readonly Skill[], Map<string, Skill[]>>();
+
+function availableFor(v: SkillsView, left: readonly string[], usable: (name: string) => boolean): Skill[] {
+  if (left.length === 0) return v.offerable;
+  let byLeft = availableCache.get(v.list);
+  if (!byLeft) {
+    byLeft = new Map();
+    availableCache.set(v.list, byLeft);
+  }
+  const key = left.join("\u0000");
+  let list = byLeft.get(key);
+  if (!list) {
+    list = v.offerable.filter((s) => usable(s.name));
+    if (byLeft.size >= 64) byLeft.clear();
+    byLeft.set(key, list);
+  }
+  return list;
+}
+
+/** `activate_skill`'s spec, shared per pool (catalog names or available skills), top candidates and names left out. */
+const activateSpecs = new WeakMap<object, Map<string, ToolSpec | undefined>>();
+
+function activateSpecFor(
+  _v: SkillsView,
+  tool: string,
+  pool: readonly string[] | readonly Skill[],
+  top: readonly Skill[],
+  left: readonly string[],
+  usable: (name: string) => boolean,
+): ToolSpec | undefined {
+  let byKey = activateSpecs.get(pool);
+  if (!byKey) {
+    byKey = new Map();
+    activateSpecs.set(pool, byKey);
+  }
+  const key = `${tool}\u0001${top.map((s) => s.name).join("\u0000")}\u0001${left.join("\u0000")}`;
+  if (byKey.has(key)) return byKey.get(key);
+  const skip = new Set(top.map((s) => s.name));
+  const names = (pool as ReadonlyArray<string | Skill>).map((p) => (typeof p === "string" ? p : p.name));
+  const spec = activateSkillToolSpec(
+    names.filter((name) => !skip.has(name) && usable(name)),
+    tool,
+  );
+  if (byKey.size >= 64) byKey.clear();
+  byKey.set(key, spec);
+  return spec;
+}
+
 /** `skill_<name>` specs per skill object and tool name (a skill object never changes). */
 const skillSpecs = new WeakMap<Skill, Map<string, ToolSpec>>();
 
@@ -759,7 +812,7 @@ export function createSession(options: SessionOptions): Session {
       if (skill && !top.includes(skill)) top.push(skill);
     }
     const left = [...state.active.map((a) => a.name), ...vetoed];
-    const available = left.length === 0 ? v.offerable : v.offerable.filter((s) => usable(s.name));
+    const available = availableFor(v, left, usable);
     const catalog = catalogFor(v, available, candidates, left);
 
     const tools: ToolSpec[] = [];
@@ -768,10 +821,7 @@ export function createSession(options: SessionOptions): Session {
       if (tool !== undefined) tools.push(skillSpec(skill, tool));
     }
     if (names.generic !== undefined) {
-      const skip = new Set(top.map((s) => s.name));
-      const pool = catalog.names ?? available.map((s) => s.name);
-      const enumNames = pool.filter((name) => !skip.has(name) && usable(name));
-      const spec = activateSkillToolSpec(enumNames, names.generic);
+      const spec = activateSpecFor(v, names.generic, catalog.names ?? available, top, left, usable);
       if (spec) tools.push(spec);
     }
     const runningNames = running().map((a) => a.name);
