@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runDelegation } from "../adapter-kit/delegation.js";
 import { runHostTool } from "../adapter-kit/tool-calls.js";
 import { createShelf, type Shelf } from "../shelf.js";
-import { DEFAULT_ROLE_MAX_STEPS, type Delegation } from "./delegation.js";
+import type { Delegation } from "./delegation.js";
+import { DEFAULT_ROLE_MAX_STEPS } from "./role-agent-spec.js";
 
 const LOOKUP = `---
 name: code-lookup

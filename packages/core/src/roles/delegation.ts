@@ -3,12 +3,9 @@
  * Core owns its schema, input checks, tool resolution and the event; an adapter only runs
  * its framework's sub-agent with what `prepareDelegation` returns.
  */
-import type { ToolAliases } from "../policy/aliases.js";
-import { resolveAllowedTools } from "../policy/tool-policy.js";
-import { currentDateLine } from "../session/substitute.js";
 import type { Diagnostic, EventSink, Role, Session, ToolResult, ToolSpec } from "../types.js";
-
-export const DELEGATE_TOOL = "delegate";
+import { roleAgentSpec } from "./role-agent-spec.js";
+import { DELEGATE_TOOL, delegationToolNames, type RoleToolsOptions } from "./role-tools.js";
 
 export interface DelegationSpecOptions {
   /** Tool name (default "delegate"). */
@@ -18,11 +15,6 @@ export interface DelegationSpecOptions {
    * takes a deterministic alternative (`skillshelf_delegate`, …) instead of replacing it.
    */
   tools?: readonly string[];
-}
-
-/** The names the delegation tool may take, preferred first. */
-function delegationToolNames(name: string): string[] {
-  return [name, `skillshelf_${name}`, `${name}_role`, `${name}_to_role`];
 }
 
 function clip(text: string, max: number): string {
@@ -64,27 +56,6 @@ export function delegationToolSpec(
       additionalProperties: false,
     },
   };
-}
-
-export interface RoleToolsOptions {
-  toolAliases?: ToolAliases;
-  /** Host tools a sub-agent never gets, whatever its whitelist (default: the delegation tool under any of its names, so sub-agents don't recurse). */
-  exclude?: readonly string[];
-}
-
-/** Of the host's tools, those a role may use, plus an `unknown-tool` warning per whitelist entry that matches none. */
-export function resolveRoleTools(
-  role: Role,
-  tools: readonly string[],
-  options: RoleToolsOptions = {},
-): { tools: string[]; diagnostics: Diagnostic[] } {
-  const exclude = new Set(options.exclude ?? delegationToolNames(DELEGATE_TOOL));
-  const candidates = tools.filter((t) => !exclude.has(t));
-  return resolveAllowedTools(role.allowedTools, candidates, {
-    toolAliases: options.toolAliases,
-    disallowed: role.disallowedTools,
-    owner: { name: role.name, file: role.file },
-  });
 }
 
 export interface Delegation {
@@ -148,12 +119,9 @@ export interface PrepareDelegationOptions extends RoleToolsOptions {
   timeZone?: string;
   /** The session of the conversation delegating: its active skills bound the sub-agent's tools. */
   parent?: Session;
-  /** Steps a sub-agent may take (default 10). */
+  /** Steps a sub-agent may take (default `DEFAULT_ROLE_MAX_STEPS`). */
   maxSteps?: number;
 }
-
-/** How many steps a role sub-agent may take when the host sets none. */
-export const DEFAULT_ROLE_MAX_STEPS = 10;
 
 /**
  * Check a delegation call's input and resolve everything the sub-agent needs. Emits a
@@ -182,12 +150,13 @@ export function prepareDelegation(
     };
   }
   const now = (options.now ?? (() => new Date()))();
-  const resolved = resolveRoleTools(role, options.tools, options);
+  // Built exactly as a role agent built ahead is, then bounded by the parent conversation.
+  const spec = roleAgentSpec(role, options.tools, { ...options, now: () => now });
   // The parent's limits bound the sub-agent: delegating must never reach a tool the
   // conversation's active skills rule out.
-  const parentAllows = options.parent ? new Set(options.parent.allowedTools(resolved.tools)) : undefined;
-  const tools = parentAllows ? resolved.tools.filter((t) => parentAllows.has(t)) : resolved.tools;
-  const withheld = parentAllows ? resolved.tools.filter((t) => !parentAllows.has(t)) : [];
+  const parentAllows = options.parent ? new Set(options.parent.allowedTools(spec.tools)) : undefined;
+  const tools = parentAllows ? spec.tools.filter((t) => parentAllows.has(t)) : spec.tools;
+  const withheld = parentAllows ? spec.tools.filter((t) => !parentAllows.has(t)) : [];
   const task = record.task.trim();
   recordDelegation({ role: role.name, task, tools }, options.events, now);
   const delegation: Delegation = {
@@ -195,11 +164,11 @@ export function prepareDelegation(
     task,
     tools,
     withheld,
-    maxSteps: options.maxSteps ?? DEFAULT_ROLE_MAX_STEPS,
-    instructions: `${currentDateLine(now, options.timeZone)}\n\n${role.instructions}`,
-    diagnostics: resolved.diagnostics,
+    maxSteps: spec.maxSteps,
+    instructions: spec.instructions(),
+    diagnostics: spec.diagnostics,
   };
-  if (role.model) delegation.model = role.model;
+  if (spec.model) delegation.model = spec.model;
   return {
     status: "success",
     data: delegation,

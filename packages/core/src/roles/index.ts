@@ -1,6 +1,5 @@
 export { type BuiltinRoleOptions, builtinRoleSkills } from "./builtin-roles.js";
 export {
-  DELEGATE_TOOL,
   type Delegation,
   type DelegationErrorType,
   type DelegationRecord,
@@ -8,8 +7,14 @@ export {
   delegationToolSpec,
   type PrepareDelegationOptions,
   prepareDelegation,
-  type RoleToolsOptions,
   recordDelegation,
-  resolveRoleTools,
 } from "./delegation.js";
+export {
+  DEFAULT_ROLE_MAX_STEPS,
+  type RoleAgentSpec,
+  type RoleAgentSpecOptions,
+  roleAgentSpec,
+  roleInstructions,
+} from "./role-agent-spec.js";
+export { DELEGATE_TOOL, type RoleToolsOptions, resolveRoleTools } from "./role-tools.js";
 export { roleFromSkill, roleOf, rolesOf } from "./roles.js";

@@ -5,7 +5,9 @@ import { parseSkill } from "../parse/parse-skill.js";
 import { fixedSource, makeSkill } from "../session/test-utils/skills.js";
 import type { Role } from "../types.js";
 import { builtinRoleSkills } from "./builtin-roles.js";
-import { DELEGATE_TOOL, delegationToolSpec, prepareDelegation, resolveRoleTools } from "./delegation.js";
+import { delegationToolSpec, prepareDelegation } from "./delegation.js";
+import { roleAgentSpec } from "./role-agent-spec.js";
+import { DELEGATE_TOOL, resolveRoleTools } from "./role-tools.js";
 import { roleFromSkill, roleOf, rolesOf } from "./roles.js";
 
 const DEEPAGENTS_TOOLS = [
@@ -180,6 +182,26 @@ describe("delegation", () => {
         tools: ["ls", "read_file", "glob", "grep", "web_search"],
       },
     ]);
+  });
+
+  it("roleAgentSpec builds a role agent ahead exactly as a delegation does, without a task or an event", () => {
+    const events = memoryEventSink();
+    let today = new Date("2026-11-30T10:00:00Z");
+    const options = { now: () => today, timeZone: "UTC" };
+    const spec = roleAgentSpec(roles[2]!, [...DEEPAGENTS_TOOLS, DELEGATE_TOOL], options);
+    const delegated = prepareDelegation(
+      { role: "reviewer", task: "Review src/a.ts" },
+      { roles, tools: [...DEEPAGENTS_TOOLS, DELEGATE_TOOL], events, ...options },
+    );
+    if (delegated.status !== "success") throw new Error(delegated.message);
+    expect(spec.tools).toEqual(delegated.data.tools);
+    expect(spec.maxSteps).toBe(delegated.data.maxSteps);
+    expect(spec.instructions()).toBe(delegated.data.instructions);
+    // Built ahead, the agent runs on later days: the date line is read per call.
+    today = new Date("2026-12-01T10:00:00Z");
+    expect(spec.instructions().startsWith("Today is Tuesday, 2026-12-01 (UTC).")).toBe(true);
+    expect(roleAgentSpec(roles[2]!, DEEPAGENTS_TOOLS, { maxSteps: 3 }).maxSteps).toBe(3);
+    expect(events.events).toHaveLength(1);
   });
 
   it("the delegation tool never takes a host tool's name", () => {
