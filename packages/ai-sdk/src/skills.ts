@@ -10,10 +10,19 @@
  * every tool call of it. The next request, on any server instance, rebuilds the same state
  * from the history the client sends back.
  */
-import type { RefreshResult, Session, Shelf, ToolSpec } from "@skillshelf/core";
+import {
+  type AfterRunResult,
+  type ImproveOptions,
+  improveAfterRun,
+  type RefreshResult,
+  type Session,
+  type Shelf,
+  type ToolSpec,
+} from "@skillshelf/core";
 import { type OnDiagnostic, reportOnce, respondingModel } from "@skillshelf/core/adapter";
 import type {
   ActiveTools,
+  GenerateTextOnEndCallback,
   LanguageModel,
   ModelMessage,
   PrepareStepFunction,
@@ -30,6 +39,7 @@ import { createRoleTool, createRoleTools } from "./role-tool.js";
 import { skillTool } from "./skill-tools.js";
 import { stepModel } from "./step-model.js";
 import { stepSessions } from "./step-sessions.js";
+import { toTranscript } from "./transcript.js";
 
 export interface CreateSkillsOptions {
   /** A shelf, or the promise `createShelf()` returns. */
@@ -46,6 +56,13 @@ export interface CreateSkillsOptions {
    * name), `plan-fallback`. Default: each distinct one once, on console.warn.
    */
   onDiagnostic?: OnDiagnostic;
+  /**
+   * Opt in to the improvement loop, the same option in every skillshelf adapter: after a run
+   * that used skills, core analyses how each was used and keeps its proposals for the user to
+   * accept or reject (nothing is written without them). `true` uses the shelf's `generate`.
+   * Runs from the `onEnd` that `wrap()` returns; with a `ToolLoopAgent`, call `skills.afterRun`.
+   */
+  improve?: boolean | ImproveOptions;
 }
 
 export interface WrapOptions<TOOLS extends ToolSet> {
@@ -62,6 +79,8 @@ export interface WrapOptions<TOOLS extends ToolSet> {
   activeTools?: ActiveTools<TOOLS>;
   /** Your own repair of unparsable tool calls, passed through untouched. */
   repairToolCall?: ToolCallRepairFunction<TOOLS>;
+  /** Your own end-of-run callback; the returned `onEnd` calls it after skillshelf's. */
+  onEnd?: GenerateTextOnEndCallback<TOOLS>;
 }
 
 export interface WrappedOptions<TOOLS extends ToolSet> {
@@ -73,6 +92,12 @@ export interface WrappedOptions<TOOLS extends ToolSet> {
    * way it fits whatever `TOOLS` the call infers.)
    */
   repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  /**
+   * With `improve` on (or when you passed your own `onEnd`): starts core's improvement
+   * analysis for the skills the run used, then calls yours.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: the end event of generateText and streamText alike, for any tool set.
+  onEnd?: (event: any) => Promise<void>;
 }
 
 export interface RoleToolOptions {
@@ -120,12 +145,20 @@ export interface Skills {
   /** The same tool alone, for a key of your choice. */
   roleTool(options: RoleToolOptions): Tool<{ role: string; task: string }>;
   refresh(): Promise<RefreshResult>;
+  /**
+   * The improvement hook by hand (e.g. after a `ToolLoopAgent` call, whose `prepareCall`
+   * cannot add an `onEnd`): the whole conversation, the run's response included
+   * (`[...messages, ...result.responseMessages]`). Uses `improve`'s options, or `options`.
+   */
+  afterRun(messages: readonly ModelMessage[], options?: ImproveOptions): Promise<AfterRunResult>;
 }
 
 export async function createSkills(options: CreateSkillsOptions): Promise<Skills> {
   const shelf = await options.shelf;
   const refreshEachRun = options.refresh ?? true;
   const report = options.onDiagnostic ?? reportOnce();
+  const improveOptions = options.improve === true ? {} : options.improve || undefined;
+  const improve = improveOptions ? improveAfterRun(shelf, improveOptions) : undefined;
   await shelf.refresh();
 
   function wrap<TOOLS extends ToolSet = ToolSet>(
@@ -143,6 +176,9 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     // hidden from the provider: a model that calls it still gets core's answer.
     const tools: ToolSet = { ...guardTools(hostTools, sessions) };
     const skillToolNames = new Set<string>();
+    // The run's first prompt and its latest session: what the end-of-run hook reads.
+    let firstMessages: readonly ModelMessage[] | undefined;
+    let lastSession: Session | undefined;
     const offer = (specs: readonly ToolSpec[]) => {
       for (const spec of specs) {
         if (spec.name in hostTools) continue; // core never names one after a host tool; belt and braces
@@ -156,6 +192,8 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       const own = await wrapOptions.prepareStep?.(step);
       const session = await shelf.openSession({ history: toHistory(step.messages), tools: hostToolNames });
       sessions.begin(session, step.messages, own?.messages);
+      firstMessages ??= step.messages;
+      lastSession = session;
       const plan = session.plan();
       for (const diagnostic of plan.diagnostics) report(diagnostic);
       offer(plan.tools);
@@ -184,6 +222,16 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     };
 
     const wrapped: WrappedOptions<TOOLS> = { tools: tools as TOOLS, prepareStep };
+    if (improve || wrapOptions.onEnd) {
+      wrapped.onEnd = async (event: { responseMessages?: readonly ModelMessage[] }) => {
+        if (improve && lastSession) {
+          // The last step's session has seen every call of the run (ends included).
+          const messages = [...(firstMessages ?? []), ...(event.responseMessages ?? [])];
+          await improve({ state: lastSession.toJSON(), transcript: toTranscript(messages) });
+        }
+        await wrapOptions.onEnd?.(event as Parameters<GenerateTextOnEndCallback<TOOLS>>[0]);
+      };
+    }
     if (wrapOptions.repairToolCall) {
       wrapped.repairToolCall = wrapOptions.repairToolCall as unknown as ToolCallRepairFunction<ToolSet>;
     }
@@ -213,5 +261,10 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     roleTools: (roleOptions) => createRoleTools(shelf, roleOptions, report),
     roleTool: (roleOptions) => createRoleTool(shelf, roleOptions, report),
     refresh: () => shelf.refresh(),
+    afterRun: async (messages, runOptions) => {
+      const session = await shelf.openSession({ history: toHistory(messages) });
+      const run = { state: session.toJSON(), transcript: toTranscript(messages) };
+      return improveAfterRun(shelf, runOptions ?? improveOptions ?? {})(run);
+    },
   };
 }

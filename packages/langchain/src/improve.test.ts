@@ -130,3 +130,37 @@ describe("improve: the opt-in improvement hook", () => {
     );
   });
 });
+
+describe("improve: one analysis per skill the run used", () => {
+  it("asks once for each skill (the one the model ended too) and writes nothing", async () => {
+    const notesSkill = skillFile(
+      { name: "release-notes", description: "Write release notes.", triggers: ["release notes"] },
+      "Read the log, then write the notes.",
+    );
+    const p = await project({ "pdf-report": pdfSkill, "release-notes": notesSkill });
+    const prompts: string[] = [];
+    const generate = vi.fn(async ({ prompt }: { prompt: string }) => {
+      prompts.push(prompt);
+      return JSON.stringify({ proposals: [] });
+    });
+    const agent = createAgent({
+      model: fakeModel()
+        .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+        .respondWithTools([{ name: "skill_release-notes", args: {}, id: "a2" }])
+        .respondWithTools([{ name: "end_skill", args: { name: "release-notes" }, id: "e1" }])
+        .respond(new AIMessage("Done.")),
+      tools: [readFileTool()],
+      middleware: [skillsMiddleware({ shelf: p.shelf, improve: { generate, wait: true } })],
+    });
+    const before = [p.shelf.get("pdf-report")?.body, p.shelf.get("release-notes")?.body];
+
+    await agent.invoke({ messages: [new HumanMessage("Make a pdf report and the release notes")] });
+
+    expect(generate).toHaveBeenCalledTimes(2);
+    expect(prompts.some((x) => x.includes('Skill "pdf-report"'))).toBe(true);
+    expect(prompts.some((x) => x.includes('Skill "release-notes"'))).toBe(true);
+    await p.shelf.refresh();
+    expect([p.shelf.get("pdf-report")?.body, p.shelf.get("release-notes")?.body]).toEqual(before);
+    expect(await p.shelf.improvements.list({ status: "pending" })).toEqual([]);
+  });
+});

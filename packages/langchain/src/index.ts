@@ -3,10 +3,10 @@
 export type { OnDiagnostic } from "./diagnostics.js";
 export { generateFrom } from "./generate.js";
 export {
+  type AgentRun,
   analyzeAfterRun,
   type ImproveOptions,
   type RunOutcome,
-  type RunStatus,
   type SkillRun,
   toTranscript,
 } from "./improve.js";

@@ -16,7 +16,7 @@ import type { SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import { isBlockedResult, reportOnce, runHostTool } from "@skillshelf/core/adapter";
 import { createMiddleware } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
-import { analyzeAfterRun, type ImproveOptions, type SkillRun } from "./improve.js";
+import { type AgentRun, analyzeAfterRun, type ImproveOptions } from "./improve.js";
 import { addedMessages, aiMessageOf } from "./model-response.js";
 import { createResponses, type Response } from "./responses.js";
 import { resultMessage, skillToolDeclaration, skillToolRunner } from "./skill-tools.js";
@@ -33,22 +33,20 @@ export interface SkillsMiddlewareOptions {
    */
   onDiagnostic?: OnDiagnostic;
   /**
-   * Opt in to the improvement loop: after a run in which skills were active, core analyses how
-   * each was used and keeps its proposals for the user to accept or reject (nothing is written
-   * without them). `true` uses the shelf's `generate`.
+   * Opt in to the improvement loop, the same option in every skillshelf adapter: after a run
+   * that used skills, core analyses how each was used and keeps its proposals for the user to
+   * accept or reject (nothing is written without them). `true` uses the shelf's `generate`.
    */
   improve?: boolean | ImproveOptions;
   /** Your own hook, called after a run in which a skill was active. */
-  afterRun?: (run: SkillRun) => void | Promise<void>;
+  afterRun?: (run: AgentRun) => void | Promise<void>;
 }
 
 type ThreadState = Parameters<typeof storedState>[0] & { messages: BaseMessage[] };
 
 export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   const { shelf, refresh = true } = options;
-  const improve = options.improve
-    ? analyzeAfterRun(shelf, options.improve === true ? {} : options.improve)
-    : undefined;
+  const improve = options.improve ? analyzeAfterRun(shelf, options.improve) : undefined;
   const report = options.onDiagnostic ?? reportOnce();
   const responses = createResponses();
 
@@ -138,11 +136,10 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     },
 
     afterAgent: async (state) => {
-      const active = storedState(state)?.active ?? [];
-      if (active.length === 0) return;
-      const run: SkillRun = { active, messages: state.messages };
-      await improve?.(run);
-      await options.afterRun?.(run);
+      const stored = storedState(state);
+      await improve?.({ state: stored ?? { active: [] }, messages: state.messages });
+      const active = stored?.active ?? [];
+      if (active.length > 0) await options.afterRun?.({ active, messages: state.messages });
     },
   });
 
