@@ -75,6 +75,7 @@ export * from "./roles/index.js";
 export * from "./session/index.js";
 export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
 export { createShelf } from "./shelf.js";
+export * from "./store/index.js";
 export * from "./text/index.js";
 export type * from "./types.js";
 export {

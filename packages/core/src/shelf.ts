@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import type { CountTokens } from "./catalog/tokens.js";
-import { type JsonlEventSinkOptions, jsonlEventSink } from "./events/jsonl-sink.js";
+import type { JsonlEventSinkOptions } from "./events/jsonl-sink.js";
 import { unloadedSkillFile } from "./history/locate-unloaded.js";
 import {
   createSkillStore,
@@ -17,6 +17,8 @@ import {
 import type { GuardLimits } from "./improve/guards.js";
 import { createImprovements, type Improvements } from "./improve/improvements.js";
 import { SkillLoader } from "./load/loader.js";
+import { createFileStateStore } from "./store/file-state-store.js";
+import type { StateStore } from "./store/state-store.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
 import { createMatcher, type MatcherOptions } from "./match/matcher.js";
@@ -35,7 +37,6 @@ import { currentSession } from "./session/current-session.js";
 import { protectedPaths } from "./session/protected-paths.js";
 import {
   createShelfSessions,
-  EVENTS_FILE,
   latestUserText,
   type OpenSessionOptions,
 } from "./session/shelf-sessions.js";
@@ -54,7 +55,6 @@ import type {
   SkillSource,
   ToolResult,
 } from "./types.js";
-import { createFileUsageStore } from "./usage/file-store.js";
 import { skillForReadPath } from "./usage/note-read.js";
 import type { UsageStore } from "./usage/store.js";
 
@@ -99,8 +99,14 @@ export interface ShelfOptions {
   readTools?: readonly string[];
   /** The catalog the model sees: token budget (default 4,000), per-entry cap (default 250 characters), exact tokenizer. */
   catalog?: { budgetTokens?: number; entryCap?: number; countTokens?: CountTokens };
-  /** Where usage (last used, count, first seen) is kept. Default: `<stateDir>/usage.json`. */
+  /** Where usage (last used, count, first seen) is kept. Default: the store's (`<stateDir>/usage.json`). */
   usage?: UsageStore;
+  /**
+   * Where usage, events, kept versions, the ledger and proposals live. Default: files under
+   * stateDir. Instances of one app share state by sharing a store (e.g. `@skillshelf/postgres`);
+   * the shelf flushes it on close() but does not close it.
+   */
+  store?: StateStore;
   /** Managed writes: earlier versions kept per skill (default 10); how long to wait for another writer's lock (ms, default 10 000). */
   history?: { keep?: number; lockWait?: number };
   /** The model the improvement loop uses (analyses, fallback merges); each adapter provides one. */
@@ -222,7 +228,8 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   // ── runtime: one matcher and one usage store, shared by match() and every session ──
   const stateDir = path.resolve(options.root ?? process.cwd(), options.stateDir ?? ".skillshelf");
   const matcher = createMatcher(options.matcher);
-  const usage = options.usage ?? createFileUsageStore({ dir: stateDir });
+  const state = options.store ?? createFileStateStore({ dir: stateDir, eventLog: options.eventLog });
+  const usage = options.usage ?? state.usage;
   const root = path.resolve(options.root ?? process.cwd());
   const readTools = new Set(options.readTools ?? DEFAULT_READ_TOOLS);
   const noteRead = (filePath: string) => {
@@ -237,7 +244,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     matcher,
     embeds: Boolean(options.matcher?.embed),
     usage,
-    events: options.events ?? jsonlEventSink(path.join(stateDir, EVENTS_FILE), options.eventLog),
+    events: options.events ?? state.events,
     stateDir,
     toolAliases: options.toolAliases,
     scope: options.scope,
@@ -254,6 +261,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   const store = createSkillStore({
     source: loader,
     stateDir,
+    state,
     keep: options.history?.keep,
     lock: { wait: options.history?.lockWait },
     mode: options.mode ?? "lenient",
@@ -268,6 +276,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     source: loader,
     store,
     stateDir,
+    proposals: state.proposals,
     generate: options.generate,
     limits: options.improve?.limits,
     maxProposals: options.improve?.maxProposals,
@@ -309,6 +318,8 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
       }),
     session: (open) => sessions.session(open),
     async openSession(open = {}) {
+      // Other instances' uses reorder the catalog here (a shared store; files: nothing to do).
+      await state.sync().catch(() => undefined);
       await sessions.prepare(open.message ?? latestUserText(open.history));
       return sessions.session(open);
     },
@@ -327,6 +338,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
       listeners.clear();
       stopWatching();
       await sessions.flush(); // events still queued reach the log
+      await state.flush().catch(() => undefined);
     },
   };
 }

@@ -366,54 +366,67 @@ export interface Role {
 
 // ─── Events ─────────────────────────────────────────────────────────────────────
 
-export type SkillEvent =
-  | {
-      type: "candidates";
-      at: string;
-      /** The user message; in the default JSONL log only its first characters (see `messageSha256`). */
-      message: string;
-      /** Set by a log that does not keep the text verbatim: the first 16 hex of the message's sha256. */
-      messageSha256?: string;
-      candidates: Candidate[];
-      vetoed: Vetoed[];
-      ambiguous: boolean;
-    }
-  | {
-      type: "activated";
-      at: string;
-      skill: string;
-      by: "model" | "user" | "code";
-      args?: string;
-      /** As `messageSha256`, for `args`. */
-      argsSha256?: string;
-    }
-  | {
-      type: "activation-refused";
-      at: string;
-      skill: string;
-      by: "model" | "user" | "code";
-      error_type: string;
-    }
-  | { type: "deactivated"; at: string; skill: string; why?: EndReason }
-  | {
-      type: "tool-blocked";
-      at: string;
-      tool: string;
-      active: string[];
-      /** The active skill whose `allowed-tools`/`disallowed-tools` ruled the tool out. */
-      skill?: string;
-    }
-  | { type: "skill-read"; at: string; skill: string; path: string }
-  | { type: "skill-written"; at: string; skill: string; version?: string; before?: string; after: string }
-  | {
-      type: "delegated";
-      at: string;
-      role: string;
-      task: string;
-      /** As `messageSha256`, for `task`. */
-      taskSha256?: string;
-      tools: string[];
-    };
+/**
+ * Which conversation an event belongs to, so one user's log can be pulled out of a server
+ * shared by many: the session that emitted it (one per model call) and the host's thread
+ * and run ids, when the host passed them to `openSession({ ids })`.
+ */
+export interface EventIds {
+  session?: string;
+  thread?: string;
+  run?: string;
+}
+
+export type SkillEvent = EventIds &
+  (
+    | {
+        type: "candidates";
+        at: string;
+        /** The user message; in the default JSONL log only its first characters (see `messageSha256`). */
+        message: string;
+        /** Set by a log that does not keep the text verbatim: the first 16 hex of the message's sha256. */
+        messageSha256?: string;
+        candidates: Candidate[];
+        vetoed: Vetoed[];
+        ambiguous: boolean;
+      }
+    | {
+        type: "activated";
+        at: string;
+        skill: string;
+        by: "model" | "user" | "code";
+        args?: string;
+        /** As `messageSha256`, for `args`. */
+        argsSha256?: string;
+      }
+    | {
+        type: "activation-refused";
+        at: string;
+        skill: string;
+        by: "model" | "user" | "code";
+        error_type: string;
+      }
+    | { type: "deactivated"; at: string; skill: string; why?: EndReason }
+    | {
+        type: "tool-blocked";
+        at: string;
+        tool: string;
+        active: string[];
+        /** The active skill whose `allowed-tools`/`disallowed-tools` ruled the tool out. */
+        skill?: string;
+      }
+    | { type: "skill-read"; at: string; skill: string; path: string }
+    | { type: "skill-written"; at: string; skill: string; version?: string; before?: string; after: string }
+    | {
+        type: "delegated";
+        at: string;
+        role: string;
+        task: string;
+        /** As `messageSha256`, for `task`. */
+        taskSha256?: string;
+        tools: string[];
+      }
+  );
 
 export interface EventSink {
   emit(event: SkillEvent): void;

@@ -7,6 +7,7 @@
  */
 import { mkdir, open, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { LedgerStore } from "../store/state-store.js";
 
 export type LedgerType =
   /** A managed write through `write()`. */
@@ -54,10 +55,9 @@ export interface LedgerReadResult {
   malformedLines: number[];
 }
 
-export interface Ledger {
+/** The file ledger; any `LedgerStore` (a database table) can stand in for it. */
+export interface Ledger extends LedgerStore {
   readonly file: string;
-  append(record: Omit<LedgerRecord, "at"> & { at?: string }): Promise<LedgerRecord>;
-  read(filter?: { skill?: string; types?: readonly LedgerType[] }): Promise<LedgerReadResult>;
 }
 
 export function createLedger(file: string): Ledger {

@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describeWithSharedData } from "@skillshelf/test-utils";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import type { SkillEvent } from "../types.js";
@@ -193,7 +194,7 @@ describeWithSharedData("write", () => {
       ).hash;
     const versions = await store.versions("internal-comms");
     expect(versions.map((v) => v.version)).toEqual(["0.0.6", "0.0.5", "0.0.4", "0.0.3"]);
-    expect(readdirSync(store.history.folderFor("internal-comms"))).toHaveLength(4);
+    expect(readdirSync(join(folder.stateDir, "history", "internal-comms"))).toHaveLength(4);
   });
 
   it("orders versions correctly even when the clock does not move", async () => {
@@ -253,7 +254,7 @@ describeWithSharedData("versions, read, diff", () => {
   });
 
   it("flags a kept copy that was altered on disk", async () => {
-    const path = `${store.history.folderFor("internal-comms")}/${ids[1]}.md`;
+    const path = `${join(folder.stateDir, "history", "internal-comms")}/${ids[1]}.md`;
     await writeFile(path, "tampered");
     expect((await store.versions("internal-comms")).map((v) => v.intact)).toEqual([true, false, true]);
   });

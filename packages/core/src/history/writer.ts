@@ -25,20 +25,26 @@ import { link, readFile, realpath, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { MAX_SKILL_FILE_BYTES } from "../parse/limits.js";
 import { parseSkill } from "../parse/parse-skill.js";
+import type { LedgerStore, SkillWriteScope, StateStore, VersionStore } from "../store/state-store.js";
 import type { EventSink, ParseMode, ParseOptions, ParseResult, SkillSource } from "../types.js";
 import { type AtomicFs, atomicWrite, removeStaleTempFiles, tempPathFor } from "./atomic-write.js";
 import { SkillWriteError } from "./errors.js";
 import { sha256 } from "./hash.js";
-import { createHistoryStore, type HistoryEntry, type HistoryStore } from "./history-store.js";
-import { createLedger, type Ledger, type LedgerRecord, type LedgerType } from "./ledger.js";
+import { createHistoryStore, type HistoryEntry } from "./history-store.js";
+import { createLedger, type LedgerRecord, type LedgerType } from "./ledger.js";
 import { type LockOptions, removeDeadLockScratch, withFileLock } from "./lock.js";
 import { bumpVersion, readVersion } from "./version-bump.js";
 
 export interface SkillStoreOptions {
   /** Where skills are found by name: a shelf, or any SkillSource. */
   source: SkillSource;
-  /** skillshelf's state folder: history in `<stateDir>/history/<name>/`, the ledger in `<stateDir>/ledger.jsonl`. */
+  /** skillshelf's state folder: history in `<stateDir>/history/<name>/`, the ledger in `<stateDir>/ledger.jsonl` (unless `state` is given). */
   stateDir: string;
+  /**
+   * Where versions and the ledger are kept, and who holds a skill for writing across
+   * instances (a shared state store). Default: files under `stateDir`.
+   */
+  state?: Pick<StateStore, "history" | "ledger" | "writeSkill">;
   /** Earlier versions kept per skill, besides the current one (default 10); older ones are pruned. */
   keep?: number;
   lock?: LockOptions;
@@ -123,8 +129,8 @@ export interface VersionInfo {
 }
 
 export interface SkillStore {
-  readonly history: HistoryStore;
-  readonly ledger: Ledger;
+  readonly history: VersionStore;
+  readonly ledger: LedgerStore;
   write(name: string, content: string, options: WriteOptions): Promise<WriteResult>;
   /** @internal The write every managed change goes through; `type` names the ledger decision. */
   commit(name: string, content: string, options: CommitOptions): Promise<WriteResult>;
@@ -151,8 +157,8 @@ const DEFAULT_KEEP = 10;
 
 export function createSkillStore(options: SkillStoreOptions): SkillStore {
   const keep = Math.max(0, options.keep ?? DEFAULT_KEEP);
-  const history = createHistoryStore({ dir: join(options.stateDir, "history"), fs: options.fs });
-  const ledger = createLedger(join(options.stateDir, "ledger.jsonl"));
+  const state = options.state ?? fileState(options.stateDir, options.fs);
+  const { history, ledger } = state;
   const parse = options.parse ?? ((text, o) => parseSkill(text, o));
   const mode = options.mode ?? "lenient";
   const maxBytes = options.maxBytes ?? MAX_SKILL_FILE_BYTES;
@@ -226,6 +232,35 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
     }
   }
 
+  /**
+   * A shared store can know a newer version than this instance's file: another instance
+   * wrote the skill. When the file holds an older kept version (it is behind, not edited by
+   * hand), it is brought up to the store's current content, so the compare-and-swap below
+   * runs against what every instance agrees on. A file whose content is on no record is a
+   * hand edit: it is kept as one, as with the file store.
+   */
+  async function catchUp(
+    name: string,
+    file: string,
+    fileHash: string,
+    scope: SkillWriteScope,
+  ): Promise<{ bytes: Buffer; hash: string } | undefined> {
+    const head = await scope.head();
+    if (head === undefined || head === fileHash) return undefined;
+    const entries = await scope.history.list(name);
+    const newest = entries[0];
+    if (newest?.hash !== head) return undefined;
+    // Older than what is kept: the ledger names every version a decision replaced.
+    const known =
+      entries.some((e) => e.hash === fileHash) ||
+      (await ledger.read({ skill: name })).records.some((r) => r.before === fileHash || r.after === fileHash);
+    if (!known) return undefined;
+    const bytes = await scope.history.read(name, newest.id);
+    if (sha256(bytes) !== head) return undefined; // a damaged copy is never spread
+    await atomicWrite(file, bytes, { fs: options.fs });
+    return { bytes, hash: head };
+  }
+
   async function commit(name: string, content: string, commitOptions: CommitOptions): Promise<WriteResult> {
     const located = await writable(name);
     // A SKILL.md that is a link (within its root) is written through: the rename must
@@ -233,153 +268,165 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
     const file = await realpath(located).catch(() => located);
     validate(name, file, content);
 
+    // The file's lock first, then the store's hold on the skill: every writer takes them in
+    // this order, so two can never wait for each other.
     const result = await withFileLock(
       file,
-      async (lock) => {
-        await removeStaleTempFiles(dirname(file), basename(file));
-        removeDeadLockScratch(file);
-        const currentBytes = await readCurrent(file, name);
-        const currentHash = sha256(currentBytes);
-        if (currentHash !== commitOptions.expectedHash) {
-          throw new SkillWriteError(
-            "CONFLICT",
-            `${name} changed since it was read (expected sha256 ${commitOptions.expectedHash.slice(0, 12)}…, found ${currentHash.slice(0, 12)}…); re-read it, re-apply your change and write again; nothing was written`,
-            { name, file, expectedHash: commitOptions.expectedHash, actualHash: currentHash },
-          );
-        }
-        const currentText = currentBytes.toString("utf8");
-        const previousVersion = readVersion(currentText);
-        const notes: string[] = [];
+      (lock) =>
+        state.writeSkill(name, async (scope) => {
+          const { history, ledger } = scope;
+          await removeStaleTempFiles(dirname(file), basename(file));
+          removeDeadLockScratch(file);
+          const notes: string[] = [];
+          let currentBytes = await readCurrent(file, name);
+          let currentHash = sha256(currentBytes);
+          const pulled = await catchUp(name, file, currentHash, scope);
+          if (pulled) {
+            currentBytes = pulled.bytes;
+            currentHash = pulled.hash;
+            notes.push(
+              `${file} was behind the shared store (another instance wrote ${name}); it was brought up to date first`,
+            );
+          }
+          if (currentHash !== commitOptions.expectedHash) {
+            throw new SkillWriteError(
+              "CONFLICT",
+              `${name} changed since it was read (expected sha256 ${commitOptions.expectedHash.slice(0, 12)}…, found ${currentHash.slice(0, 12)}…); re-read it, re-apply your change and write again; nothing was written`,
+              { name, file, expectedHash: commitOptions.expectedHash, actualHash: currentHash },
+            );
+          }
+          const currentText = currentBytes.toString("utf8");
+          const previousVersion = readVersion(currentText);
 
-        // Whatever happens next, the version being replaced is on record first.
-        const kept = await history.add(name, currentBytes, { version: previousVersion, keep: entriesKept });
-        if (kept.added && kept.previous) {
-          await ledger.append({
-            type: "external-edit",
-            skill: name,
-            before: kept.previous.hash,
-            after: currentHash,
-            version: previousVersion,
-            versionId: kept.entry.id,
-            note: "changed outside a managed write (hand edit, or a write interrupted before it was recorded)",
-          });
-        }
+          // Whatever happens next, the version being replaced is on record first.
+          const kept = await history.add(name, currentBytes, { version: previousVersion, keep: entriesKept });
+          if (kept.added && kept.previous) {
+            await ledger.append({
+              type: "external-edit",
+              skill: name,
+              before: kept.previous.hash,
+              after: currentHash,
+              version: previousVersion,
+              versionId: kept.entry.id,
+              note: "changed outside a managed write (hand edit, or a write interrupted before it was recorded)",
+            });
+          }
 
-        if (content === currentText) {
+          if (content === currentText) {
+            return {
+              name,
+              file,
+              changed: false,
+              hash: currentHash,
+              previousHash: currentHash,
+              version: previousVersion,
+              previousVersion,
+              versionId: kept.entry.id,
+              content,
+              notes,
+            } satisfies WriteResult;
+          }
+
+          const bump = bumpVersion(content, previousVersion);
+          if (bump.note) notes.push(bump.note);
+          if (bump.text !== content) validate(name, file, bump.text);
+          const hash = sha256(bump.text);
+
+          lock.assertHeld();
+          // A second name for the file being replaced (same inode): whatever a hand edit writes
+          // into it up to the rename can still be read afterwards. Named like a temp file, so
+          // a crash leaves nothing the next writer does not clean up.
+          let aside: string | undefined = tempPathFor(file);
+          let written: Awaited<ReturnType<typeof atomicWrite>>;
+          try {
+            written = await atomicWrite(file, bump.text, {
+              fs: options.fs,
+              beforeRename: async () => {
+                const now = sha256(await readCurrent(file, name));
+                if (now !== currentHash) throw changedMeanwhile(name, file, currentHash, now);
+                lock.assertHeld();
+                // Linked last, so only the gap between two system calls is left uncovered.
+                await link(file, aside!).catch(() => {
+                  aside = undefined; // no hard links here (some network or FAT volumes): checked only
+                });
+              },
+            });
+          } catch (error) {
+            if (aside) await rm(aside, { force: true }).catch(() => {});
+            throw error;
+          }
+          // From here on the write has happened: bookkeeping failures become notes, not errors
+          // (an error would tell the caller the file is unchanged). What is not recorded now
+          // is recorded by the next write or refresh, as an external edit.
+          if (!written.dirSynced)
+            notes.push(
+              `could not fsync ${dirname(file)}; the write is complete but may not survive a power loss`,
+            );
+          let replacedEdit: WriteResult["replacedEdit"];
+          if (aside) {
+            try {
+              const replaced = await readFile(aside);
+              const replacedHash = sha256(replaced);
+              if (replacedHash !== currentHash) {
+                const version = readVersion(replaced.toString("utf8"));
+                const keptEdit = await history.add(name, replaced, { version, keep: entriesKept });
+                replacedEdit = { hash: replacedHash, versionId: keptEdit.entry.id };
+                await ledger.append({
+                  type: "external-edit",
+                  skill: name,
+                  before: currentHash,
+                  after: replacedHash,
+                  version,
+                  versionId: keptEdit.entry.id,
+                  note: "changed by hand while a managed write was under way; that write replaced it",
+                });
+                notes.push(
+                  `${file} was edited while this write was under way; the edit was replaced, and is kept in history as ${keptEdit.entry.id} (compare it with the current file to bring it back)`,
+                );
+              }
+            } catch (error) {
+              notes.push(`could not check for an edit made during the write (${(error as Error).message})`);
+            } finally {
+              await rm(aside, { force: true }).catch(() => {});
+            }
+          }
+          let versionId = "current";
+          try {
+            versionId = (await history.add(name, bump.text, { version: bump.version, keep: entriesKept }))
+              .entry.id;
+          } catch (error) {
+            notes.push(
+              `written, but not yet kept in history (${(error as Error).message}); the next write or refresh records it`,
+            );
+          }
+          try {
+            await ledger.append({
+              type: commitOptions.type ?? "write",
+              skill: name,
+              before: replacedEdit?.hash ?? currentHash,
+              after: hash,
+              version: bump.version,
+              ...(versionId !== "current" ? { versionId } : {}),
+              ...(commitOptions.note ? { note: commitOptions.note } : {}),
+              ...commitOptions.record,
+            });
+          } catch (error) {
+            notes.push(`written, but the ledger could not be appended to (${(error as Error).message})`);
+          }
           return {
             name,
             file,
-            changed: false,
-            hash: currentHash,
+            changed: true,
+            hash,
             previousHash: currentHash,
-            version: previousVersion,
-            previousVersion,
-            versionId: kept.entry.id,
-            content,
-            notes,
-          } satisfies WriteResult;
-        }
-
-        const bump = bumpVersion(content, previousVersion);
-        if (bump.note) notes.push(bump.note);
-        if (bump.text !== content) validate(name, file, bump.text);
-        const hash = sha256(bump.text);
-
-        lock.assertHeld();
-        // A second name for the file being replaced (same inode): whatever a hand edit writes
-        // into it up to the rename can still be read afterwards. Named like a temp file, so
-        // a crash leaves nothing the next writer does not clean up.
-        let aside: string | undefined = tempPathFor(file);
-        let written: Awaited<ReturnType<typeof atomicWrite>>;
-        try {
-          written = await atomicWrite(file, bump.text, {
-            fs: options.fs,
-            beforeRename: async () => {
-              const now = sha256(await readCurrent(file, name));
-              if (now !== currentHash) throw changedMeanwhile(name, file, currentHash, now);
-              lock.assertHeld();
-              // Linked last, so only the gap between two system calls is left uncovered.
-              await link(file, aside!).catch(() => {
-                aside = undefined; // no hard links here (some network or FAT volumes): checked only
-              });
-            },
-          });
-        } catch (error) {
-          if (aside) await rm(aside, { force: true }).catch(() => {});
-          throw error;
-        }
-        // From here on the write has happened: bookkeeping failures become notes, not errors
-        // (an error would tell the caller the file is unchanged). What is not recorded now
-        // is recorded by the next write or refresh, as an external edit.
-        if (!written.dirSynced)
-          notes.push(
-            `could not fsync ${dirname(file)}; the write is complete but may not survive a power loss`,
-          );
-        let replacedEdit: WriteResult["replacedEdit"];
-        if (aside) {
-          try {
-            const replaced = await readFile(aside);
-            const replacedHash = sha256(replaced);
-            if (replacedHash !== currentHash) {
-              const version = readVersion(replaced.toString("utf8"));
-              const keptEdit = await history.add(name, replaced, { version, keep: entriesKept });
-              replacedEdit = { hash: replacedHash, versionId: keptEdit.entry.id };
-              await ledger.append({
-                type: "external-edit",
-                skill: name,
-                before: currentHash,
-                after: replacedHash,
-                version,
-                versionId: keptEdit.entry.id,
-                note: "changed by hand while a managed write was under way; that write replaced it",
-              });
-              notes.push(
-                `${file} was edited while this write was under way; the edit was replaced, and is kept in history as ${keptEdit.entry.id} (compare it with the current file to bring it back)`,
-              );
-            }
-          } catch (error) {
-            notes.push(`could not check for an edit made during the write (${(error as Error).message})`);
-          } finally {
-            await rm(aside, { force: true }).catch(() => {});
-          }
-        }
-        let versionId = "current";
-        try {
-          versionId = (await history.add(name, bump.text, { version: bump.version, keep: entriesKept })).entry
-            .id;
-        } catch (error) {
-          notes.push(
-            `written, but not yet kept in history (${(error as Error).message}); the next write or refresh records it`,
-          );
-        }
-        try {
-          await ledger.append({
-            type: commitOptions.type ?? "write",
-            skill: name,
-            before: replacedEdit?.hash ?? currentHash,
-            after: hash,
             version: bump.version,
-            ...(versionId !== "current" ? { versionId } : {}),
-            ...(commitOptions.note ? { note: commitOptions.note } : {}),
-            ...commitOptions.record,
-          });
-        } catch (error) {
-          notes.push(`written, but the ledger could not be appended to (${(error as Error).message})`);
-        }
-        return {
-          name,
-          file,
-          changed: true,
-          hash,
-          previousHash: currentHash,
-          version: bump.version,
-          previousVersion,
-          versionId,
-          content: bump.text,
-          notes,
-          ...(replacedEdit ? { replacedEdit } : {}),
-        } satisfies WriteResult;
-      },
+            previousVersion,
+            versionId,
+            content: bump.text,
+            notes,
+            ...(replacedEdit ? { replacedEdit } : {}),
+          } satisfies WriteResult;
+        }),
       options.lock,
     );
 
@@ -560,23 +607,24 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
       try {
         return await withFileLock(
           file,
-          async () => {
-            const bytes = await readFile(file).catch(() => undefined);
-            if (!bytes) return { recorded: false };
-            const version = readVersion(bytes.toString("utf8"));
-            const kept = await history.add(name, bytes, { version, keep: entriesKept });
-            if (!kept.added) return { recorded: false, versionId: kept.entry.id };
-            await ledger.append({
-              type: "external-edit",
-              skill: name,
-              before: kept.previous?.hash ?? null,
-              after: kept.entry.hash,
-              version,
-              versionId: kept.entry.id,
-              note: "changed outside a managed write (hand edit, or a write interrupted before it was recorded)",
-            });
-            return { recorded: true, versionId: kept.entry.id };
-          },
+          () =>
+            state.writeSkill(name, async ({ history, ledger }) => {
+              const bytes = await readFile(file).catch(() => undefined);
+              if (!bytes) return { recorded: false };
+              const version = readVersion(bytes.toString("utf8"));
+              const kept = await history.add(name, bytes, { version, keep: entriesKept });
+              if (!kept.added) return { recorded: false, versionId: kept.entry.id };
+              await ledger.append({
+                type: "external-edit",
+                skill: name,
+                before: kept.previous?.hash ?? null,
+                after: kept.entry.hash,
+                version,
+                versionId: kept.entry.id,
+                note: "changed outside a managed write (hand edit, or a write interrupted before it was recorded)",
+              });
+              return { recorded: true, versionId: kept.entry.id };
+            }),
           { ...options.lock, wait: Math.min(options.lock?.wait ?? 2_000, 2_000) },
         );
       } catch (error) {
@@ -586,6 +634,14 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
       }
     },
   };
+}
+
+/** Versions and ledger as files under the state folder; the file's own lock is the only hold. */
+function fileState(stateDir: string, fs: AtomicFs | undefined): NonNullable<SkillStoreOptions["state"]> {
+  const history = createHistoryStore({ dir: join(stateDir, "history"), fs });
+  const ledger = createLedger(join(stateDir, "ledger.jsonl"));
+  const scope: SkillWriteScope = { head: async () => undefined, history, ledger };
+  return { history, ledger, writeSkill: (_name, task) => task(scope) };
 }
 
 function changedMeanwhile(name: string, file: string, expected: string, actual: string): SkillWriteError {

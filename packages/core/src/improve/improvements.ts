@@ -28,8 +28,10 @@ export interface ImprovementsOptions {
   source: SkillSource;
   /** The managed-write store (history, ledger) accepted proposals are written through. */
   store: SkillStore;
-  /** skillshelf's state folder; proposals live in `<stateDir>/improvements/`. */
+  /** skillshelf's state folder; proposals live in `<stateDir>/improvements/` unless `proposals` is given. */
   stateDir: string;
+  /** Where proposals are kept (a shared state store's); default files under `stateDir`. */
+  proposals?: ProposalStore;
   /** The default model for analyses and fallback merges (each call may pass its own). */
   generate?: Generate;
   limits?: Partial<GuardLimits>;
@@ -106,7 +108,8 @@ const REJECTED_SHOWN = 20;
 const POSITIVE_NOTES_SHOWN = 3;
 
 export function createImprovements(options: ImprovementsOptions): Improvements {
-  const proposals: ProposalStore = createProposalStore(join(options.stateDir, "improvements"));
+  const proposals: ProposalStore =
+    options.proposals ?? createProposalStore(join(options.stateDir, "improvements"));
   const { store } = options;
 
   async function current(name: string): Promise<{ content: string; hash: string }> {

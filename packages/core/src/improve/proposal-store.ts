@@ -1,5 +1,5 @@
 /**
- * Proposals on disk: `<dir>/<id>.json`, one record per proposal, written atomically; a
+ * Proposals on disk (the file state store's): `<dir>/<id>.json`, one record per proposal, written atomically; a
  * status change happens under the record's lock, so two processes cannot both accept (or
  * accept and reject) the same proposal.
  */
@@ -11,7 +11,6 @@ import { ImproveError } from "./errors.js";
 import { type ImprovementProposal, StoredProposalSchema } from "./schema.js";
 
 export interface ProposalStore {
-  readonly dir: string;
   save(proposal: ImprovementProposal): Promise<void>;
   /** A full id, or a unique prefix or suffix of one. */
   load(idOrPrefix: string): Promise<ImprovementProposal>;
@@ -19,6 +18,10 @@ export interface ProposalStore {
   list(): Promise<{ proposals: ImprovementProposal[]; problems: string[] }>;
   /** Runs `task` with the proposal's lock held, on a freshly read record. */
   update<T>(id: string, task: (proposal: ImprovementProposal) => Promise<T>): Promise<T>;
+}
+
+export interface FileProposalStore extends ProposalStore {
+  readonly dir: string;
 }
 
 const RECORD = /^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}\.json$/;
@@ -32,7 +35,7 @@ export function newProposalId(now = new Date()): string {
   return `${stamp}-${random}`;
 }
 
-export function createProposalStore(dir: string): ProposalStore {
+export function createProposalStore(dir: string): FileProposalStore {
   const pathOf = (id: string) => join(dir, `${id}.json`);
 
   async function ids(): Promise<string[]> {

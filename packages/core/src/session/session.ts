@@ -20,6 +20,7 @@ import type {
   EndedSkill,
   EndReason,
   EndResult,
+  EventIds,
   EventSink,
   GuardResult,
   HistoryItem,
@@ -118,6 +119,8 @@ export interface SessionOptions {
   now?: () => Date;
   /** Time zone for the date given to active skills (default: the runtime's). */
   timeZone?: string;
+  /** Stamped on every event this session emits: the host's thread and run, and a session id (default a random one). */
+  ids?: EventIds;
 }
 
 const EMPTY_MATCH: MatchResult = { candidates: [], vetoed: [], ambiguous: false };
@@ -302,11 +305,12 @@ export function createSession(options: SessionOptions): Session {
   const aliases = options.toolAliases ?? NO_ALIASES;
   const state = sanitizeState(options.state, clock());
 
+  const ids: EventIds = { session: globalThis.crypto.randomUUID(), ...options.ids };
   let silent = 0;
   const emit = (event: SkillEvent) => {
     if (silent > 0 || !sink) return;
     try {
-      sink.emit(event);
+      sink.emit({ ...event, ...ids });
     } catch {
       // An event sink must never break the host's turn.
     }

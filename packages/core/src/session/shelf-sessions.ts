@@ -9,6 +9,7 @@ import { jsonlEventSink } from "../events/jsonl-sink.js";
 import type { Matcher } from "../match/matcher.js";
 import type { ToolAliases } from "../policy/aliases.js";
 import type {
+  EventIds,
   EventSink,
   HistoryItem,
   MatchResult,
@@ -72,6 +73,8 @@ export interface OpenSessionOptions {
   topCandidates?: number;
   /** Time zone for the date given to active skills (default: the runtime's). */
   timeZone?: string;
+  /** The host's thread and run ids (and a session id of its own), stamped on every event the session emits. */
+  ids?: EventIds;
 }
 
 export interface ShelfSessions {
@@ -210,6 +213,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       if (open.toolAliases) sessionOptions.toolAliases = aliasesWith(open.toolAliases);
       if (open.topCandidates !== undefined) sessionOptions.topCandidates = open.topCandidates;
       if (open.timeZone !== undefined) sessionOptions.timeZone = open.timeZone;
+      if (open.ids !== undefined) sessionOptions.ids = open.ids;
       return createSession(sessionOptions);
     },
     async prepare(message) {
