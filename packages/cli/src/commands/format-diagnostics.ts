@@ -28,7 +28,9 @@ export function severityLabel(severity: Severity, ctx: CommandContext): string {
 export function formatFileDiagnostics(diagnostics: readonly Diagnostic[], ctx: CommandContext): string {
   const sorted = [...diagnostics].sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
   const where = sorted.map((d) => (d.column !== undefined ? `${d.line}:${d.column}` : `${d.line}`));
-  const width = Math.max(...where.map((w) => w.length));
+  // A loop, not Math.max(...where): one file can carry more diagnostics than a call has room for arguments.
+  let width = 0;
+  for (const w of where) if (w.length > width) width = w.length;
   const c = ctx.color;
   return sorted
     .map((d, i) => {

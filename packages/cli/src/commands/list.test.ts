@@ -2,9 +2,12 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { LoadSkillsResult } from "@skillshelf/core";
 import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
+import { formatDiagnostics } from "./format-diagnostics.js";
+import { formatList } from "./list.js";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 
@@ -143,5 +146,45 @@ describe("skillshelf list", () => {
     expect(await main(["list", "--project"], cap.ctx)).toBe(2);
     expect(await main(["list", "stray"], cap.ctx)).toBe(2);
     expect(cap.err()).toContain("Usage: skillshelf list");
+  });
+});
+
+describe("skillshelf list at scale", () => {
+  it("lists 140,000 skills, each overriding one file, without overflowing the stack", async () => {
+    const root = await tempDir();
+    const cap = capture(root);
+    const skills = Array.from({ length: 140_000 }, (_, i) => ({
+      name: `skill-${i}`,
+      scope: "project" as const,
+      file: path.join(root, `a/skill-${i}/SKILL.md`),
+    }));
+    const overridden = skills.map((s) => ({
+      name: s.name,
+      file: path.join(root, `b/${s.name}/SKILL.md`),
+      scope: "user" as const,
+      by: s.file,
+      byScope: "project" as const,
+      reason: "shadowed" as const,
+    }));
+    const text = formatList(
+      { skills, overridden, diagnostics: [], sources: [] } as unknown as LoadSkillsResult,
+      cap.ctx,
+    );
+    const lines = text.split("\n");
+    expect(lines.filter((l) => l.includes("shadows user"))).toHaveLength(140_000);
+    expect(lines.at(-2)).toBe("140000 skills (140000 project) from no folders");
+  });
+
+  it("prints one file's 140,000 diagnostics", async () => {
+    const cap = capture(await tempDir());
+    const diagnostics = Array.from({ length: 140_000 }, (_, i) => ({
+      severity: "error" as const,
+      code: "yaml-syntax",
+      message: `problem ${i}`,
+      file: "/x/SKILL.md",
+      line: i + 1,
+      hint: "fix it",
+    }));
+    expect(formatDiagnostics(diagnostics, cap.ctx).split("\n")).toHaveLength(1 + 2 * 140_000);
   });
 });

@@ -8,7 +8,13 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { builtinRoleSkills, type Diagnostic, type LoadSkillsResult, loadSkills } from "@skillshelf/core";
+import {
+  builtinRoleSkills,
+  type Diagnostic,
+  type LoadSkillsResult,
+  loadSkills,
+  type Overridden,
+} from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
@@ -51,7 +57,7 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     builtins: values["no-builtins"] ? [] : builtinRoleSkills(),
   });
 
-  ctx.out(values.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : human(result, ctx));
+  ctx.out(values.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatList(result, ctx));
   return 0;
 }
 
@@ -72,7 +78,19 @@ function parse(args: string[]) {
   });
 }
 
+/** The files each winner overrides, by the winner's file: one pass, not one filter per skill. */
+function overriddenBy(result: LoadSkillsResult): Map<string, Overridden[]> {
+  const byWinner = new Map<string, Overridden[]>();
+  for (const o of result.overridden) {
+    const list = byWinner.get(o.by);
+    if (list) list.push(o);
+    else byWinner.set(o.by, [o]);
+  }
+  return byWinner;
+}
+
 function toJson(result: LoadSkillsResult) {
+  const shadows = overriddenBy(result);
   return {
     sources: result.sources.map(({ dir, scope }) => ({ dir, scope })),
     skills: result.skills.map((skill) => ({
@@ -80,24 +98,26 @@ function toJson(result: LoadSkillsResult) {
       scope: skill.scope,
       file: skill.file,
       description: skill.description,
-      shadows: result.overridden
-        .filter((o) => o.by === skill.file)
-        .map(({ file, scope, reason }) => ({ file, scope, reason })),
+      shadows: (shadows.get(skill.file) ?? []).map(({ file, scope, reason }) => ({ file, scope, reason })),
     })),
     diagnostics: result.diagnostics,
   };
 }
 
-function human(result: LoadSkillsResult, ctx: CommandContext): string {
+/** The human listing: a table of skills with what each overrides, a summary, the files that failed. */
+export function formatList(result: LoadSkillsResult, ctx: CommandContext): string {
   const c = ctx.color;
   const lines: string[] = [];
+  const shadows = overriddenBy(result);
   const rows = result.skills.map((skill) => ({
     name: skill.name,
     scope: skill.scope,
     file: displayPath(skill.file, ctx),
-    shadows: result.overridden.filter((o) => o.by === skill.file),
+    shadows: shadows.get(skill.file) ?? [],
   }));
-  const nameWidth = Math.max(4, ...rows.map((r) => r.name.length));
+  // A loop, not Math.max(...rows): spreading 100,000+ values as arguments overflows the stack.
+  let nameWidth = 4;
+  for (const row of rows) if (row.name.length > nameWidth) nameWidth = row.name.length;
   const scopeWidth = 7;
   if (rows.length > 0) {
     lines.push(c.dim(`${"NAME".padEnd(nameWidth)}  ${"SCOPE".padEnd(scopeWidth)}  FILE`));

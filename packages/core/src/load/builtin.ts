@@ -24,7 +24,7 @@ export function loadBuiltins(builtins: readonly BuiltinSkill[], mode: ParseMode 
   builtins.forEach((builtin, index) => {
     const loaded =
       builtin.content !== undefined ? fromContent(builtin, index, mode) : fromMeta(builtin, index);
-    diagnostics.push(...loaded.diagnostics);
+    for (const d of loaded.diagnostics) diagnostics.push(d);
     if (loaded.skill) skills.push(loaded.skill);
   });
   return { skills, diagnostics };

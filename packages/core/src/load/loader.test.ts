@@ -433,3 +433,16 @@ describe("odd sources", () => {
     expect(shelf.diagnostics()).toMatchObject([{ code: "file-too-large", file, severity: "error" }]);
   });
 });
+
+describe("very many skills", () => {
+  it("140,000 skills of one name resolve to one, each loser reported, without overflowing the stack", async () => {
+    const { options } = await layout();
+    const builtins = Array.from({ length: 140_000 }, (_, i) => ({
+      meta: { name: "same", description: `Copy ${i}.` },
+    }));
+    const result = await loadSkills({ ...options, builtins });
+    expect(result.skills).toHaveLength(1);
+    expect(result.overridden).toHaveLength(139_999);
+    expect(result.diagnostics.filter((d) => d.code === "duplicate-name")).toHaveLength(139_999);
+  });
+});

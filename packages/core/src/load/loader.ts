@@ -299,10 +299,13 @@ export class SkillLoader {
     }
 
     const before = new Set(this.currentDiagnostics.map(diagnosticKey));
-    const diagnostics: Diagnostic[] = [...this.builtinDiagnostics];
-    for (const root of this.roots) for (const node of walk(root.node)) diagnostics.push(...node.diagnostics);
-    for (const record of this.files.values()) diagnostics.push(...record.diagnostics);
-    diagnostics.push(...resolution.diagnostics);
+    // Appended one by one: spreading a list into push() passes each item as an argument, and
+    // a shelf with 100,000+ copies of one name has that many resolution diagnostics.
+    const diagnostics: Diagnostic[] = [];
+    append(diagnostics, this.builtinDiagnostics);
+    for (const root of this.roots) for (const node of walk(root.node)) append(diagnostics, node.diagnostics);
+    for (const record of this.files.values()) append(diagnostics, record.diagnostics);
+    append(diagnostics, resolution.diagnostics);
     diagnostics.sort(compareDiagnostics);
     this.currentDiagnostics = Object.freeze(diagnostics);
     this.currentOverridden = Object.freeze(resolution.overridden);
@@ -336,6 +339,10 @@ async function realDir(dir: string): Promise<string> {
   } catch {
     return dir; // missing root: nothing below it to check against yet
   }
+}
+
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
 }
 
 function diagnosticKey(d: Diagnostic): string {
