@@ -70,7 +70,7 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
   renderer.line(c.bold("Chat with the team.") + c.dim(` (${demo.framework})`));
   for (const line of HELP) renderer.line(c.dim(line));
   let conversation = 1;
-  let hinted = 0;
+  let hinted = false;
   try {
     for (;;) {
       const input = await ask(`\n${c.bold(c.green("you ›"))} `);
@@ -99,19 +99,29 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
         const thread = `chat-${conversation}`;
         const start = demo.bus.events.length;
         await tell(demo, { thread, user: input });
-        await reviewTurn(demo, thread, demo.bus.events.slice(start), decide);
-        const active = demo.bus.events.slice(start).filter((e) => e.type === "activated");
-        if (active.length > 0 && hinted !== conversation) {
-          hinted = conversation;
+        // Said once, the first time a skill is still active after its turn: how it will end.
+        if (!hinted && stillActive(demo.bus.events.slice(start)).length > 0) {
+          hinted = true;
           renderer.line(
             c.dim("(the skill ends when its task is done or you ask something else; /done ends it now)"),
           );
         }
+        await reviewTurn(demo, thread, demo.bus.events.slice(start), decide);
       }
     }
   } finally {
     rl.close();
   }
+}
+
+/** The skills a turn activated that it did not also end. */
+function stillActive(turn: readonly DemoEvent[]): string[] {
+  const active = new Set<string>();
+  for (const e of turn) {
+    if (e.type === "activated") active.add(e.skill);
+    else if (e.type === "deactivated") active.delete(e.skill);
+  }
+  return [...active];
 }
 
 /** After a turn that used a skill: analyse it, and let the user decide on what comes back. */

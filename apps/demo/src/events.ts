@@ -88,6 +88,8 @@ export function skillEventSignature(events: readonly DemoEvent[]): string[] {
         ];
       case "activated":
         return [`activated ${e.skill} by ${e.by}`];
+      case "deactivated":
+        return [`ended ${e.skill} by ${e.why ?? "code"}`];
       case "activation-refused":
         return [`refused ${e.skill} ${e.error_type}`];
       case "tool-blocked":

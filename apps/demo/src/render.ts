@@ -4,7 +4,13 @@
  * It only reads the event stream; `--json` writes the same stream as JSON lines instead.
  */
 import type { Writable } from "node:stream";
-import { escapeTerminal, type MatchReason, type SkillSource, terminalStyles } from "@skillshelf/core";
+import {
+  type EndReason,
+  escapeTerminal,
+  type MatchReason,
+  type SkillSource,
+  terminalStyles,
+} from "@skillshelf/core";
 import { createColors } from "picocolors";
 import yoctoSpinner, { type Spinner } from "yocto-spinner";
 import type { DemoEvent } from "./events.js";
@@ -50,6 +56,8 @@ export function createRenderer(options: RendererOptions): Renderer {
   let echoUser = true;
   // This turn's stage-1 candidates, until the model loads one (else: it declined them).
   let offered: string[] = [];
+  // Skills the model ended whose tool limits still hold.
+  const finishedByModel = new Set<string>();
 
   const write = (text = "") => {
     if (spinner) {
@@ -148,6 +156,7 @@ export function createRenderer(options: RendererOptions): Renderer {
     },
     activated(e) {
       offered = [];
+      finishedByModel.delete(e.skill);
       const allowed = allowedOf(e.skill);
       const by =
         e.by === "user"
@@ -160,6 +169,17 @@ export function createRenderer(options: RendererOptions): Renderer {
         `${c.bold(e.skill)} ${c.dim(`(${by})`)}${allowed ? ` · tools now: ${allowed.join(", ")}` : ""}`,
         c.green,
       );
+    },
+    deactivated(e) {
+      settle();
+      // Core reports a skill the model ended twice: when it ends, and when its tool limits go
+      // (at the user's next message).
+      if (e.why === "model" && finishedByModel.delete(e.skill)) {
+        step("released", `${c.bold(e.skill)}${c.dim("'s tool limits (a new message)")}`, c.dim);
+        return;
+      }
+      if (e.why === "model") finishedByModel.add(e.skill);
+      step("ended", `${c.bold(e.skill)} ${c.dim(`(${endedWhy(e.why)})`)}`, c.green);
     },
     "activation-refused"(e) {
       step("refused", `${e.skill} ${c.dim(e.error_type)}`, c.yellow);
@@ -276,6 +296,22 @@ export function createRenderer(options: RendererOptions): Renderer {
       echoUser = false;
     },
   };
+}
+
+/** Why a skill ended, as the person at the keyboard would say it. */
+function endedWhy(why: EndReason | undefined): string {
+  switch (why) {
+    case "user":
+      return "you typed /done; all tools again";
+    case "model":
+      return "the model finished its task";
+    case "new-request":
+      return "a new request; all tools again";
+    case "new-turn":
+      return "a new task began";
+    default:
+      return "ended by code";
+  }
 }
 
 /** Why a skill was a candidate, briefly: its strongest reasons. */

@@ -41,6 +41,49 @@ describe("the offline model's rules", () => {
     });
   });
 
+  it("ends batch-rename with the offered end tool after its last rename, then reports", () => {
+    const system = '<skill_content name="batch-rename">file in `docs`, starts with `m-`</skill_content>';
+    const turn: OfflineRequest["messages"] = [
+      { role: "user", text: "/batch-rename docs m-" },
+      { role: "assistant", toolCalls: [{ id: "1", name: "list_files", args: { folder: "docs" } }] },
+      { role: "tool", id: "1", name: "list_files", output: "docs/a.md" },
+      { role: "assistant", toolCalls: [{ id: "2", name: "rename_file", args: { from: "docs/a.md" } }] },
+      { role: "tool", id: "2", name: "rename_file", output: "renamed docs/a.md → docs/m-a.md" },
+    ];
+    const tools = [tool("list_files"), tool("rename_file"), tool("end_skill")];
+    const memory = { seenTools: new Set<string>() };
+    expect(decide({ system, messages: turn, tools }, memory)).toEqual({
+      toolCalls: [{ name: "end_skill", args: { name: "batch-rename" } }],
+    });
+    const ended = '{"status":"success","data":{"ended":["batch-rename"]},"message":"Ended"}';
+    const after: OfflineRequest = {
+      system: "", // the body has left the prompt
+      tools: [tool("list_files"), tool("rename_file")],
+      messages: [
+        ...turn,
+        { role: "assistant", toolCalls: [{ id: "3", name: "end_skill", args: { name: "batch-rename" } }] },
+        { role: "tool", id: "3", name: "end_skill", output: ended },
+      ],
+    };
+    expect(decide(after, memory)).toEqual({ text: "Renamed 1 files:\n  docs/a.md → docs/m-a.md" });
+  });
+
+  it("acknowledges /done as core's note says, and answers a search with grep", () => {
+    const memory = { seenTools: new Set<string>() };
+    expect(decide(ask("/done", [], 'The user ended "release-notes" (/done): …'), memory)).toEqual({
+      text: "Done: release-notes has ended.",
+    });
+    expect(
+      decide(ask("/done", [], "The user typed /done, but no skill was active. Acknowledge briefly."), memory),
+    ).toEqual({ text: "No skill was active, so there was nothing to end." });
+    expect(decide(ask("Search the web for md5.", [tool("grep")]), memory)).toEqual({
+      toolCalls: [{ name: "grep", args: { pattern: "md5" } }],
+    });
+    expect(decide(ask("search the code for a.b", [tool("grep")]), memory)).toEqual({
+      toolCalls: [{ name: "grep", args: { pattern: "a\\.b" } }],
+    });
+  });
+
   it("answers an improvement analysis with a proposal only for a refused call, and never one already decided", () => {
     const system = 'Answer with JSON only, in this shape: {"proposals": [...]}';
     const prompt = (transcript: string, extra = "") =>
@@ -58,6 +101,9 @@ describe("the offline model's rules", () => {
     expect(proposals[0].evidence).toEqual([refused]);
 
     expect(answer(prompt("assistant: all good")).proposals).toEqual([]);
+    // Another skill's refusal earlier in the conversation is not this skill's to fix.
+    const otherRefused = "assistant → write_file: TOOL_NOT_ALLOWED (not in the allowed-tools of y)";
+    expect(answer(prompt(otherRefused)).proposals).toEqual([]);
     const rejected = `## Already rejected\n- "${proposals[0].title}" — rejected because: no`;
     expect(answer(prompt(refused, rejected)).proposals).toEqual([]);
   });

@@ -12,6 +12,10 @@
  * One deliberate habit makes the guard visible: once it has seen `write_file`, it tries to
  * save its work there even when a skill has since restricted the tools — the mistake real
  * models make with tools they saw earlier in a conversation.
+ *
+ * It ends a skill with the offered end tool once the skill's task is complete and nothing is
+ * left to ask (batch-rename after its last rename). Release notes whose save was refused stay
+ * open: the user may answer that, and their answer is still the skill's task.
  */
 
 export interface OfflineToolCall {
@@ -74,6 +78,16 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
   const called = (name: string) => calls.some((c) => c.name === name);
   const offered = new Set(tools.map((t) => t.name));
   const active = activeSkillNames(system);
+  const endTool = tools.find((t) => /end_skill/.test(t.name))?.name;
+  const endedNow = endedInThisTurn(results);
+  // A skill it ended in this turn is still the task it answers for (its body has left the prompt).
+  const working = [...active, ...endedNow];
+
+  // The user's end command: core tells the model in the system text; acknowledge it.
+  const endedByUser = /The user ended (.+?) \(\/done\)/.exec(system)?.[1];
+  if (endedByUser) return { text: `Done: ${endedByUser.replace(/"/g, "")} has ended.` };
+  if (/The user typed \/done, but no skill was active/.test(system))
+    return { text: "No skill was active, so there was nothing to end." };
 
   // 1. Stage 2: take an offered skill the request names; decline weaker candidates.
   if (active.length === 0 && !calls.some((c) => c.name.startsWith("skill_"))) {
@@ -82,7 +96,7 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
   }
 
   // 2. Follow the active skill's instructions.
-  if (active.includes("release-notes")) {
+  if (working.includes("release-notes")) {
     const log = resultOf("git_log");
     if (log === undefined) return { toolCalls: [{ name: "git_log", args: {} }] };
     const notes = releaseNotes(log);
@@ -96,7 +110,7 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
         : notes,
     };
   }
-  if (active.includes("batch-rename")) {
+  if (working.includes("batch-rename")) {
     const body = skillBody(system, "batch-rename");
     const [, argFolder, argPrefix] = /^\/batch-rename\s+(\S+)\s+(\S+)/.exec(userText) ?? [];
     const folder = /file in `([^`]+)`/.exec(body)?.[1] ?? argFolder ?? ".";
@@ -109,6 +123,8 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
     );
     if (pending.length > 0)
       return { toolCalls: pending.map((p) => ({ name: "rename_file", args: { ...p } })) };
+    if (endTool && active.includes("batch-rename") && !called(endTool))
+      return { toolCalls: [{ name: endTool, args: { name: "batch-rename" } }] };
     return { text: `Renamed ${plan.length} files:\n${plan.map((p) => `  ${p.from} → ${p.to}`).join("\n")}` };
   }
 
@@ -164,6 +180,18 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
     if (log === undefined) return { toolCalls: [{ name: "git_log", args: { limit: 5 } }] };
     return { text: commitMessage(log) };
   }
+  const searched = searchRequest(userText);
+  if (searched && offered.has("grep")) {
+    const hits = resultOf("grep");
+    if (hits === undefined) return { toolCalls: [{ name: "grep", args: { pattern: searched.pattern } }] };
+    const found = hits === "no matches" ? [] : hits.split("\n").filter(Boolean);
+    const where = searched.web ? "The demo has no web search, so I searched the workspace's code: " : "";
+    return {
+      text: found.length
+        ? `${where}${found.length} ${found.length === 1 ? "match" : "matches"} for "${searched.pattern}":\n${found.map((h) => `  ${h}`).join("\n")}`
+        : `${where}no match for "${searched.pattern}".`,
+    };
+  }
   if (/\brename\b/i.test(userText) && offered.has("list_files")) {
     const folder = /\bin (\w[\w/-]*)/.exec(userText)?.[1] ?? ".";
     const listing = resultOf("list_files");
@@ -175,6 +203,29 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
     };
   }
   return { text: "No skill fits this request, and the offline model has no scripted answer for it." };
+}
+
+/** "Search the code for md5", "search the web for X": what to look for, and whether the web was asked. */
+function searchRequest(text: string): { pattern: string; web: boolean } | undefined {
+  if (text.length > 300) return undefined; // a request, not a document: keeps the lazy match cheap
+  const match = /\bsearch\b(.*?)\bfor\s+["'`]?(.+?)["'`]?\s*[.?!]?\s*$/i.exec(text);
+  const pattern = match?.[2]?.trim();
+  if (!match || !pattern) return undefined;
+  return { pattern: escapeRegExp(pattern), web: /\b(web|internet|online)\b/i.test(match[1] ?? "") };
+}
+
+/** The skills this turn's end-tool calls ended, as core's structured results say. */
+function endedInThisTurn(results: ReadonlyArray<Extract<OfflineMessage, { role: "tool" }>>): string[] {
+  return results.flatMap((r) => {
+    if (!/end_skill/.test(r.name)) return [];
+    try {
+      const parsed = JSON.parse(r.output) as { status?: string; data?: { ended?: unknown } };
+      const ended = parsed.status === "success" ? parsed.data?.ended : undefined;
+      return Array.isArray(ended) ? ended.filter((n): n is string => typeof n === "string") : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function userTextOf(messages: OfflineMessage[]): string {
@@ -286,6 +337,11 @@ function subAgentText(output: string): string {
   }
 }
 
+/** The skills a transcript's refusal line names ("… (not in the allowed-tools of a, b)"). */
+function refusedBy(line: string): string[] {
+  return /allowed-tools of ([^)]+)\)/.exec(line)?.[1]?.split(/,\s*/) ?? [];
+}
+
 const PROPOSAL_TITLE = "Keep results in the answer; never call tools outside the whitelist";
 
 /**
@@ -295,7 +351,11 @@ const PROPOSAL_TITLE = "Keep results in the answer; never call tools outside the
 function proposeImprovements(prompt: string): unknown[] {
   const skill = /<skill>\n([\s\S]*?)\n<\/skill>/.exec(prompt)?.[1] ?? "";
   const transcript = /<transcript>\n([\s\S]*?)\n<\/transcript>/.exec(prompt)?.[1] ?? "";
-  const refusal = transcript.split("\n").find((l) => /TOOL_NOT_ALLOWED/.test(l));
+  // Only this skill's refusals: an earlier skill's in the same conversation are not its fault.
+  const name = /^name:\s*(\S+)/m.exec(skill)?.[1];
+  const refusal = transcript
+    .split("\n")
+    .find((l) => /TOOL_NOT_ALLOWED/.test(l) && (!name || refusedBy(l).includes(name)));
   const tool =
     refusal && (/→ ([\w-]+)/.exec(refusal) ?? /Tool \\?"([\w-]+)\\?" is not allowed/.exec(refusal))?.[1];
   const steps = [...skill.matchAll(/^(\d+)\. .+$/gm)];
