@@ -17,8 +17,6 @@ import {
 import type { GuardLimits } from "./improve/guards.js";
 import { createImprovements, type Improvements } from "./improve/improvements.js";
 import { SkillLoader } from "./load/loader.js";
-import { createFileStateStore } from "./store/file-state-store.js";
-import type { StateStore } from "./store/state-store.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
 import { createMatcher, type MatcherOptions } from "./match/matcher.js";
@@ -35,11 +33,9 @@ import {
 import { roleOf, rolesOf } from "./roles/roles.js";
 import { currentSession } from "./session/current-session.js";
 import { protectedPaths } from "./session/protected-paths.js";
-import {
-  createShelfSessions,
-  latestUserText,
-  type OpenSessionOptions,
-} from "./session/shelf-sessions.js";
+import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./session/shelf-sessions.js";
+import { createFileStateStore } from "./store/file-state-store.js";
+import type { StateStore } from "./store/state-store.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -268,8 +264,14 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // A SKILL.md that no longer loads can still be rolled back.
     locate: (name) => unloadedSkillFile(loader.diagnostics(), name),
     events: sessions.events,
-    afterWrite: async () => {
-      await refresh(); // get(name) serves the new version at once
+    // get(name) serves the new version at once; only the written file is read again, so a
+    // write costs the same on a shelf of 10 skills or 10,000.
+    afterWrite: async (written) => {
+      const result = await loader.refreshFile(written.file);
+      if (result.added.length + result.removed.length > 0) watcher?.sync(loader.watchedFolders());
+      for (const name of result.updated) {
+        await store.recordExternalChange(name, loader.get(name)?.hash).catch(() => undefined);
+      }
     },
   });
   const improvements = createImprovements({

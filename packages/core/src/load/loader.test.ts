@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { createShelf } from "../shelf.js";
 import type { Diagnostic } from "../types.js";
 import { loadSkills } from "./load-skills.js";
+import { SkillLoader } from "./loader.js";
+import { resolveSources } from "./sources.js";
 import { skillText, tempDir, tick, writeSkill } from "./test-utils/fixtures.js";
 
 const DATA = sharedData();
@@ -444,5 +446,37 @@ describe("very many skills", () => {
     expect(result.skills).toHaveLength(1);
     expect(result.overridden).toHaveLength(139_999);
     expect(result.diagnostics.filter((d) => d.code === "duplicate-name")).toHaveLength(139_999);
+  });
+});
+
+describe("refreshFile", () => {
+  it("re-reads the one file: its new version is served, a hand edit elsewhere waits for refresh()", async () => {
+    const { project, options } = await layout();
+    const deploy = await writeSkill(project, "deploy", skillText("deploy", "Deploy v1."));
+    const lint = await writeSkill(project, "lint", skillText("lint", "Lint v1."));
+    const loader = new SkillLoader({ sources: resolveSources({ ...options, projectDirs: [project] }) });
+    await loader.load();
+    await fs.writeFile(deploy, skillText("deploy", "Deploy v3."));
+    await fs.writeFile(lint, skillText("lint", "Lint v3."));
+    const change = await loader.refreshFile(deploy);
+    expect(change).toMatchObject({ changed: true, updated: ["deploy"], added: [], removed: [] });
+    expect(loader.get("deploy")?.description).toBe("Deploy v3.");
+    expect(loader.get("lint")?.description).toBe("Lint v1.");
+    expect((await loader.refresh()).updated).toEqual(["lint"]);
+  });
+
+  it("a file that stops loading or changes its name goes through a full resolution", async () => {
+    const { project, options } = await layout();
+    const deploy = await writeSkill(project, "deploy", skillText("deploy", "Deploy."));
+    const loader = new SkillLoader({ sources: resolveSources({ ...options, projectDirs: [project] }) });
+    await loader.load();
+    await fs.writeFile(deploy, "---\nname: deploy\n---\n");
+    const broken = await loader.refreshFile(deploy);
+    expect(codes(broken.diagnostics)).toContain("kept-last-good");
+    expect(loader.get("deploy")?.description).toBe("Deploy.");
+    await fs.writeFile(deploy, skillText("ship", "Ship."));
+    const renamed = await loader.refreshFile(deploy);
+    expect(renamed).toMatchObject({ added: ["ship"], removed: ["deploy"] });
+    expect(loader.skills().map((s) => s.name)).toEqual(["ship"]);
   });
 });

@@ -76,6 +76,8 @@ export class SkillLoader {
   private byName = new Map<string, Skill>();
   private currentDiagnostics: readonly Diagnostic[] = [];
   private currentOverridden: readonly Overridden[] = [];
+  /** Names more than one file provides: a write to one of them needs a full resolution. */
+  private contested: ReadonlySet<string> = new Set();
   private loaded = false;
   /** Refreshes run one after another; a call made during a refresh waits and re-checks. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -129,6 +131,19 @@ export class SkillLoader {
 
   refresh(): Promise<LoadChange> {
     const run = this.queue.then(() => (this.loaded ? this.update() : this.coldLoad()));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Re-reads one skill file the loader already holds (after a managed write to it), so the
+   * cost is one file's, not the shelf's: no stat walk, and when the file still provides the
+   * same name and no other file competes for that name, no re-resolution either. Anything
+   * else (a file it does not know, a new name, a file that no longer loads, a contested name)
+   * falls back to a full refresh, which is always right.
+   */
+  refreshFile(file: string): Promise<LoadChange> {
+    const run = this.queue.then(() => (this.loaded ? this.updateFile(file) : this.coldLoad()));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -211,6 +226,45 @@ export class SkillLoader {
     }
     await this.readAll(toRead);
     return this.publish(new Set(toRead.map((l) => l.file)), removedFiles);
+  }
+
+  private async updateFile(file: string): Promise<LoadChange> {
+    const previous = this.files.get(file);
+    const old = previous?.skill;
+    if (!previous || !old || this.byName.get(old.name) !== old || this.contested.has(old.name)) {
+      return this.update();
+    }
+    const loc: Located = { file, source: previous.source, depth: previous.depth };
+    await this.readAll([loc]);
+    const record = this.files.get(file)!;
+    const skill = record.skill;
+    if (
+      !record.skill ||
+      record.diagnostics.some((d) => d.code === "kept-last-good") ||
+      skill?.name !== old.name
+    ) {
+      return this.publish(new Set([file]), []);
+    }
+    if (skill !== old) {
+      const at = this.current.indexOf(old);
+      const next = [...this.current];
+      next[at] = skill;
+      this.current = Object.freeze(next);
+      this.byName.set(skill.name, skill);
+    }
+    // This file's diagnostics, replaced where they sit (the list is sorted by file, then line).
+    const kept = this.currentDiagnostics.filter((d) => d.file !== file);
+    let insertAt = kept.findIndex((d) => d.file > file);
+    if (insertAt < 0) insertAt = kept.length;
+    const own = [...record.diagnostics].sort(compareDiagnostics);
+    this.currentDiagnostics = Object.freeze(kept.slice(0, insertAt).concat(own, kept.slice(insertAt)));
+    return {
+      changed: true,
+      added: [],
+      updated: skill === old ? [] : [skill.name],
+      removed: [],
+      diagnostics: own,
+    };
   }
 
   // ── shared steps ─────────────────────────────────────────────────────────────
@@ -309,6 +363,7 @@ export class SkillLoader {
     diagnostics.sort(compareDiagnostics);
     this.currentDiagnostics = Object.freeze(diagnostics);
     this.currentOverridden = Object.freeze(resolution.overridden);
+    this.contested = new Set(resolution.overridden.map((o) => o.name));
 
     const added: string[] = [];
     const updated: string[] = [];
