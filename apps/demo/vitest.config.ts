@@ -6,5 +6,11 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { conditions: ["@skillshelf/source"] },
   ssr: { resolve: { conditions: ["@skillshelf/source"] } },
-  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 20_000 },
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // Each file runs its stories once, in beforeAll hooks, and its tests read the recording:
+    // a hook gets the budget a test has (vitest's default for hooks is half of it).
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
 });

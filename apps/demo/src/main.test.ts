@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "./cli.js";
 import type { DemoEvent } from "./events.js";
 import { main } from "./main.js";
@@ -47,12 +47,19 @@ describe("parseCli", () => {
   });
 });
 
-describe("main", () => {
-  it("--json prints the event stream as JSON lines, and nothing else", async () => {
-    const { code, out, err } = await run(["--json", "--framework", "langchain"]);
-    expect(code).toBe(0);
-    expect(err).toBe("");
-    const events = out
+/** What a whole run of main() printed: each run below happens once, and its tests read it. */
+type Run = Awaited<ReturnType<typeof run>>;
+
+describe("main --json", () => {
+  let json: Run;
+  beforeAll(async () => {
+    json = await run(["--json", "--framework", "langchain"]);
+  });
+
+  it("prints the event stream as JSON lines, and nothing else", () => {
+    expect(json.code).toBe(0);
+    expect(json.err).toBe("");
+    const events = json.out
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as DemoEvent);
@@ -72,29 +79,46 @@ describe("main", () => {
       expect(kinds).toContain(kind);
     }
   });
+});
 
-  it("prints a plain transcript when not on a terminal: no colour codes, the offline model named as not an LLM", async () => {
-    const { code, out } = await run([]);
-    expect(code).toBe(0);
-    expect(out).not.toMatch(/\u001b\[/);
-    expect(out).toContain("deterministic rules, not an LLM");
-    expect(out).toMatch(/✗ BLOCKED\s+write_file/);
-    expect(out).toMatch(/delegated\s+security-auditor/);
-    expect(out).toContain("decided by the scripted user");
-    expect(out).toMatch(/rolled back\s+release-notes/);
-    expect(out).toContain("Done.");
+describe("main, the story on a pipe", () => {
+  let plain: Run;
+  beforeAll(async () => {
+    plain = await run([]);
   });
 
-  it("--yes says who accepted", async () => {
-    const { out } = await run(["--yes"]);
-    expect(out).toContain("decided by --yes");
+  it("prints a plain transcript: no colour codes, the offline model named as not an LLM", () => {
+    expect(plain.code).toBe(0);
+    expect(plain.out).not.toMatch(/\u001b\[/);
+    expect(plain.out).toContain("deterministic rules, not an LLM");
+    expect(plain.out).toMatch(/✗ BLOCKED\s+write_file/);
+    expect(plain.out).toMatch(/delegated\s+security-auditor/);
+    expect(plain.out).toMatch(/rolled back\s+release-notes/);
+    expect(plain.out).toContain("Done.");
   });
 
-  it("--color forces colour on", async () => {
-    const { out } = await run(["--color", "--framework", "ai-sdk"]);
-    expect(out).toMatch(/\u001b\[/);
+  it("says the scripted user decided the card", () => {
+    expect(plain.out).toContain("decided by the scripted user");
+  });
+});
+
+describe("main --yes --color", () => {
+  let forced: Run;
+  beforeAll(async () => {
+    forced = await run(["--yes", "--color", "--framework", "ai-sdk"]);
   });
 
+  it("--yes says who accepted", () => {
+    expect(forced.code).toBe(0);
+    expect(forced.out).toContain("decided by --yes");
+  });
+
+  it("--color forces colour on", () => {
+    expect(forced.out).toMatch(/\u001b\[/);
+  });
+});
+
+describe("main, usage", () => {
   it("exits 2 with the usage on a bad framework, without starting anything", async () => {
     const { code, out, err } = await run(["--framework", "autogen"]);
     expect(code).toBe(2);
@@ -109,38 +133,50 @@ describe("main", () => {
     expect(out).toContain("--framework <name>");
     expect(out).toContain("OPENAI_API_KEY");
   });
+});
 
-  it("--chat reads requests from stdin, runs /skill commands, and lets the user reject a card with a reason", async () => {
-    const input = [
-      "/skills",
-      "Write the release notes for everything since v1.0.0.",
-      "r",
-      "I will add the rule myself",
-      "/new",
-      "/batch-rename docs meeting-",
-      "/quit",
-    ].join("\n");
-    const { code, out } = await run(["--chat"], input);
-    expect(code).toBe(0);
-    expect(out).toMatch(/security-auditor\s+role, project/);
-    expect(out).toMatch(/✗ BLOCKED\s+write_file/);
-    expect(out).toContain("accept, reject or skip?");
-    expect(out).toContain("reject: I will add the rule myself");
-    expect(out).toMatch(/activated\s+batch-rename \(by the user, args "docs meeting-"\)/);
-    expect(out).toContain("Renamed 3 files");
+describe("main --chat, from piped input", () => {
+  let chat: Run;
+  const input = [
+    "/skills",
+    "Write the release notes for everything since v1.0.0.",
+    "a",
+    "/history release-notes",
+    "/rollback release-notes",
+    "/history release-notes",
+    "/new",
+    "Write the release notes for everything since v1.0.0.",
+    "r",
+    "I will add the rule myself",
+    "/new",
+    "/batch-rename docs meeting-",
+    "/quit",
+  ].join("\n");
+  beforeAll(async () => {
+    chat = await run(["--chat", "--framework", "mastra"], input);
   });
 
-  it("--chat --yes accepts cards, and /rollback undoes the change", async () => {
-    const input = [
-      "Write the release notes for everything since v1.0.0.",
-      "/rollback release-notes",
-      "/history release-notes",
-    ].join("\n");
-    const { code, out } = await run(["--chat", "--yes", "--framework", "mastra"], input);
-    expect(code).toBe(0);
-    expect(out).toContain("decided by --yes");
-    expect(out).toMatch(/new version\s+release-notes 1\.0\.0 → 1\.0\.1/);
-    expect(out).toMatch(/rolled back\s+release-notes to 1\.0\.0/);
-    expect(out).toMatch(/1\.0\.2\s+rollback/);
+  it("echoes the piped requests and lists the shelf", () => {
+    expect(chat.code).toBe(0);
+    expect(chat.out).toContain("you › /skills");
+    expect(chat.out).toMatch(/security-auditor\s+role, project/);
+    expect(chat.out).toMatch(/✗ BLOCKED\s+write_file/);
+  });
+
+  it("lets the user accept a card, and /rollback undoes the change", () => {
+    expect(chat.out).toContain("accept, reject or skip?");
+    expect(chat.out).toContain("decided by you");
+    expect(chat.out).toMatch(/new version\s+release-notes 1\.0\.0 → 1\.0\.1/);
+    expect(chat.out).toMatch(/rolled back\s+release-notes to 1\.0\.0/);
+    expect(chat.out).toMatch(/1\.0\.2\s+rollback/);
+  });
+
+  it("lets the user reject a card with a reason", () => {
+    expect(chat.out).toContain("reject: I will add the rule myself");
+  });
+
+  it("runs a /skill command with its arguments", () => {
+    expect(chat.out).toMatch(/activated\s+batch-rename \(by the user, args "docs meeting-"\)/);
+    expect(chat.out).toContain("Renamed 3 files");
   });
 });

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { openDemo } from "./demo.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Demo, openDemo } from "./demo.js";
 import { type DemoEvent, MILESTONES, skillEventSignature } from "./events.js";
 import { improveSkill, transcriptOf } from "./improve.js";
 import { FRAMEWORKS, type Framework } from "./runners/runner.js";
@@ -24,85 +24,95 @@ function milestoneOrder(events: readonly DemoEvent[]): number[] {
 const signatures = new Map<Framework, string[]>();
 
 describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
-  it("reaches every milestone in order, with the right skills, tools and files", async () => {
-    const demo = await openDemo({ framework });
-    try {
-      await runStory(demo, async () => ({ accept: true, by: "test" }));
-      const events = demo.bus.events;
-      signatures.set(framework, skillEventSignature(events));
+  // The whole story runs once; each test reads what it recorded.
+  let demo: Demo;
+  let events: DemoEvent[];
+  beforeAll(async () => {
+    demo = await openDemo({ framework });
+    await runStory(demo, async () => ({ accept: true, by: "test" }));
+    events = demo.bus.events;
+    signatures.set(framework, skillEventSignature(events));
+  });
+  afterAll(() => demo?.close());
 
-      // candidates → activation → blocked call → delegation → improvement → rollback
-      const order = milestoneOrder(events);
-      expect(
-        order.every((at) => at >= 0),
-        `missing milestone: ${MILESTONES.filter((_, i) => order[i]! < 0)}`,
-      ).toBe(true);
+  it("reaches every milestone in order", () => {
+    // candidates → activation → blocked call → delegation → improvement → rollback
+    const order = milestoneOrder(events);
+    expect(
+      order.every((at) => at >= 0),
+      `missing milestone: ${MILESTONES.filter((_, i) => order[i]! < 0)}`,
+    ).toBe(true);
+  });
 
-      const [release, commit] = ofType(events, "candidates");
-      expect(release?.candidates[0]?.name).toBe("release-notes");
-      expect(release?.candidates[0]?.reasons).toContainEqual(
-        expect.objectContaining({ kind: "trigger", trigger: "release notes" }),
-      );
-      // The near miss: summarize-diff's trigger matched, its exclusion vetoed it.
-      expect(commit?.candidates.map((c) => c.name)).not.toContain("summarize-diff");
-      expect(commit?.vetoed).toContainEqual(
-        expect.objectContaining({ name: "summarize-diff", exclusion: "commit message" }),
-      );
+  it("routes with stage 1: release-notes by its trigger; summarize-diff vetoed by its exclusion", () => {
+    const [release, commit] = ofType(events, "candidates");
+    expect(release?.candidates[0]?.name).toBe("release-notes");
+    expect(release?.candidates[0]?.reasons).toContainEqual(
+      expect.objectContaining({ kind: "trigger", trigger: "release notes" }),
+    );
+    // The near miss: summarize-diff's trigger matched, its exclusion vetoed it.
+    expect(commit?.candidates.map((c) => c.name)).not.toContain("summarize-diff");
+    expect(commit?.vetoed).toContainEqual(
+      expect.objectContaining({ name: "summarize-diff", exclusion: "commit message" }),
+    );
+  });
 
-      expect(ofType(events, "activated").map((a) => [a.skill, a.by])).toEqual([
-        ["release-notes", "model"],
-        ["batch-rename", "user"],
-      ]);
-      // The user-only skill was never offered: never a candidate, never activated by the model.
-      expect(ofType(events, "candidates").flatMap((c) => c.candidates.map((x) => x.name))).not.toContain(
-        "batch-rename",
-      );
+  it("activates release-notes by the model and batch-rename by the user only", () => {
+    expect(ofType(events, "activated").map((a) => [a.skill, a.by])).toEqual([
+      ["release-notes", "model"],
+      ["batch-rename", "user"],
+    ]);
+    // The user-only skill was never offered: never a candidate, never activated by the model.
+    expect(ofType(events, "candidates").flatMap((c) => c.candidates.map((x) => x.name))).not.toContain(
+      "batch-rename",
+    );
+  });
 
-      // The refused call: write_file under release-notes, and it never ran.
-      expect(ofType(events, "tool-blocked")).toEqual([
-        expect.objectContaining({ tool: "write_file", skill: "release-notes" }),
-      ]);
-      expect(ofType(events, "tool-call").map((c) => c.tool)).not.toContain("write_file");
-      await expect(stat(join(demo.sandbox.dir, "RELEASE_NOTES.md"))).rejects.toThrow();
+  it("refuses write_file under release-notes, and the call never runs", async () => {
+    expect(ofType(events, "tool-blocked")).toEqual([
+      expect.objectContaining({ tool: "write_file", skill: "release-notes" }),
+    ]);
+    expect(ofType(events, "tool-call").map((c) => c.tool)).not.toContain("write_file");
+    await expect(stat(join(demo.sandbox.dir, "RELEASE_NOTES.md"))).rejects.toThrow();
+  });
 
-      // Delegation to the role the user wrote as a file, with only its whitelisted tools.
-      const [delegated] = ofType(events, "delegated");
-      expect(delegated?.role).toBe("security-auditor");
-      expect([...(delegated?.tools ?? [])].sort()).toEqual(["grep", "list_files", "read_file"]);
-      const auditorCalls = ofType(events, "tool-call").filter((c) => c.agent === "security-auditor");
-      expect(auditorCalls.length).toBeGreaterThan(0);
-      expect(auditorCalls.every((c) => delegated?.tools.includes(c.tool))).toBe(true);
-      expect(ofType(events, "answer").find((a) => a.thread === "team")?.text).toMatch(/MD5/);
+  it("delegates to the role the user wrote as a file, with only its whitelisted tools", () => {
+    const [delegated] = ofType(events, "delegated");
+    expect(delegated?.role).toBe("security-auditor");
+    expect([...(delegated?.tools ?? [])].sort()).toEqual(["grep", "list_files", "read_file"]);
+    const auditorCalls = ofType(events, "tool-call").filter((c) => c.agent === "security-auditor");
+    expect(auditorCalls.length).toBeGreaterThan(0);
+    expect(auditorCalls.every((c) => delegated?.tools.includes(c.tool))).toBe(true);
+    expect(ofType(events, "answer").find((a) => a.thread === "team")?.text).toMatch(/MD5/);
+  });
 
-      // The user's /batch-rename renamed the files, in the sandbox only.
-      const renamed = await readFile(
-        join(demo.sandbox.dir, "docs", "meeting-2026-11-09-planning.md"),
-        "utf8",
-      );
-      expect(renamed).toContain("Planning");
+  it("renames the files on the user's /batch-rename, in the sandbox only; the model then ends the skill", async () => {
+    const renamed = await readFile(join(demo.sandbox.dir, "docs", "meeting-2026-11-09-planning.md"), "utf8");
+    expect(renamed).toContain("Planning");
+    expect(ofType(events, "deactivated")).toEqual([
+      expect.objectContaining({ skill: "batch-rename", why: "model" }),
+    ]);
+  });
 
-      // The improvement: proposed, accepted, 1.0.0 → 1.0.1, then rolled back to 1.0.0's text as 1.0.2.
-      expect(ofType(events, "improvement-proposed")).toEqual([
-        expect.objectContaining({ skill: "release-notes", version: "1.0.0" }),
-      ]);
-      expect(ofType(events, "skill-version")).toEqual([
-        expect.objectContaining({ skill: "release-notes", from: "1.0.0", to: "1.0.1" }),
-      ]);
-      expect(ofType(events, "skill-diff")[0]?.diff).toMatch(/^\+6\. Use only this skill's allowed-tools/m);
-      expect(ofType(events, "rolled-back")).toEqual([
-        expect.objectContaining({ skill: "release-notes", restored: "1.0.0", version: "1.0.2" }),
-      ]);
-      const skill = await readFile(demo.shelf.get("release-notes")!.file, "utf8");
-      expect(skill).toContain("version: 1.0.2");
-      expect(skill).not.toContain("6. Use only");
-      expect((await demo.shelf.history("release-notes")).map((v) => v.version)).toEqual([
-        "1.0.2",
-        "1.0.1",
-        "1.0.0",
-      ]);
-    } finally {
-      await demo.close();
-    }
+  it("improves release-notes: proposed, accepted, 1.0.0 → 1.0.1, then rolled back to 1.0.0's text as 1.0.2", async () => {
+    expect(ofType(events, "improvement-proposed")).toEqual([
+      expect.objectContaining({ skill: "release-notes", version: "1.0.0" }),
+    ]);
+    expect(ofType(events, "skill-version")).toEqual([
+      expect.objectContaining({ skill: "release-notes", from: "1.0.0", to: "1.0.1" }),
+    ]);
+    expect(ofType(events, "skill-diff")[0]?.diff).toMatch(/^\+6\. Use only this skill's allowed-tools/m);
+    expect(ofType(events, "rolled-back")).toEqual([
+      expect.objectContaining({ skill: "release-notes", restored: "1.0.0", version: "1.0.2" }),
+    ]);
+    const skill = await readFile(demo.shelf.get("release-notes")!.file, "utf8");
+    expect(skill).toContain("version: 1.0.2");
+    expect(skill).not.toContain("6. Use only");
+    expect((await demo.shelf.history("release-notes")).map((v) => v.version)).toEqual([
+      "1.0.2",
+      "1.0.1",
+      "1.0.0",
+    ]);
   });
 });
 
@@ -119,6 +129,7 @@ describe("across frameworks", () => {
         "blocked write_file by release-notes",
         "delegated security-auditor tools:list_files,read_file,grep",
         "activated batch-rename by user",
+        "ended batch-rename by model",
         "accepted release-notes",
         "rolled-back release-notes to 1.0.0",
       ]),
