@@ -41,9 +41,15 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
   "unknown-field": "Remove the key, fix its spelling, or move it under `metadata:`.",
   "key-case": "Write the key in lower case as documented; YAML keys are case-sensitive.",
   "body-too-long": "Keep SKILL.md under 500 lines; move detail into references/ files the body links to.",
+  "nul-character":
+    "Delete the NUL character (an invisible \\0, often left by a broken copy or an editor); SKILL.md is plain text.",
+  "field-not-applied":
+    "Nothing to do for skillshelf; the field is kept for hosts (such as Claude Code) that apply it.",
   shadowed: "Rename one of the skills, or remove the one you do not want.",
   "duplicate-name": "Give each skill in this folder a distinct `name`.",
   locked: "This builtin skill cannot be overridden; choose another name.",
+  "role-shadowed":
+    "Rename this skill: its name belongs to a role (a sub-agent), and an ordinary skill cannot replace a role. To replace the role, add `role: true`.",
   "symlink-escape": "Point the link at a folder inside the skills root, or copy the skill in.",
   "read-error": "Check that the file exists and is readable.",
   "kept-last-good":

@@ -51,10 +51,13 @@ export type DiagnosticCode =
   | "unknown-field"
   | "key-case"
   | "body-too-long"
+  | "nul-character"
+  | "field-not-applied"
   // load
   | "shadowed"
   | "duplicate-name"
   | "locked"
+  | "role-shadowed"
   | "symlink-escape"
   | "read-error"
   | "kept-last-good"
@@ -95,13 +98,24 @@ export interface SkillMeta {
   /** Named positional arguments for `$name` substitution. */
   arguments: string[];
   version?: string;
+  /** Claude Code's `argument-hint`, shown after `/name` in listings; a list `[a, b]` is kept as the text `[a, b]`. */
   role: boolean;
-  /** Optional model id a role sub-agent should use. */
+  /** Model id the skill asks for (Claude Code's `model`), carried for every skill; role sub-agents run on it. */
   model?: string;
   priority: number;
   group?: string;
   /** Unknown keys, kept verbatim. */
   extra: Record<string, unknown>;
+  /** Claude Code's `context: fork`: the skill asks to run in a sub-agent with its own context. */
+  context?: "fork";
+  /** Claude Code's `agent`: which sub-agent a `context: fork` skill runs as. */
+  agent?: string;
+  /** Claude Code's `paths`: globs (relative, `/` separated) naming the files the skill is for. */
+  paths?: string[];
+  /** Claude Code's `hooks`, exactly as YAML means them; carried, never run by skillshelf. */
+  hooks?: Record<string, unknown>;
+  /** Claude Code's `effort` (`low`, `medium`, `high`, `xhigh`, `max`); carried, not applied. */
+  effort?: string;
 }
 
 export interface Skill extends SkillMeta {

@@ -132,6 +132,15 @@ describe("fast frontmatter path = full path", () => {
     "deep nesting": `metadata: ${"[".repeat(120)}${"]".repeat(120)}`,
     "escaped line breaks": "description: \"a\\\n  b\\ c\"\nlicense: 'x\n\n  y'",
     "special floats as text fields": "version: .5\nmodel: 1.0e+3\ngroup: -.inf\nargument-hint: 0o7",
+    "nested duplicate keys":
+      "metadata:\n  version: 1\n  author: a\n  version: 2\n  version: 3\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      matcher: Write\n  PreToolUse: []\nx: {a: 1, b: {c: 1, c: 2}}",
+    "Claude Code fields":
+      "argument-hint: [issue-number]\ncontext: fork\nagent: Explore\npaths: ['src/**/*.ts', docs/*.md]\nhooks:\n  PostToolUse:\n    - matcher: Edit\n      hooks: [{type: command, command: ./lint.sh, timeout: 30}]\neffort: High\nmodel: claude-opus-4",
+    "Claude Code fields, odd values":
+      "context: inline\neffort: extreme\npaths: a/*, {b,c}/**\nhooks: run.sh\nargument-hint: [[a], b]",
+    "block header with text":
+      "description: | One line.\nlicense: > MIT\nmodel: >- x: y\nargument-hint: [file] [mode]",
+    "empty values that look set": "description: # Heading\nlicense: |\nmodel: >\n",
   };
 
   it.each(Object.entries(corners))("on YAML corners: %s", (_name, yaml) => {

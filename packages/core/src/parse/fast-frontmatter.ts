@@ -38,7 +38,13 @@ import {
 import { isScalar, type ScalarTag } from "yaml";
 import { MAX_YAML_DEPTH } from "./limits.js";
 import { defineOwn } from "./schema.js";
-import { CORE_SCHEMA, type Frontmatter, type FrontmatterPair } from "./yaml-frontmatter.js";
+import {
+  CORE_SCHEMA,
+  collectDuplicates,
+  type Frontmatter,
+  type FrontmatterPair,
+  type NestedDuplicate,
+} from "./yaml-frontmatter.js";
 
 /** A plain scalar the core schema reads as a number: its value and the text it was written as. */
 class YamlNumber {
@@ -48,9 +54,9 @@ class YamlNumber {
   ) {}
 }
 
-/** A nested mapping, kept as pairs until it is read as text or as YAML means it. */
+/** A nested mapping, kept as pairs (with where each key starts) until it is read. */
 class YamlMap {
-  constructor(readonly pairs: Array<[key: string, value: FastValue]>) {}
+  constructor(readonly pairs: Array<[key: string, value: FastValue, at: number]>) {}
 }
 
 type FastValue = string | boolean | null | YamlNumber | YamlMap | FastValue[];
@@ -100,7 +106,16 @@ export function readFastFrontmatter(yaml: string): Frontmatter | undefined {
     return undefined;
   }
   if (walk.index !== events.length - 1 || events[walk.index]!.type !== EVENT_ID.POP) return undefined;
-  return { pairs, text: (value) => textOf(value as FastValue), js: (value) => jsOf(value as FastValue) };
+  return {
+    pairs,
+    text: (value) => textOf(value as FastValue),
+    js: (value) => jsOf(value as FastValue),
+    duplicates: (value, path) => {
+      const found: NestedDuplicate[] = [];
+      duplicatesIn(value as FastValue, path, found);
+      return found;
+    },
+  };
 }
 
 class EventWalk {
@@ -163,8 +178,8 @@ class EventWalk {
         return items;
       }
       case EVENT_ID.MAPPING: {
-        const pairs: Array<[string, FastValue]> = [];
-        this.mapping((key, value) => pairs.push([key, value]));
+        const pairs: Array<[string, FastValue, number]> = [];
+        this.mapping((key, value, at) => pairs.push([key, value, at]));
         return new YamlMap(pairs);
       }
       default:
@@ -210,6 +225,23 @@ function jsOf(value: FastValue): unknown {
   if (Array.isArray(value)) return value.map(jsOf);
   if (value instanceof YamlMap) return objectOf(value, jsOf);
   return value;
+}
+
+/** Repeated keys in the mappings inside `value`, as yaml-frontmatter.ts finds them in nodes. */
+function duplicatesIn(value: FastValue, path: string, found: NestedDuplicate[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      duplicatesIn(item, `${path}[${index}]`, found);
+    });
+    return;
+  }
+  if (!(value instanceof YamlMap)) return;
+  collectDuplicates(
+    value.pairs.map(([key, , at]) => ({ key, at })),
+    path,
+    found,
+  );
+  for (const [key, item] of value.pairs) duplicatesIn(item, `${path}.${key}`, found);
 }
 
 function objectOf(map: YamlMap, read: (value: FastValue) => unknown): Record<string, unknown> {

@@ -47,7 +47,18 @@ const OPTIONAL_PROPS = [
   "version",
   "model",
   "group",
+  "context",
+  "agent",
+  "paths",
+  "hooks",
+  "effort",
 ] as const;
+
+/** Claude Code fields skillshelf keeps on the skill but does not act on (an `info` says so). */
+const NOT_APPLIED: ReadonlyMap<keyof SkillMeta, string> = new Map<keyof SkillMeta, string>([
+  ["hooks", "skillshelf never runs a skill's hooks"],
+  ["effort", "skillshelf does not set the model's effort"],
+]);
 
 export function normalizeMeta(
   report: Report,
@@ -104,6 +115,7 @@ export function normalizeMeta(
         for (const entry of group) {
           if (Object.hasOwn(extra, entry.key)) continue;
           defineOwn(extra, entry.key, frontmatter.js(entry.value));
+          reportNestedDuplicates(report, frontmatter, entry.key, entry.value, locator);
           const meant = nearMissSecurityField(entry.key);
           if (meant !== undefined) {
             failed.add(meant.prop as SecurityProp);
@@ -123,7 +135,8 @@ export function normalizeMeta(
         }
         continue;
       }
-      raw = frontmatter.text(winner.value, aliasBudget);
+      raw = winner.spec.raw ? frontmatter.js(winner.value) : frontmatter.text(winner.value, aliasBudget);
+      reportNestedDuplicates(report, frontmatter, winner.key, winner.value, locator);
     } catch (error) {
       const aliases = error instanceof AliasLimitError;
       report.error(
@@ -173,6 +186,15 @@ export function normalizeMeta(
       continue;
     }
     values.set(spec.prop, { value: parsed.data, keyNode: winner.keyNode });
+    const notApplied = NOT_APPLIED.get(spec.prop);
+    if (notApplied !== undefined) {
+      report.add(
+        "info",
+        "field-not-applied",
+        `\`${spec.key}\` is kept on the skill for hosts that use it, but not applied: ${notApplied}`,
+        line(),
+      );
+    }
   }
   const get = <T>(prop: keyof SkillMeta): T | undefined => values.get(prop)?.value as T | undefined;
   const lineOf = (prop: keyof SkillMeta, key: string) => (): number => {
@@ -184,10 +206,15 @@ export function normalizeMeta(
   // (Checks go on afterwards, so one run reports everything that is wrong.)
   const description = get<string>("description")?.trim() ?? "";
   if (description === "" && !invalidDescription) {
+    const line = lineOf("description", "description")();
+    const why = groups.has("description") ? emptyValueReason(locator.text(line)) : undefined;
     report.error(
       "missing-description",
-      groups.has("description") ? "`description` is empty" : "the frontmatter has no `description`",
-      lineOf("description", "description")(),
+      groups.has("description")
+        ? `\`description\` is empty${why ? `: ${why.message}` : ""}`
+        : "the frontmatter has no `description`",
+      line,
+      why?.hint,
     );
   }
   if (description !== "") checkDescription(report, description, lineOf("description", "description"));
@@ -308,8 +335,54 @@ function mismatchHint(name: string, nameValid: boolean, folderName: string): str
   return `Use one valid name for both the folder and \`name\`, e.g. "${suggestion}".`;
 }
 
+/**
+ * Why a `key:` line that has text after it still reads as empty: a `#` after the colon
+ * starts a YAML comment, and a `|` or `>` block needs its text on the lines below, indented.
+ */
+function emptyValueReason(line: string): { message: string; hint: string } | undefined {
+  const value = /^[^:]*:[ \t]+(.*)$/.exec(line)?.[1]?.trim();
+  if (value === undefined || value === "") return undefined;
+  if (value.startsWith("#")) {
+    return {
+      message: "in YAML a `#` after a space starts a comment, so everything after it on the line is ignored",
+      hint: `Quote the value: description: "${value.replaceAll('"', '\\"').slice(0, 60)}${value.length > 60 ? "…" : ""}"`,
+    };
+  }
+  if (/^[|>][0-9+-]*(?:[ \t]+#.*)?$/.test(value)) {
+    return {
+      message: `the \`${value[0]}\` block has no text: its lines must follow, indented more than \`description\``,
+      hint: `Indent the description's lines under \`description: ${value[0]}\`, or write it on one line.`,
+    };
+  }
+  return undefined;
+}
+
+/** Keys written twice inside a value (`metadata`, `hooks`): the last copy wins, so say which. */
+function reportNestedDuplicates(
+  report: Report,
+  frontmatter: Frontmatter,
+  key: string,
+  value: unknown,
+  locator: Locator,
+): void {
+  for (const repeat of frontmatter.duplicates(value, key)) {
+    const usedLine = locator.at(repeat.usedAt).line;
+    report.rule(
+      "duplicate-key",
+      `\`${repeat.path}\` is written ${repeat.copies} times; only the last one (line ${usedLine}) is used, this one is ignored`,
+      locator.at(repeat.at).line,
+      `Delete the copies of \`${repeat.path}\` you do not mean, keeping one.`,
+    );
+  }
+}
+
 function describe(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
+  if (Array.isArray(value)) {
+    // The list itself is fine; one of its items is not (a nested list or a mapping).
+    const index = value.findIndex((item) => item !== null && typeof item === "object");
+    if (index === -1) return "a list";
+    return `a list whose item ${index + 1} is ${Array.isArray(value[index]) ? "a list" : "a mapping"}`;
+  }
   if (value === null) return "empty";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string")

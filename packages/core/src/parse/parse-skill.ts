@@ -64,10 +64,8 @@ function parseInto(
 ): ParseResult {
   let text: string;
   if (typeof input === "string") {
-    if (input.includes("\0")) return binary(report, "it contains NUL characters");
     text = input;
   } else {
-    if (input.includes(0)) return binary(report, "it contains NUL bytes");
     try {
       text = UTF8.decode(input);
     } catch {
@@ -87,7 +85,19 @@ function parseInto(
     return report.result();
   }
 
-  const split = splitFrontmatter(text);
+  let split = splitFrontmatter(text);
+  const nul = text.indexOf("\0");
+  if (nul !== -1) {
+    // A stray NUL in the instructions (a broken copy) costs a warning; one before them means
+    // the file is not the text it looks like (UTF-16, a binary), and the frontmatter cannot be trusted.
+    const nulLine = countNewlines(text, nul) + 1;
+    if (split.kind !== "ok" || nulLine < split.bodyLine) {
+      report.error("binary-file", "the file is not text: it contains a NUL character", nulLine);
+      return report.result();
+    }
+    reportBodyNuls(report, text, nul, nulLine);
+    split = { ...split, body: split.body.replaceAll("\0", "\uFFFD") };
+  }
   if (split.kind === "none") {
     // A frontmatter pushed down by blank lines is the one mistake worth naming precisely.
     const late = /^\s+---[ \t]*\n/.test(text);
@@ -163,6 +173,25 @@ function fullMeta(
   const frontmatter = readFrontmatter(report, yaml, locator);
   if (frontmatter === undefined) return undefined;
   return normalizeMeta(report, frontmatter, locator, folderName);
+}
+
+/** One diagnostic per line holding a NUL (the report caps how many are listed). */
+function reportBodyNuls(report: Report, text: string, first: number, firstLine: number): void {
+  let line = firstLine;
+  let from = first;
+  for (let at = first; at !== -1; at = text.indexOf("\0", at + 1)) {
+    line += countNewlines(text.slice(from, at));
+    from = at;
+    report.rule(
+      "nul-character",
+      "this line contains a NUL character; it is read as U+FFFD (the replacement character)",
+      line,
+    );
+    // The rest of this line is the same diagnostic.
+    const end = text.indexOf("\n", at);
+    if (end === -1) break;
+    at = end;
+  }
 }
 
 function binary(report: Report, why: string): ParseResult {

@@ -112,6 +112,17 @@ export class Locator {
     return { line: this.firstLine + lo, column: offset - this.starts[lo]! + 1 };
   }
 
+  /** The text of a file line inside the frontmatter ("" outside it). */
+  text(line: number): string {
+    const index = line - this.firstLine;
+    if (index < 0) return "";
+    this.at(0);
+    const start = this.starts![index];
+    if (start === undefined) return "";
+    const end = this.yaml.indexOf("\n", start);
+    return this.yaml.slice(start, end === -1 ? undefined : end);
+  }
+
   /** File line of a 0-based YAML line index. */
   line(index: number): number {
     return this.firstLine + index;

@@ -13,7 +13,7 @@ import { SHARED_DATA } from "../../test/fixtures/shared-data.js";
 import type { SkillMeta } from "../types.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { Locator, Report } from "./report.js";
-import { defineOwn, FIELD_BY_KEY, splitPhraseList, splitToolList } from "./schema.js";
+import { defineOwn, FIELD_BY_KEY, splitGlobList, splitPhraseList, splitToolList } from "./schema.js";
 import { readFrontmatter } from "./yaml-frontmatter.js";
 
 // ── the zod schemas, as they were ──────────────────────────────────────────────
@@ -62,6 +62,19 @@ const metadata = z.custom<Record<string, unknown>>(isPlainMapping).transform((ma
   }
   return out;
 });
+// Claude Code's fields, added after the switch: written here in zod the same way.
+const argumentHint = z.union([scalarText, stringList.transform((items) => `[${items.join(", ")}]`)]);
+const context = z
+  .string()
+  .refine((s) => s.trim().toLowerCase() === "fork")
+  .transform(() => "fork");
+const globs = z.union([z.string().transform(splitGlobList), stringList]);
+const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"];
+const effort = z
+  .string()
+  .refine((s) => EFFORT_LEVELS.includes(s.trim().toLowerCase()))
+  .transform((s) => s.trim().toLowerCase());
+const hooks = z.custom<Record<string, unknown>>(isPlainMapping);
 const ZOD: Partial<Record<keyof SkillMeta, z.ZodType>> = {
   name: scalarText,
   description: scalarText,
@@ -76,13 +89,18 @@ const ZOD: Partial<Record<keyof SkillMeta, z.ZodType>> = {
   disallowedTools: tools,
   disableModelInvocation: flag,
   userInvocable: flag,
-  argumentHint: scalarText,
+  argumentHint,
   arguments: words,
   version: scalarText,
   role: flag,
   model: scalarText,
   priority,
   group: scalarText,
+  context,
+  agent: scalarText,
+  paths: globs,
+  hooks,
+  effort,
 };
 
 const SPECS = [...new Set(FIELD_BY_KEY.values())];

@@ -105,6 +105,42 @@ const words = stringOrList((s) => s.split(/\s+/).filter((s) => s !== ""));
 /** Tool names/patterns: a list, or one string separated by commas or spaces. */
 const tools = stringOrList(splitToolList);
 
+/** Claude Code's `paths` as one string: globs separated by commas or lines (a `{a,b}` group stays whole). */
+export function splitGlobList(value: string): string[] {
+  return splitOutside(value, ",\n");
+}
+
+/** Path globs: a list, or one comma-separated string. */
+const globs = stringOrList(splitGlobList);
+
+/**
+ * Claude Code's `argument-hint`: documented as `[issue-number]`, which YAML reads as a
+ * list; a list is shown as the text it was written as, `[a, b]`.
+ */
+function argumentHint(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return scalarText(value);
+  const items = stringList(value);
+  return items === undefined ? undefined : `[${items.join(", ")}]`;
+}
+
+/** `context`: Claude Code's one value, `fork` (run in a sub-agent with its own context). */
+function context(value: unknown): "fork" | undefined {
+  return typeof value === "string" && value.trim().toLowerCase() === "fork" ? "fork" : undefined;
+}
+
+const EFFORT_LEVELS = new Set(["low", "medium", "high", "xhigh", "max"]);
+/** `effort`: one of Claude Code's levels. */
+function effort(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const level = value.trim().toLowerCase();
+  return EFFORT_LEVELS.has(level) ? level : undefined;
+}
+
+/** `hooks`: a mapping, kept as YAML means it (skillshelf never runs it). */
+function hooks(value: unknown): Record<string, unknown> | undefined {
+  return isPlainMapping(value) ? value : undefined;
+}
+
 const TRUE_WORDS = new Set(["true", "yes", "on"]);
 const FALSE_WORDS = new Set(["false", "no", "off"]);
 function flag(value: unknown): boolean | undefined {
@@ -159,6 +195,8 @@ export interface FieldSpec {
   expects: string;
   /** The documented spelling (for messages and `key-case` hints). */
   key: string;
+  /** Read the value exactly as YAML means it (numbers as numbers), not as text. */
+  raw?: boolean;
 }
 
 function field<T>(
@@ -166,8 +204,11 @@ function field<T>(
   prop: keyof SkillMeta,
   read: (value: unknown) => T | undefined,
   expects: string,
+  raw = false,
 ): FieldSpec {
-  return { key, prop, schema: schema(read), expects };
+  return raw
+    ? { key, prop, schema: schema(read), expects, raw }
+    : { key, prop, schema: schema(read), expects };
 }
 
 const FIELDS: readonly FieldSpec[] = [
@@ -184,13 +225,19 @@ const FIELDS: readonly FieldSpec[] = [
   field("disallowed-tools", "disallowedTools", tools, "a list of tool names, or one string of names"),
   field("disable-model-invocation", "disableModelInvocation", flag, "true or false"),
   field("user-invocable", "userInvocable", flag, "true or false"),
-  field("argument-hint", "argumentHint", scalarText, "a string"),
+  field("argument-hint", "argumentHint", argumentHint, "a string (or a list such as `[issue-number]`)"),
   field("arguments", "arguments", words, "a list of argument names, or one space-separated string"),
   field("version", "version", scalarText, 'a version string (e.g. "1.2.0")'),
   field("role", "role", flag, "true or false"),
   field("model", "model", scalarText, "a model id string"),
   field("priority", "priority", priority, "a number"),
   field("group", "group", scalarText, "a string"),
+  // Claude Code's skill fields (code.claude.com/docs/en/skills, "Frontmatter reference").
+  field("context", "context", context, "`fork`"),
+  field("agent", "agent", scalarText, "a sub-agent name"),
+  field("paths", "paths", globs, "a list of path globs (or one comma-separated string)"),
+  field("hooks", "hooks", hooks, "a mapping of hook events", true),
+  field("effort", "effort", effort, "one of `low`, `medium`, `high`, `xhigh`, `max`"),
 ];
 
 /**

@@ -8,7 +8,7 @@ import { MAX_YAML_ALIASES, MAX_YAML_DEPTH } from "./limits.js";
 import type { Locator, Report } from "./report.js";
 import { defineOwn } from "./schema.js";
 import { exceedsYamlDepth } from "./yaml-depth.js";
-import { quoteColonValues } from "./yaml-recovery.js";
+import { quoteUnreadableValues, type RepairKind } from "./yaml-recovery.js";
 
 /** Where a key starts in the YAML (a `yaml` node, or the fast path's offsets), for its line. */
 export interface KeyPosition {
@@ -35,6 +35,45 @@ export interface Frontmatter {
   text(value: unknown, budget: { aliases: number }): unknown;
   /** A value exactly as YAML means it (for unknown keys, kept verbatim in `extra`). */
   js(value: unknown): unknown;
+  /**
+   * Keys written more than once in one mapping inside `value` (`metadata`, `hooks`), which
+   * reading it as JS would silently collapse to the last one; `path` names the value.
+   * Aliases are not followed (the fast path never has any).
+   */
+  duplicates(value: unknown, path: string): NestedDuplicate[];
+}
+
+/** A key repeated inside a nested mapping: `path` names it (`metadata.version`). */
+export interface NestedDuplicate {
+  path: string;
+  /** Where this copy of the key starts (an offset in the YAML). */
+  at: number;
+  /** Where the copy that is used (the last one, as YAML reads it) starts. */
+  usedAt: number;
+  /** How many times the key is written in that mapping. */
+  copies: number;
+}
+
+/** Adds to `found` one entry per ignored copy of each key repeated among `keys` (one mapping). */
+export function collectDuplicates(
+  keys: ReadonlyArray<{ key: string; at: number }>,
+  path: string,
+  found: NestedDuplicate[],
+): void {
+  if (keys.length < 2) return;
+  const byKey = new Map<string, number[]>();
+  for (const { key, at } of keys) {
+    const offsets = byKey.get(key);
+    if (offsets) offsets.push(at);
+    else byKey.set(key, [at]);
+  }
+  for (const [key, offsets] of byKey) {
+    if (offsets.length < 2) continue;
+    const usedAt = offsets[offsets.length - 1]!;
+    for (const at of offsets.slice(0, -1)) {
+      found.push({ path: `${path}.${key}`, at, usedAt, copies: offsets.length });
+    }
+  }
 }
 
 /** Thrown (and caught by the caller) when a value expands more aliases than allowed. */
@@ -58,7 +97,22 @@ function parseYaml(yaml: string): Document {
   }) as Document;
 }
 
-/** Parses the YAML (retrying once with `: ` values quoted in lenient mode). Undefined = skipped. */
+/** What each lenient repair tells the user (the line keeps its place, so it is reported there). */
+const REPAIR_MESSAGES: Readonly<Record<RepairKind, { message: string; hint?: string }>> = {
+  colon: { message: 'this value contains ": " but is not quoted; it was read as if it were quoted' },
+  "block-header": {
+    message:
+      "this value starts with a `|` or `>` block header followed by text on the same line, which YAML rejects; it was read as the text after the header",
+    hint: "Put the text on the lines below the `|` (indented), or drop the `|` and quote the text; other YAML parsers reject this file.",
+  },
+  indicator: {
+    message:
+      "this value starts with a character YAML reads as syntax (`@`, `` ` ``, `%`, `[`, `{`, a quote, `*`) and is not valid as such; it was read as if it were quoted",
+    hint: 'Quote the whole value (e.g. argument-hint: "[file] [mode]"); other YAML parsers reject this file.',
+  },
+};
+
+/** Parses the YAML (retrying once with unreadable values quoted in lenient mode). Undefined = skipped. */
 export function readFrontmatter(report: Report, yaml: string, locator: Locator): Frontmatter | undefined {
   if (exceedsYamlDepth(yaml)) {
     report.error(
@@ -79,7 +133,7 @@ export function readFrontmatter(report: Report, yaml: string, locator: Locator):
   }
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
-    const recovery = report.mode === "lenient" ? quoteColonValues(yaml) : undefined;
+    const recovery = report.mode === "lenient" ? quoteUnreadableValues(yaml) : undefined;
     const retried = recovery ? parseYaml(recovery.yaml) : undefined;
     if (recovery === undefined || retried === undefined || retried.errors.length > 0) {
       const where = locator.at(first.pos[0]);
@@ -93,14 +147,10 @@ export function readFrontmatter(report: Report, yaml: string, locator: Locator):
       return undefined;
     }
     doc = retried;
-    for (const index of recovery.lines) {
-      report.add(
-        "warning",
-        "yaml-recovered",
-        'this value contains ": " but is not quoted; it was read as if it were quoted',
-        locator.line(index),
-      );
-    }
+    recovery.lines.forEach((index, i) => {
+      const { message, hint } = REPAIR_MESSAGES[recovery.kinds[i]!];
+      report.add("warning", "yaml-recovered", message, locator.line(index), hint);
+    });
   }
 
   const contents = doc.contents;
@@ -127,7 +177,33 @@ function documentFrontmatter(doc: Document, pairs: FrontmatterPair[]): Frontmatt
     pairs,
     text: (value, budget) => textValue(doc, value as Node | null, budget),
     js: (value) => jsValue(doc, value as Node | null),
+    duplicates: (value, path) => {
+      const found: NestedDuplicate[] = [];
+      duplicatesIn(value as Node | null, path, found);
+      return found;
+    },
   };
+}
+
+function duplicatesIn(node: Node | null, path: string, found: NestedDuplicate[]): void {
+  if (isSeq(node)) {
+    node.items.forEach((item, index) => {
+      duplicatesIn(item as Node | null, `${path}[${index}]`, found);
+    });
+    return;
+  }
+  if (!isMap(node)) return;
+  collectDuplicates(
+    node.items.map((pair) => ({
+      key: keyText(pair.key as Node | null),
+      at: (pair.key as Node | null)?.range?.[0] ?? 0,
+    })),
+    path,
+    found,
+  );
+  for (const pair of node.items) {
+    duplicatesIn(pair.value as Node | null, `${path}.${keyText(pair.key as Node | null)}`, found);
+  }
 }
 
 function keyText(node: Node | null): string {

@@ -1,0 +1,85 @@
+/**
+ * Robustness over shared/data/skills-mirror: 15,725 real SKILL.md files from 527 public
+ * repositories, messy ones included (generator bugs, NUL bytes, hundreds of copies of one
+ * name). Parse and resolution only, so it stays a few seconds: every file is parsed without
+ * throwing, every file is either loaded or skipped with a located error, and the one-skill-
+ * per-name resolution over all of them completes. The counts by code are not pinned (the
+ * mirror is a snapshot others may refresh); bench/RESULTS.md records them.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeWithSharedData } from "@skillshelf/test-utils";
+import { expect, it } from "vitest";
+import { type ResolveEntry, resolveSkills } from "../src/load/resolve.js";
+import { parseSkill } from "../src/parse/parse-skill.js";
+import type { ParseMode, Skill } from "../src/types.js";
+import { SHARED_DATA } from "./fixtures/shared-data.js";
+
+const MIRROR = join(SHARED_DATA, "skills-mirror");
+
+/** `<owner>@<repo>/<skill>/SKILL.md` (any case of the file name), sorted for a stable order. */
+function mirrorFiles(): string[] {
+  const files: string[] = [];
+  for (const repo of readdirSync(MIRROR, { withFileTypes: true })) {
+    if (!repo.isDirectory()) continue;
+    for (const skill of readdirSync(join(MIRROR, repo.name), { withFileTypes: true })) {
+      if (!skill.isDirectory()) continue;
+      for (const file of readdirSync(join(MIRROR, repo.name, skill.name))) {
+        if (file.toLowerCase() === "skill.md") files.push(join(MIRROR, repo.name, skill.name, file));
+      }
+    }
+  }
+  return files.sort();
+}
+
+function parseMirror(files: readonly string[], mode: ParseMode) {
+  const counts: Record<string, number> = {};
+  const entries: ResolveEntry[] = [];
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    const result = parseSkill(bytes, { path: file, mode });
+    const lines = bytes.toString("latin1").split("\n").length;
+    for (const d of result.diagnostics) {
+      counts[`${d.severity}:${d.code}`] = (counts[`${d.severity}:${d.code}`] ?? 0) + 1;
+      expect(d.file).toBe(file);
+      expect(d.line).toBeGreaterThanOrEqual(1);
+      expect(d.line).toBeLessThanOrEqual(lines);
+    }
+    if (result.skill === undefined) {
+      expect(result.diagnostics.some((d) => d.severity === "error")).toBe(true);
+    } else {
+      const skill: Skill = { ...result.skill, scope: "project", locked: false };
+      entries.push({ skill, rank: 0, depth: 2 });
+    }
+  }
+  const resolution = resolveSkills(entries);
+  for (const d of resolution.diagnostics) {
+    counts[`${d.severity}:${d.code}`] = (counts[`${d.severity}:${d.code}`] ?? 0) + 1;
+  }
+  if (process.env.SKILLSHELF_MIRROR_COUNTS) {
+    const sorted = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
+    console.log(
+      mode,
+      { files: files.length, loaded: entries.length, names: resolution.skills.length },
+      sorted,
+    );
+  }
+  return { loaded: entries.length, resolution };
+}
+
+describeWithSharedData("the skills mirror", () => {
+  const files = mirrorFiles();
+
+  it("holds the 15,725 files its notice describes", () => {
+    expect(files).toHaveLength(15_725);
+  });
+
+  for (const mode of ["lenient", "strict"] as const) {
+    it(`${mode}: every file parses or is skipped with a located error, and names resolve`, () => {
+      const { loaded, resolution } = parseMirror(files, mode);
+      expect(loaded).toBeGreaterThan(0);
+      expect(resolution.skills.length).toBeLessThanOrEqual(loaded);
+      expect(resolution.skills.length + resolution.overridden.length).toBe(loaded);
+    });
+  }
+});
