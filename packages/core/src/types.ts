@@ -94,18 +94,14 @@ export interface SkillMeta {
   disableModelInvocation: boolean;
   /** May the user run it by typing "/name"? Default true, except for role skills (sub-agents): false unless the file says `user-invocable: true`. */
   userInvocable: boolean;
+  /** Claude Code's `argument-hint`, shown after `/name` in listings; a list `[a, b]` is kept as the text `[a, b]`. */
   argumentHint?: string;
   /** Named positional arguments for `$name` substitution. */
   arguments: string[];
   version?: string;
-  /** Claude Code's `argument-hint`, shown after `/name` in listings; a list `[a, b]` is kept as the text `[a, b]`. */
   role: boolean;
   /** Model id the skill asks for (Claude Code's `model`), carried for every skill; role sub-agents run on it. */
   model?: string;
-  priority: number;
-  group?: string;
-  /** Unknown keys, kept verbatim. */
-  extra: Record<string, unknown>;
   /** Claude Code's `context: fork`: the skill asks to run in a sub-agent with its own context. */
   context?: "fork";
   /** Claude Code's `agent`: which sub-agent a `context: fork` skill runs as. */
@@ -116,6 +112,10 @@ export interface SkillMeta {
   hooks?: Record<string, unknown>;
   /** Claude Code's `effort` (`low`, `medium`, `high`, `xhigh`, `max`); carried, not applied. */
   effort?: string;
+  priority: number;
+  group?: string;
+  /** Unknown keys, kept verbatim. */
+  extra: Record<string, unknown>;
 }
 
 export interface Skill extends SkillMeta {
