@@ -16,6 +16,7 @@ import {
 } from "./history/writer.js";
 import type { GuardLimits } from "./improve/guards.js";
 import { createImprovements, type Improvements } from "./improve/improvements.js";
+import { ChangeMonitor } from "./load/change-monitor.js";
 import { SkillLoader } from "./load/loader.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
@@ -67,6 +68,11 @@ export interface ShelfOptions {
   builtins?: BuiltinSkill[];
   builtinRoles?: boolean;
   mode?: ParseMode;
+  /**
+   * How refresh() learns that nothing changed: "watch" (default) trusts a folder watcher when
+   * the platform's is immediate (Linux), "stat" stats every skill file on every call.
+   */
+  refreshCheck?: "watch" | "stat";
   /** Where skillshelf keeps its own state (usage, history, improvements, events). Default <root>/.skillshelf. */
   stateDir?: string;
   /** Event sink; default a JSONL file under stateDir (`<stateDir>/events.jsonl`). `false` disables. */
@@ -111,6 +117,11 @@ export interface ShelfOptions {
   improve?: { limits?: Partial<GuardLimits>; maxProposals?: number };
 }
 
+export interface RefreshOptions {
+  /** Stat every skill file and folder even when the shelf's watcher saw no change. */
+  full?: boolean;
+}
+
 export interface RefreshResult {
   /** Something on disk moved: a file was read, added or removed (skills() or diagnostics() may differ). */
   changed: boolean;
@@ -128,7 +139,15 @@ export interface Shelf extends SkillSource {
   skills(): readonly Skill[];
   get(name: string): Skill | undefined;
   diagnostics(): readonly Diagnostic[];
-  refresh(): Promise<RefreshResult>;
+  /**
+   * Picks up what changed on disk since the last call. By default, on Linux, the shelf watches
+   * its folders (inotify) and a call with no change in between costs two event-loop turns;
+   * every file is stat'ed on the first call, when the watcher saw something or could not watch
+   * a folder, at least every 2 s (for what inotify misses, such as another machine writing to
+   * a network file system), with `{ full: true }`, with `refreshCheck: "stat"`, and on other
+   * platforms. Changes made before the call are seen either way.
+   */
+  refresh(options?: RefreshOptions): Promise<RefreshResult>;
   /** Opt-in file watching; refresh() stays the source of truth. Returns a stop function. */
   watch(onChange?: (result: RefreshResult) => void): () => void;
 
@@ -198,9 +217,18 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   // ── loading: one shared watcher for every watch() caller ──
   const listeners = new Set<(result: RefreshResult) => void>();
   let watcher: FolderWatcher | undefined;
-  const refresh = async (): Promise<RefreshResult> => {
+  const monitor = new ChangeMonitor(
+    () => loader.watchedFolders(),
+    options.refreshCheck !== "stat" && process.platform === "linux",
+  );
+  const refresh = async (refreshOptions: RefreshOptions = {}): Promise<RefreshResult> => {
+    if (!refreshOptions.full && !(await monitor.mustCheck())) return nothingChanged();
+    monitor.checking();
     const result = await loader.refresh();
-    if (result.changed) watcher?.sync(loader.watchedFolders());
+    if (result.changed) {
+      watcher?.sync(loader.watchedFolders());
+      monitor.sync();
+    }
     // Hand edits are history too: a managed skill changed outside write() is kept on record.
     for (const name of result.updated) {
       await store.recordExternalChange(name, loader.get(name)?.hash).catch(() => undefined);
@@ -208,7 +236,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     return result;
   };
   const refreshFromWatcher = debounce(() => {
-    refresh().then(
+    refresh({ full: true }).then(
       (result) => {
         if (result.changed) for (const listener of listeners) listener(result);
       },
@@ -268,7 +296,10 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // write costs the same on a shelf of 10 skills or 10,000.
     afterWrite: async (written) => {
       const result = await loader.refreshFile(written.file);
-      if (result.added.length + result.removed.length > 0) watcher?.sync(loader.watchedFolders());
+      if (result.added.length + result.removed.length > 0) {
+        watcher?.sync(loader.watchedFolders());
+        monitor.sync();
+      }
       for (const name of result.updated) {
         await store.recordExternalChange(name, loader.get(name)?.hash).catch(() => undefined);
       }
@@ -339,8 +370,13 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     async close() {
       listeners.clear();
       stopWatching();
+      monitor.close();
       await sessions.flush(); // events still queued reach the log
       await state.flush().catch(() => undefined);
     },
   };
+}
+
+function nothingChanged(): RefreshResult {
+  return { changed: false, added: [], updated: [], removed: [], diagnostics: [] };
 }

@@ -13,6 +13,8 @@ export const WATCH_DEBOUNCE_MS = 50;
 export class FolderWatcher {
   private readonly watchers = new Map<string, fs.FSWatcher>();
   private closed = false;
+  /** Folders of the last sync that could not be watched (out of watches, vanished). */
+  private unwatched = 0;
 
   constructor(private readonly onEvent: () => void) {}
 
@@ -20,6 +22,7 @@ export class FolderWatcher {
   sync(folders: readonly string[]): void {
     if (this.closed) return;
     const wanted = new Set(folders.map(nearestExisting));
+    this.unwatched = 0;
     for (const [folder, watcher] of this.watchers) {
       if (!wanted.has(folder)) {
         watcher.close();
@@ -35,13 +38,20 @@ export class FolderWatcher {
           // The folder went away (or the watch broke): forget it; the refresh re-syncs.
           watcher.close();
           this.watchers.delete(folder);
+          this.unwatched++;
           this.onEvent();
         });
         this.watchers.set(folder, watcher);
       } catch {
         // Out of watches (ENOSPC/EMFILE) or vanished: refresh() still covers this folder.
+        this.unwatched++;
       }
     }
+  }
+
+  /** Every folder of the last sync is watched (so an event-free watcher means no change). */
+  get complete(): boolean {
+    return !this.closed && this.unwatched === 0;
   }
 
   get size(): number {

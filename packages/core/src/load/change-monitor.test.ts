@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createShelf, type Shelf } from "../shelf.js";
+import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
+
+const onLinux = process.platform === "linux";
+const shelves: Shelf[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const shelf of shelves.splice(0)) await shelf.close();
+});
+
+async function shelfWith(count: number, refreshCheck?: "watch" | "stat") {
+  const root = await tempDir();
+  const dir = path.join(root, "skills");
+  const files: string[] = [];
+  for (let i = 0; i < count; i++) files.push(await writeSkill(dir, `skill-${i}`, skillText(`skill-${i}`)));
+  const shelf = await createShelf({
+    root,
+    projectDirs: [dir],
+    userDirs: [],
+    builtinRoles: false,
+    events: false,
+    refreshCheck,
+  });
+  shelves.push(shelf);
+  return { shelf, files, dir };
+}
+
+describe.runIf(onLinux)("refresh() with the default watcher", () => {
+  it("sees every edit made right before the call, by sync or async writes, new and deleted skills too", async () => {
+    const { shelf, files, dir } = await shelfWith(5);
+    await shelf.refresh(); // starts watching
+    for (let i = 0; i < 40; i++) {
+      const file = files[i % files.length]!;
+      const description = `Edit ${i}.`;
+      if (i % 2) fs.writeFileSync(file, skillText(path.basename(path.dirname(file)), description));
+      else await writeFile(file, skillText(path.basename(path.dirname(file)), description));
+      const result = await shelf.refresh();
+      expect(result.updated).toEqual([path.basename(path.dirname(file))]);
+      expect(shelf.get(path.basename(path.dirname(file)))?.description).toBe(description);
+    }
+    await writeSkill(dir, "added", skillText("added"));
+    expect((await shelf.refresh()).added).toEqual(["added"]);
+    fs.rmSync(path.join(dir, "added"), { recursive: true });
+    expect((await shelf.refresh()).removed).toEqual(["added"]);
+  });
+
+  it("stats nothing when nothing changed; { full: true } stats every file", async () => {
+    const { shelf } = await shelfWith(20);
+    await shelf.refresh();
+    await shelf.refresh({ full: true });
+    const stat = vi.spyOn(fs, "statSync");
+    expect((await shelf.refresh()).changed).toBe(false);
+    expect(stat).not.toHaveBeenCalled();
+    expect((await shelf.refresh({ full: true })).changed).toBe(false);
+    expect(stat.mock.calls.length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('refreshCheck: "stat"', () => {
+  it("stats every file on every call", async () => {
+    const { shelf } = await shelfWith(20, "stat");
+    await shelf.refresh();
+    const stat = vi.spyOn(fs, "statSync");
+    expect((await shelf.refresh()).changed).toBe(false);
+    expect(stat.mock.calls.length).toBeGreaterThanOrEqual(20);
+  });
+});
