@@ -15,6 +15,13 @@ trap 'rm -f "$LOG"' EXIT
 status=0
 pnpm exec turbo run test --continue 2>&1 | tee "$LOG" || status=$?
 
+# Every README's ts snippets compile, strict, against the packed packages, and a CommonJS
+# consumer is refused by tsc (ESM only) before it could crash at run time.
+node scripts/check-snippets.ts || status=$?
+# Under CI: each adapter's type-check and tests at the lowest and the latest framework
+# versions its peer ranges allow (a throwaway copy; the lockfile is never touched).
+if [[ ! "${CI:-}" =~ ^(|0|false)$ ]]; then bash scripts/version-lanes.sh || status=$?; fi
+
 # One closing line over every package's vitest summary (turbo replays cached ones too):
 # "Tests  2 failed | 810 passed | 97 skipped (909)". A file that fails before its tests run
 # (a suite-level error) counts no test there, so its "Failed Suites N" count is added.
