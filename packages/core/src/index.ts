@@ -84,4 +84,10 @@ export {
   type FileUsageStoreOptions,
   USAGE_FILE,
 } from "./usage/file-store.js";
-export { createMemoryUsageStore, recency, type UsageRecord, type UsageStore } from "./usage/store.js";
+export {
+  createMemoryUsageStore,
+  recency,
+  type UsageRecord,
+  type UsageStore,
+  withUse,
+} from "./usage/store.js";

@@ -80,6 +80,22 @@ function versionToId(version: string | undefined): string {
     .slice(0, 40);
 }
 
+/**
+ * The id a version recorded at `ms` gets (and the version as the id spells it), so every
+ * store names versions alike: `<UTC time>_<version>_<short sha256>`.
+ */
+export function formatVersionId(
+  ms: number,
+  version: string | undefined,
+  hash: string,
+): { id: string; version: string | undefined } {
+  const idVersion = versionToId(version);
+  return {
+    id: `${timeToId(ms)}_${idVersion}_${hash.slice(0, SHORT_HASH_LENGTH)}`,
+    version: idVersion === NO_VERSION ? undefined : idVersion,
+  };
+}
+
 export function assertSafeName(name: string): void {
   if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) {
     throw new SkillWriteError("NOT_FOUND", `"${name}" is not a skill name`, { name });

@@ -35,6 +35,23 @@ export function newProposalId(now = new Date()): string {
   return `${stamp}-${random}`;
 }
 
+/**
+ * A stored record checked against the proposal schema, wherever it was kept (a file, a
+ * database row): a record that does not fit is refused, never half-trusted.
+ */
+export function parseStoredProposal(json: unknown, where: string, id: string): ImprovementProposal {
+  const parsed = StoredProposalSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ImproveError(
+      "INVALID_RECORD",
+      `${where} is not a proposal record (${issue.path.join(".") || "(root)"}: ${issue.message})`,
+      { id, path: where },
+    );
+  }
+  return parsed.data;
+}
+
 export function createProposalStore(dir: string): FileProposalStore {
   const pathOf = (id: string) => join(dir, `${id}.json`);
 
@@ -68,16 +85,7 @@ export function createProposalStore(dir: string): FileProposalStore {
         path,
       });
     }
-    const parsed = StoredProposalSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ImproveError(
-        "INVALID_RECORD",
-        `${path} is not a proposal record (${issue.path.join(".") || "(root)"}: ${issue.message})`,
-        { id, path },
-      );
-    }
-    return parsed.data;
+    return parseStoredProposal(json, path, id);
   }
 
   async function resolveId(idOrPrefix: string): Promise<string> {

@@ -1,0 +1,188 @@
+/**
+ * Usage in the `usage` table, behind core's synchronous UsageStore: reads come from a copy
+ * in memory (a catalog asks for usage inside a turn and must not wait on the network);
+ * uses are applied to that copy at once and sent as increments, `count = count + n`, so two
+ * instances counting the same skill never lose one another's uses. `sync()` sends what is
+ * pending and takes in the other instances' counts.
+ *
+ * A batch that fails to send stays pending and goes out with the next one. What a killed
+ * process had not yet sent (uses of the last few milliseconds) is lost; nothing is counted twice
+ * unless a connection drops after the database committed a batch but before it answered.
+ */
+import { type UsageRecord, type UsageStore, withUse } from "@skillshelf/core";
+import type pg from "pg";
+
+interface Pending {
+  uses: number;
+  lastUsed?: string;
+  firstSeen?: string;
+}
+
+export interface PostgresUsageStore extends UsageStore {
+  /** Resolves once every use recorded so far is in the database (or its send failed and was reported). */
+  flush(): Promise<void>;
+  /** Flush, then re-read every count (at most once per `pullInterval` unless `force`). */
+  sync(force?: boolean): Promise<void>;
+}
+
+export interface PostgresUsageOptions {
+  /** Least time between two re-reads of the table by `sync()` (ms, default 1 000). */
+  pullInterval?: number;
+  onError: (error: Error) => void;
+}
+
+interface UsageRow {
+  skill: string;
+  count: string;
+  last_used: Date | null;
+  first_seen: Date | null;
+}
+
+export function createPostgresUsageStore(
+  pool: pg.Pool,
+  q: string,
+  options: PostgresUsageOptions,
+): PostgresUsageStore {
+  let records = new Map<string, UsageRecord>();
+  let pending = new Map<string, Pending>();
+  let version = 0;
+  let chain: Promise<void> = Promise.resolve();
+  let scheduled = false;
+  let lastPull = Number.NEGATIVE_INFINITY;
+  const pullInterval = options.pullInterval ?? 1_000;
+
+  const mergePending = (into: Map<string, Pending>, from: Map<string, Pending>) => {
+    for (const [name, change] of from) {
+      const had = into.get(name) ?? { uses: 0 };
+      into.set(name, {
+        uses: had.uses + change.uses,
+        lastUsed: later(had.lastUsed, change.lastUsed),
+        firstSeen: earlier(had.firstSeen, change.firstSeen),
+      });
+    }
+  };
+
+  const send = async () => {
+    scheduled = false;
+    const batch = pending;
+    pending = new Map();
+    if (batch.size === 0) return;
+    // Sorted, so two instances updating the same rows lock them in the same order.
+    const names = [...batch.keys()].sort();
+    const changes = names.map((n) => batch.get(n)!);
+    try {
+      await pool.query(
+        `INSERT INTO ${q}.usage AS u (skill, count, last_used, first_seen)
+           SELECT * FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::timestamptz[])
+         ON CONFLICT (skill) DO UPDATE SET
+           count = u.count + EXCLUDED.count,
+           last_used = GREATEST(u.last_used, EXCLUDED.last_used),
+           first_seen = LEAST(u.first_seen, EXCLUDED.first_seen)`,
+        [
+          names,
+          changes.map((c) => c.uses),
+          changes.map((c) => c.lastUsed ?? null),
+          changes.map((c) => c.firstSeen ?? c.lastUsed ?? null),
+        ],
+      );
+    } catch (error) {
+      const unsent = new Map(batch);
+      mergePending(unsent, pending);
+      pending = unsent;
+      options.onError(
+        new Error(`skillshelf: could not send usage (kept for the next send): ${(error as Error).message}`),
+      );
+    }
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    chain = chain.then(send);
+  };
+
+  const pull = async () => {
+    const { rows } = await pool.query<UsageRow>(`SELECT skill, count, last_used, first_seen FROM ${q}.usage`);
+    const next = new Map<string, UsageRecord>();
+    for (const row of rows) {
+      const record: UsageRecord = { count: Number(row.count) };
+      if (row.last_used) record.lastUsed = row.last_used.toISOString();
+      if (row.first_seen) record.firstSeen = row.first_seen.toISOString();
+      next.set(row.skill, record);
+    }
+    // Uses not sent yet still count here.
+    for (const [name, change] of pending) {
+      let record = next.get(name);
+      if (change.uses > 0 && change.lastUsed)
+        record = withUse(record, new Date(change.lastUsed), change.uses);
+      if (change.firstSeen) {
+        record ??= { count: 0 };
+        if (!record.firstSeen || record.firstSeen > change.firstSeen) record.firstSeen = change.firstSeen;
+      }
+      if (record) next.set(name, record);
+    }
+    records = next;
+    version++;
+    lastPull = Date.now();
+  };
+
+  const flush = () => {
+    schedule();
+    return chain;
+  };
+
+  return {
+    version: () => version,
+    get: (name) => {
+      const record = records.get(name);
+      return record && { ...record };
+    },
+    all: () => Object.fromEntries([...records].map(([k, v]) => [k, { ...v }])),
+    record(name, at = new Date()) {
+      const iso = at.toISOString();
+      records.set(name, withUse(records.get(name), at));
+      version++;
+      const change = pending.get(name) ?? { uses: 0 };
+      change.uses++;
+      change.lastUsed = later(change.lastUsed, iso);
+      pending.set(name, change);
+      schedule();
+    },
+    seen(names, at = new Date()) {
+      const iso = at.toISOString();
+      let changed = false;
+      for (const name of names) {
+        if (records.has(name)) continue;
+        records.set(name, { count: 0, firstSeen: iso });
+        const change = pending.get(name) ?? { uses: 0 };
+        change.firstSeen = earlier(change.firstSeen, iso);
+        pending.set(name, change);
+        changed = true;
+      }
+      if (changed) {
+        version++;
+        schedule();
+      }
+    },
+    flush,
+    async sync(force = false) {
+      await flush();
+      if (force || Date.now() - lastPull >= pullInterval) {
+        await pull().catch((error: Error) =>
+          options.onError(new Error(`skillshelf: could not read usage: ${error.message}`)),
+        );
+      }
+    },
+  };
+}
+
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a > b ? a : b;
+}
+
+function earlier(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a < b ? a : b;
+}
