@@ -1,5 +1,6 @@
 import type { CommandContext } from "./context.js";
 import { createContext } from "./context.js";
+import { asksVersion, CLI_VERSION } from "./version.js";
 
 /** A command: parses its own arguments, prints, returns the exit code. */
 export type Command = (args: string[], ctx: CommandContext) => Promise<number>;
@@ -27,11 +28,16 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Com
 export function usage(): string {
   const width = Math.max(...Object.keys(commands).map((c) => c.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `Usage: skillshelf <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun 'skillshelf <command> --help' for a command's options.\n`;
+  return `Usage: skillshelf <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun 'skillshelf <command> --help' for a command's options; --version prints the version.\n`;
 }
 
 export async function main(argv: string[], ctx: CommandContext = createContext()): Promise<number> {
   const [name, ...rest] = argv;
+  // Anywhere before `--`, for every command: the one answer that needs no valid arguments.
+  if (asksVersion(argv)) {
+    ctx.out(`${CLI_VERSION}\n`);
+    return 0;
+  }
   if (!name || name === "--help" || name === "-h" || name === "help") {
     ctx.out(usage());
     return name ? 0 : 1;
