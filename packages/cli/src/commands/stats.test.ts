@@ -127,6 +127,31 @@ describe("skillshelf stats", () => {
     expect(out).toMatch(/Zero use[^\n]*: 3\n {2}archiver, editor, writer/);
   });
 
+  it("--thread, --run and --session keep one conversation's events", async () => {
+    const at = daysAgo(1);
+    await log([
+      { type: "activated", at, skill: "writer", by: "model", session: "s1", thread: "t1", run: "r1" },
+      { type: "activated", at, skill: "editor", by: "model", session: "s2", thread: "t1", run: "r2" },
+      { type: "activated", at, skill: "archiver", by: "model", session: "s3", thread: "t2", run: "r3" },
+    ]);
+    expect(await main(["stats", "--json", "--thread", "t1"], ctx())).toBe(0);
+    const json = JSON.parse(out);
+    expect(json.filter).toEqual({ thread: "t1" });
+    expect(json.events).toBe(2);
+    expect(
+      json.skills
+        .filter((s: { activations: number }) => s.activations > 0)
+        .map((s: { name: string }) => s.name),
+    ).toEqual(["editor", "writer"]);
+    out = "";
+    expect(await main(["stats", "--json", "--thread", "t1", "--run", "r2"], ctx())).toBe(0);
+    expect(JSON.parse(out).events).toBe(1);
+    out = "";
+    expect(await main(["stats", "--session", "s3"], ctx())).toBe(0);
+    expect(out).toContain("Events: 1");
+    expect(out).toContain("session s3");
+  });
+
   it("rejects bad options with usage", async () => {
     expect(await main(["stats", "--days", "soon"], ctx())).toBe(2);
     expect(err).toContain("--days must be a positive number");

@@ -5,7 +5,15 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createShelf, EVENTS_FILE, type EventSummary, readEvents, summarizeEvents } from "@skillshelf/core";
+import {
+  createShelf,
+  EVENTS_FILE,
+  type EventQuery,
+  type EventSummary,
+  matchesEventQuery,
+  readEvents,
+  summarizeEvents,
+} from "@skillshelf/core";
 import type { CommandContext } from "../context.js";
 
 const HELP = `Usage: skillshelf stats [options]
@@ -15,6 +23,9 @@ Usage, zero-use skills and blocked tool calls, from the event log.
 Options:
   --days <n>         zero-use window in days (default 30)
   --events <file>    event log (default <state-dir>/${EVENTS_FILE})
+  --session <id>     only the events of this session (one model call)
+  --thread <id>      only the events of this thread (a conversation, as the host named it)
+  --run <id>         only the events of this run
   --root <dir>       project root (default: the current folder)
   --state-dir <dir>  skillshelf's state folder (default <root>/.skillshelf)
   --json             print the summary as JSON
@@ -25,6 +36,9 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   let values: {
     days?: string;
     events?: string;
+    session?: string;
+    thread?: string;
+    run?: string;
     root?: string;
     "state-dir"?: string;
     json?: boolean;
@@ -36,6 +50,9 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
       options: {
         days: { type: "string" },
         events: { type: "string" },
+        session: { type: "string" },
+        thread: { type: "string" },
+        run: { type: "string" },
         root: { type: "string" },
         "state-dir": { type: "string" },
         json: { type: "boolean" },
@@ -85,12 +102,21 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     .map((s) => s.name);
   await shelf.close();
 
-  const summary = summarizeEvents(log.events, { zeroUseDays: days, skills });
+  const query: EventQuery = {};
+  if (values.session !== undefined) query.session = values.session;
+  if (values.thread !== undefined) query.thread = values.thread;
+  if (values.run !== undefined) query.run = values.run;
+  const events = log.events.filter((event) => matchesEventQuery(event, query));
+  const summary = summarizeEvents(events, { zeroUseDays: days, skills });
   if (values.json) {
-    ctx.out(`${JSON.stringify({ file, invalidLines: log.invalidLines, ...summary }, null, 2)}\n`);
+    ctx.out(
+      `${JSON.stringify({ file, filter: query, invalidLines: log.invalidLines, ...summary }, null, 2)}\n`,
+    );
     return 0;
   }
-  ctx.out(render(summary, path.relative(ctx.cwd, file) || file, ctx));
+  const shown = path.relative(ctx.cwd, file) || file;
+  const filter = Object.entries(query).map(([key, value]) => `${key} ${value}`);
+  ctx.out(render(summary, filter.length > 0 ? `${shown}, ${filter.join(", ")}` : shown, ctx));
   return 0;
 }
 
