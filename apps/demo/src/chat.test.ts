@@ -109,7 +109,7 @@ describe.each(FRAMEWORKS)("--chat through a skill's life on %s (offline model)",
     expect(ofType(turn(4), "tool-blocked")).toEqual([]);
     expect(called(turn(4))).toEqual(["grep"]);
     const answer = ofType(turn(4), "answer")[0]?.text;
-    expect(answer).toContain("The demo has no web search");
+    expect(answer).toContain("No web search here, so I searched the code");
     expect(answer).toMatch(/src\/auth\.ts:\d+: .*createHash\("md5"\)/);
   });
 

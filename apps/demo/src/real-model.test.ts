@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDemo } from "./demo.js";
 import { skillEventSignature } from "./events.js";
 import { FRAMEWORKS, modelFromEnv } from "./runners/runner.js";
@@ -30,21 +30,40 @@ describe("modelFromEnv", () => {
 });
 
 describe.each(FRAMEWORKS)("the OPENAI_API_KEY path on %s", (framework) => {
-  it("runs the same story through the framework's real OpenAI-compatible provider, over HTTP", async () => {
-    const server = await startOfflineRulesServer();
-    const offline = await openDemo({ framework });
-    const online = await openDemo({
+  // One story per hook: the same story offline, then through the provider over HTTP.
+  let offline: string[];
+  let online: string[];
+  let server: Awaited<ReturnType<typeof startOfflineRulesServer>>;
+  beforeAll(async () => {
+    const demo = await openDemo({ framework });
+    try {
+      await runStory(demo, async () => ({ accept: true, by: "test" }));
+      offline = skillEventSignature(demo.bus.events);
+    } finally {
+      await demo.close();
+    }
+  });
+  beforeAll(async () => {
+    server = await startOfflineRulesServer();
+    const demo = await openDemo({
       framework,
       model: { kind: "openai", apiKey: "test", baseURL: server.url, model: "scripted" },
     });
     try {
-      await runStory(offline, async () => ({ accept: true, by: "test" }));
-      await runStory(online, async () => ({ accept: true, by: "test" }));
-      expect(server.requests.length).toBeGreaterThan(10);
-      expect(server.requests.every((r) => r.body.model === "scripted")).toBe(true);
-      expect(skillEventSignature(online.bus.events)).toEqual(skillEventSignature(offline.bus.events));
+      await runStory(demo, async () => ({ accept: true, by: "test" }));
+      online = skillEventSignature(demo.bus.events);
     } finally {
-      await Promise.all([offline.close(), online.close(), server.close()]);
+      await demo.close();
     }
+  });
+  afterAll(() => server?.close());
+
+  it("runs the story through the framework's real OpenAI-compatible provider, over HTTP", () => {
+    expect(server.requests.length).toBeGreaterThan(10);
+    expect(server.requests.every((r) => r.body.model === "scripted")).toBe(true);
+  });
+
+  it("gets the same skill events as offline", () => {
+    expect(online).toEqual(offline);
   });
 });

@@ -185,7 +185,7 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
     const hits = resultOf("grep");
     if (hits === undefined) return { toolCalls: [{ name: "grep", args: { pattern: searched.pattern } }] };
     const found = hits === "no matches" ? [] : hits.split("\n").filter(Boolean);
-    const where = searched.web ? "The demo has no web search, so I searched the workspace's code: " : "";
+    const where = searched.web ? "No web search here, so I searched the code: " : "";
     return {
       text: found.length
         ? `${where}${found.length} ${found.length === 1 ? "match" : "matches"} for "${searched.pattern}":\n${found.map((h) => `  ${h}`).join("\n")}`
