@@ -6,6 +6,17 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
 cd "$ROOT"
+
+# @skillshelf/postgres tests start a throwaway PostgreSQL server from the machine's binaries;
+# a fresh Debian machine has none, so Debian's package is installed (as root) when missing.
+# Without it those tests skip with one line, except under CI=true, where they fail.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "[test] installing PostgreSQL (apt-get install postgresql) for @skillshelf/postgres" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } >&2 ||
+      echo "[test] could not install PostgreSQL; the @skillshelf/postgres tests will say so" >&2
+  fi
+fi
 pnpm lint
 pnpm typecheck
 
