@@ -1,4 +1,5 @@
 import type { CommandContext } from "./context.js";
+import { closestOption } from "./did-you-mean.js";
 
 interface ParsedArgs {
   values: { help?: boolean };
@@ -22,7 +23,7 @@ export function startCommand<P extends ParsedArgs>(
   try {
     parsed = parse(args);
   } catch (error) {
-    ctx.err(`skillshelf ${name}: ${(error as Error).message}\n\n${help}`);
+    ctx.err(`skillshelf ${name}: ${parseErrorMessage(error as Error & { code?: string }, help)}\n\n${help}`);
     return 2;
   }
   if (parsed.values.help) {
@@ -34,4 +35,12 @@ export function startCommand<P extends ParsedArgs>(
     return 2;
   }
   return parsed;
+}
+
+/** node:util's parse errors, with a suggestion for a mistyped option. */
+function parseErrorMessage(error: Error & { code?: string }, help: string): string {
+  const typed = /'(-[^']*)'/.exec(error.message)?.[1];
+  if (error.code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !typed) return error.message;
+  const suggestion = closestOption(typed, help);
+  return `unknown option '${typed}'${suggestion ? `; did you mean '${suggestion}'?` : ""}`;
 }
