@@ -73,6 +73,27 @@ describe("role sub-agents", () => {
     expect(result.messages.at(-1)?.text).toBe("2 problems found");
   });
 
+  it("is built as core builds every role agent: today's date line first, core's step limit", async () => {
+    const p = await project({ reviewer: reviewerRole });
+    const model = fakeModel()
+      .respondWithTools([{ name: "read_file", args: {}, id: "r1" }])
+      .respondWithTools([{ name: "read_file", args: {}, id: "r2" }])
+      .respond(new AIMessage("never reached"));
+    const agent = createRoleAgent("reviewer", {
+      shelf: p.shelf,
+      tools: hostTools().tools,
+      model,
+      maxSteps: 2,
+    });
+
+    await agent.invoke({ messages: [new HumanMessage("Review main.ts")] });
+
+    const system = systemText(model.calls[0]?.messages);
+    expect(system).toMatch(/^Today is \w+day, \d{4}-\d{2}-\d{2}/);
+    expect(system).toContain("REVIEWER-INSTRUCTIONS");
+    expect(model.callCount).toBe(2);
+  });
+
   it("a builtin role behaves exactly like a user-written one (globs included)", async () => {
     const p = await project({ reviewer: reviewerRole }, { builtins: [plannerBuiltin] });
     const rec = recorder();
@@ -108,6 +129,23 @@ describe("role sub-agents", () => {
     expect(resolveModel).toHaveBeenCalledWith("tiny-model", expect.objectContaining({ name: "fast" }));
     expect(tiny.callCount).toBe(1);
     expect(fallback.callCount).toBe(0);
+  });
+
+  it("falls back to the given model when resolveModel maps a role's model to nothing", async () => {
+    const p = await project({
+      fast: skillFile(
+        { name: "fast", description: "Quick answers.", role: true, model: "unknown-model" },
+        "FAST-INSTRUCTIONS",
+      ),
+    });
+    const fallback = fakeModel().respond(new AIMessage("quick"));
+    const resolveModel = vi.fn(() => undefined);
+    const agent = createRoleAgent("fast", { shelf: p.shelf, tools: [], model: fallback, resolveModel });
+
+    await agent.invoke({ messages: [new HumanMessage("2+2?")] });
+
+    expect(resolveModel).toHaveBeenCalledWith("unknown-model", expect.objectContaining({ name: "fast" }));
+    expect(fallback.callCount).toBe(1);
   });
 
   it("reports a role's whitelist entry that matches none of the tools", async () => {

@@ -4,13 +4,14 @@
  * Builtin and user-written roles both come from `shelf.roles()`, so they behave alike; core
  * checks delegation calls and resolves each role's tools.
  */
-import { type Delegation, type Role, resolveRoleTools, type Shelf } from "@skillshelf/core";
+import { type Delegation, type Role, roleAgentSpec, type Shelf } from "@skillshelf/core";
 import { hostDelegationSpec, reportOnce, runDelegation } from "@skillshelf/core/adapter";
 import {
   type AgentMiddleware,
   AIMessage,
   type CreateAgentParams,
   createAgent,
+  dynamicSystemPromptMiddleware,
   HumanMessage,
   modelCallLimitMiddleware,
   tool,
@@ -30,16 +31,21 @@ export interface RoleAgentOptions {
   model: Model;
   /**
    * Turns a role's `model:` id into a model. Default: the id as is, which LangChain reads as
-   * a "provider:model" string (e.g. "openai:gpt-4o-mini").
+   * a "provider:model" string (e.g. "openai:gpt-4o-mini"). `undefined`: the role runs on `model`.
    */
-  resolveModel?: (id: string, role: Role) => Model;
+  resolveModel?: (id: string, role: Role) => Model | undefined;
   /** Extra middleware for every role sub-agent (e.g. the host's logging). */
   middleware?: readonly AgentMiddleware[];
   /** E.g. a role whitelists a tool that matches none of `tools`. Default: each once, on console.warn. */
   onDiagnostic?: OnDiagnostic;
+  /** Model calls a role agent may make per task. Default: core's, the same in every adapter. */
+  maxSteps?: number;
 }
 
-/** A `createAgent` for one role: its instructions as the system prompt, only its tools. */
+/**
+ * A `createAgent` for one role, built as core builds every role agent: today's date and the
+ * role's instructions as the system prompt (read per model call), only its tools, core's step limit.
+ */
 export function createRoleAgent(role: string | Role, options: RoleAgentOptions) {
   const found = typeof role === "string" ? options.shelf.role(role) : role;
   if (!found) {
@@ -48,33 +54,35 @@ export function createRoleAgent(role: string | Role, options: RoleAgentOptions) 
       `skillshelf: there is no role "${String(role)}"; roles: ${names.join(", ") || "(none)"}.`,
     );
   }
-  const { tools, diagnostics } = resolveRoleTools(found, options.tools.map(toolName), {
+  const spec = roleAgentSpec(found, options.tools.map(toolName), {
     toolAliases: options.shelf.options.toolAliases,
+    ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
   });
-  for (const diagnostic of diagnostics) (options.onDiagnostic ?? defaultReport)(diagnostic);
-  return roleAgent(found, found.instructions, tools, options);
+  for (const diagnostic of spec.diagnostics) (options.onDiagnostic ?? defaultReport)(diagnostic);
+  return roleAgent(found, spec.instructions, spec.tools, options, spec.maxSteps);
 }
 
 function roleAgent(
   role: Role,
-  instructions: string,
+  instructions: string | (() => string),
   toolNames: readonly string[],
   options: RoleAgentOptions,
-  maxSteps?: number,
+  maxSteps: number,
 ) {
   const allowed = new Set(toolNames);
-  const model = role.model ? (options.resolveModel ?? ((id) => id))(role.model, role) : options.model;
+  const model =
+    (role.model ? (options.resolveModel ?? ((id) => id))(role.model, role) : undefined) ?? options.model;
   return createAgent({
     model,
     name: role.name,
     description: role.description,
-    systemPrompt: instructions,
+    ...(typeof instructions === "string" ? { systemPrompt: instructions } : {}),
     tools: options.tools.filter((t) => allowed.has(toolName(t))),
     middleware: [
+      // Built ahead, the agent runs on later days: the date line is read per model call.
+      ...(typeof instructions === "function" ? [dynamicSystemPromptMiddleware(() => instructions())] : []),
       // Core's step limit, counted as model calls (LangGraph's recursionLimit counts graph nodes).
-      ...(maxSteps !== undefined
-        ? [modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: "end" })]
-        : []),
+      modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: "end" }),
       ...(options.middleware ?? []),
     ],
   });

@@ -7,11 +7,25 @@
  * "/name", "/done", matching, catalog, activation, scope, whitelist) is core's.
  */
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
-import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@mastra/core/processors";
-import type { Diagnostic, Session, SessionState, Shelf, TurnPlan } from "@skillshelf/core";
+import type {
+  ProcessInputStepArgs,
+  ProcessInputStepResult,
+  ProcessOutputResultArgs,
+  Processor,
+} from "@mastra/core/processors";
+import {
+  type Diagnostic,
+  type ImproveOptions,
+  improveAfterRun,
+  type Session,
+  type SessionState,
+  type Shelf,
+  type TurnPlan,
+} from "@skillshelf/core";
 import { reportOnce, respondingModel } from "@skillshelf/core/adapter";
 import { toHistory } from "./history.js";
 import { guardTools, skillTool } from "./tools.js";
+import { toTranscript } from "./transcript.js";
 
 export interface SkillsProcessorOptions {
   /** Processor id, also the tag of its system message and the request-context key it reads. Default "skillshelf". */
@@ -29,6 +43,13 @@ export interface SkillsProcessorOptions {
   onPlan?: (plan: TurnPlan, step: { stepNumber: number; session: Session }) => void;
   /** Problems worth a human's attention (unknown whitelisted tools, tool-name clashes). Default: console.warn, once each. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * Opt in to the improvement loop, the same option in every skillshelf adapter: after a run
+   * that used skills, core analyses how each was used and keeps its proposals for the user to
+   * accept or reject (nothing is written without them). `true` uses the shelf's `generate`.
+   * Runs at the end of the run: put the processor in `outputProcessors` too.
+   */
+  improve?: boolean | ImproveOptions;
 }
 
 /** What the processor keeps for one run (Mastra's per-request processor state). */
@@ -47,11 +68,14 @@ const RUN = Symbol("skillshelf.run");
 export function createSkillsProcessor(
   shelf: Shelf,
   options: SkillsProcessorOptions = {},
-): Processor<string> & Required<Pick<Processor<string>, "processInputStep">> {
+): Processor<string> & Required<Pick<Processor<string>, "processInputStep" | "processOutputResult">> {
   const id = options.id ?? "skillshelf";
   const stateKey = options.stateKey ?? id;
   const refresh = options.refresh ?? true;
   const report = reportOnce(options.onDiagnostic);
+  const improve = options.improve
+    ? improveAfterRun(shelf, options.improve === true ? {} : options.improve)
+    : undefined;
 
   async function startRun(args: ProcessInputStepArgs): Promise<Run> {
     if (refresh) await shelf.refresh();
@@ -112,6 +136,15 @@ export function createSkillsProcessor(
         // Every response's tool calls reach `session.respond` before Mastra runs any of them.
         model: respondingModel(args.model, session, { hide }),
       };
+    },
+    // The end of the run (as an output processor): the run's session has seen every call.
+    async processOutputResult(args: ProcessOutputResultArgs) {
+      const run = (args.state as { [RUN]?: Run })[RUN];
+      if (improve && run) {
+        const messages = args.messageList.get.all.db();
+        await improve({ state: run.session.toJSON(), transcript: toTranscript(messages) });
+      }
+      return args.messageList;
     },
   };
 }

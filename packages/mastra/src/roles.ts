@@ -11,7 +11,7 @@ import type { MastraDBMessage } from "@mastra/core/agent/message-list";
 import type { MastraModelConfig } from "@mastra/core/llm";
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@mastra/core/processors";
 import { createTool } from "@mastra/core/tools";
-import { type Delegation, type Diagnostic, prepareDelegation, type Role, type Shelf } from "@skillshelf/core";
+import { type Delegation, type Diagnostic, type Role, roleAgentSpec, type Shelf } from "@skillshelf/core";
 import { currentSession, hostDelegationSpec, reportOnce, runDelegation } from "@skillshelf/core/adapter";
 import { latestUserText } from "./history.js";
 
@@ -150,16 +150,15 @@ export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Reco
   const report = reportOnce(options.onDiagnostic);
   const agents: Record<string, Agent> = {};
   for (const role of shelf.roles()) {
-    // What the role gets (tools, model, step limit), resolved by core without recording
-    // anything: the agent is built ahead; each run prepares its own delegation.
-    const ahead = prepareDelegation(
-      { role: role.name, task: "(each run is given its own task)" },
-      { roles: [role], tools: names, toolAliases: shelf.options.toolAliases, events: false },
-    );
-    if (ahead.status === "error") continue;
-    ahead.data.diagnostics.forEach(report);
+    // What the role gets (tools, model, step limit), as core builds every role agent; the
+    // agent is built ahead, and each run prepares its own delegation (and records it).
+    const spec = roleAgentSpec(role, names, {
+      toolAliases: shelf.options.toolAliases,
+      ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    });
+    spec.diagnostics.forEach(report);
     agents[role.name] = roleAgent(
-      { role, tools: ahead.data.tools, model: ahead.data.model, maxSteps: ahead.data.maxSteps },
+      { role, tools: spec.tools, model: spec.model, maxSteps: spec.maxSteps },
       roleProcessor(shelf, role.name, names, options, report),
       options,
     );
