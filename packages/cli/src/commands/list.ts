@@ -18,8 +18,9 @@ import {
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
+import { duplicateGroups, formatDuplicateGroups } from "./list-duplicates.js";
 
-export const HELP = `Usage: skillshelf list [--root DIR] [--project DIR]... [--user DIR]... [--claude] [--json]
+export const HELP = `Usage: skillshelf list [--root DIR] [--project DIR]... [--user DIR]... [--claude] [--group-duplicates] [--json]
 
 Lists the skills a shelf resolves: name, scope, file and the files each one shadows
 (project > user > builtin), then the files that could not be loaded.
@@ -34,6 +35,9 @@ Options:
   --claude        also read .claude/skills (under the root and under home)
   --no-builtins   leave out the builtin role skills
   --strict        load with the specification's rules (files that break them are skipped)
+  --group-duplicates
+                  list only the names more than one file defines, most files first: the
+                  file used and the files that are not
   --json          print sources, skills (with what they shadow) and diagnostics as JSON
   -h, --help      show this help
 
@@ -57,6 +61,13 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     builtins: values["no-builtins"] ? [] : builtinRoleSkills(),
   });
 
+  if (values["group-duplicates"]) {
+    const groups = values.json
+      ? `${JSON.stringify({ duplicates: duplicateGroups(result) }, null, 2)}\n`
+      : undefined;
+    ctx.out(groups ?? formatDuplicateGroups(result, ctx));
+    return 0;
+  }
   ctx.out(values.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatList(result, ctx));
   return 0;
 }
@@ -72,6 +83,7 @@ function parse(args: string[]) {
       claude: { type: "boolean" },
       "no-builtins": { type: "boolean" },
       strict: { type: "boolean" },
+      "group-duplicates": { type: "boolean" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

@@ -8,7 +8,13 @@
  *   (`<root>/<name>` before `<root>/<category>/<name>`), then the path in code-unit order.
  *   Every other file gets `duplicate-name`.
  * - A `locked` builtin always wins; every file that tries to replace it gets `locked`.
+ * - `prefer` pins the file that wins for a name (over scope and folder order, never over a
+ *   locked builtin); the others lose as they would to any winner.
+ * - A role is never lost by accident: when any file of a name is a role (`role: true`), an
+ *   ordinary skill of that name never wins. The best role wins (by the rules above) and every
+ *   ordinary file of that name gets `role-shadowed`, an error. Replacing a role takes a role.
  */
+import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import type { Diagnostic, Scope, Skill } from "../types.js";
 
@@ -20,7 +26,30 @@ export interface ResolveEntry {
   depth: number;
 }
 
-export type OverrideReason = "shadowed" | "duplicate-name" | "locked";
+export type OverrideReason = "shadowed" | "duplicate-name" | "locked" | "role-shadowed";
+
+export interface ResolveOptions {
+  /** Skill name → the absolute SKILL.md file (or its folder, or `builtin:<name>`) that wins. */
+  prefer?: ReadonlyMap<string, string>;
+}
+
+/**
+ * A `prefer` option as the user writes it (`{ "code-review": "skills/team/code-review" }`):
+ * paths relative to `root`, naming a SKILL.md or its folder; `builtin:<name>` as is.
+ */
+export function preferredFiles(prefer: Readonly<Record<string, string>>, root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const name of Object.keys(prefer)) {
+    const target = prefer[name];
+    if (typeof target !== "string" || target === "") continue;
+    files.set(name, target.startsWith("builtin:") ? target : path.resolve(root, target));
+  }
+  return files;
+}
+
+function isPinned(skill: Skill, target: string): boolean {
+  return skill.file === target || skill.dir === target || path.dirname(skill.file) === target;
+}
 
 /** A skill file that lost to another file of the same name. */
 export interface Overridden {
@@ -51,7 +80,7 @@ function compareEntries(a: ResolveEntry, b: ResolveEntry): number {
   );
 }
 
-export function resolveSkills(entries: readonly ResolveEntry[]): Resolution {
+export function resolveSkills(entries: readonly ResolveEntry[], options: ResolveOptions = {}): Resolution {
   const byName = new Map<string, ResolveEntry[]>();
   for (const entry of entries) {
     const group = byName.get(entry.skill.name);
@@ -62,7 +91,7 @@ export function resolveSkills(entries: readonly ResolveEntry[]): Resolution {
   const skills: Skill[] = [];
   const overridden: Overridden[] = [];
   const diagnostics: Diagnostic[] = [];
-  const lose = (loser: Skill, winner: Skill, reason: OverrideReason) => {
+  const lose = (loser: Skill, winner: Skill, reason: OverrideReason, why: WinnerWhy) => {
     overridden.push({
       name: loser.name,
       file: loser.file,
@@ -71,27 +100,42 @@ export function resolveSkills(entries: readonly ResolveEntry[]): Resolution {
       byScope: winner.scope,
       reason,
     });
-    diagnostics.push(overrideDiagnostic(loser, winner, reason));
+    diagnostics.push(overrideDiagnostic(loser, winner, reason, why));
   };
 
-  for (const group of byName.values()) {
+  for (const [name, group] of byName) {
     group.sort(compareEntries);
     const locked = group.find((e) => e.skill.scope === "builtin" && e.skill.locked);
-    const winner = (locked ?? group[0]!).skill;
+    const target = options.prefer?.get(name);
+    const pinned = target === undefined ? undefined : group.find((e) => isPinned(e.skill, target));
+    const first = (locked ?? pinned ?? group[0]!).skill;
+    // A role can only be replaced by a role (a locked builtin stays whatever it is).
+    const role = locked || first.role ? undefined : group.find((e) => e.skill.role)?.skill;
+    const winner = role ?? first;
     skills.push(winner);
+    if (target !== undefined && pinned === undefined && group.length > 1) {
+      diagnostics.push(unmatchedPreference(name, target, winner));
+    }
+    const why: WinnerWhy = {
+      winner,
+      pinned: pinned !== undefined && pinned.skill === winner,
+      copies: copiesByScope(group),
+    };
 
     // The best file of each scope; the rest of that scope are duplicates of it.
-    const scopeBest = new Map<Scope, Skill>();
+    // (The winner first: a pinned winner may sort after other files of its own scope.)
+    const scopeBest = new Map<Scope, Skill>([[winner.scope, winner]]);
     for (const { skill } of group) {
-      if (skill === winner) {
-        scopeBest.set(skill.scope, skill);
+      if (skill === winner) continue;
+      if (winner.role && !skill.role) {
+        lose(skill, winner, "role-shadowed", why);
         continue;
       }
       const best = scopeBest.get(skill.scope);
-      if (best) lose(skill, best, "duplicate-name");
+      if (best) lose(skill, best, "duplicate-name", why);
       else {
         scopeBest.set(skill.scope, skill);
-        lose(skill, winner, locked ? "locked" : "shadowed");
+        lose(skill, winner, locked ? "locked" : "shadowed", why);
       }
     }
   }
@@ -100,24 +144,65 @@ export function resolveSkills(entries: readonly ResolveEntry[]): Resolution {
   return { skills, overridden, diagnostics };
 }
 
-function overrideDiagnostic(loser: Skill, winner: Skill, reason: OverrideReason): Diagnostic {
+/** What the messages say about the winner: pinned by `prefer`, and how many files share the name. */
+interface WinnerWhy {
+  /** The file used for the name (a duplicate may lose to the best of its scope instead). */
+  winner: Skill;
+  pinned: boolean;
+  copies: ReadonlyMap<Scope, number>;
+}
+
+function copiesByScope(group: readonly ResolveEntry[]): Map<Scope, number> {
+  const copies = new Map<Scope, number>();
+  for (const { skill } of group) copies.set(skill.scope, (copies.get(skill.scope) ?? 0) + 1);
+  return copies;
+}
+
+function unmatchedPreference(name: string, target: string, winner: Skill): Diagnostic {
+  return diagnostic({
+    severity: "warning",
+    code: "duplicate-name",
+    message: `\`prefer\` pins ${target} for '${name}', but no '${name}' skill was loaded from there; the usual order decides: ${winner.file} is used.`,
+    file: target,
+    hint: `Point \`prefer['${name}']\` at one of the '${name}' SKILL.md files (or its folder), relative to the project root.`,
+  });
+}
+
+function overrideDiagnostic(loser: Skill, winner: Skill, reason: OverrideReason, why: WinnerWhy): Diagnostic {
   const name = `'${loser.name}'`;
+  const pinned = why.pinned && winner === why.winner;
+  const pin = pinned ? " (pinned by `prefer`)" : "";
   switch (reason) {
     case "shadowed":
       return diagnostic({
         severity: "warning",
         code: "shadowed",
-        message: `${loser.scope} skill ${name} (${loser.file}) is shadowed by the ${winner.scope} skill of the same name (${winner.file}).`,
+        message: `${loser.scope} skill ${name} (${loser.file}) is shadowed by the ${winner.scope} skill of the same name (${winner.file})${pin}.`,
         file: loser.file,
         hint: `Nothing to do if ${winner.file} is meant to replace it; otherwise rename one of them.`,
       });
-    case "duplicate-name":
+    case "duplicate-name": {
+      const copies = why.copies.get(loser.scope) ?? 2;
+      const order = pinned
+        ? "pinned by `prefer`"
+        : "the first by source folder, then folder depth, then path";
+      const used =
+        winner === why.winner ? "is used" : `comes first there (itself shadowed by ${why.winner.file})`;
       return diagnostic({
         severity: "warning",
         code: "duplicate-name",
-        message: `${name} is defined twice in the ${loser.scope} scope: ${winner.file} is used, ${loser.file} is ignored.`,
+        message: `${name} is defined by ${copies} files in the ${loser.scope} scope; ${winner.file} ${used} (${order}), ${loser.file} is ignored.`,
         file: loser.file,
-        hint: `Give one of them another \`name\`, or delete the copy you do not want.`,
+        hint: `Give one of them another \`name\`, delete the copies you do not want, or pin the one to use with \`prefer: { "${loser.name}": "<path>" }\`.`,
+      });
+    }
+    case "role-shadowed":
+      return diagnostic({
+        severity: "error",
+        code: "role-shadowed",
+        message: `${name} is a role (${winner.file}); the ordinary skill ${loser.file} cannot replace it and is ignored.`,
+        file: loser.file,
+        hint: `Rename this skill (its \`name\` and folder); to replace the role itself, add \`role: true\` to it.`,
       });
     case "locked":
       return diagnostic({
