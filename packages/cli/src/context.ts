@@ -1,5 +1,6 @@
 import { terminalStyles } from "@skillshelf/core";
 import pc from "picocolors";
+import { colorEnabled } from "./color.js";
 
 /** What a command may touch: injected so tests capture output instead of spawning. */
 export interface CommandContext {
@@ -11,7 +12,7 @@ export interface CommandContext {
    */
   out(text: string): void;
   err(text: string): void;
-  /** Colours on only for a TTY (and never with NO_COLOR). */
+  /** Colours on for a TTY, off with NO_COLOR, as FORCE_COLOR says when it is set. */
   color: ReturnType<typeof pc.createColors>;
 }
 
@@ -20,13 +21,15 @@ export interface CommandContext {
  * escaped: a terminal never sees a control sequence a skill or a model wrote.
  */
 export function createContext(overrides: Partial<CommandContext> = {}): CommandContext {
-  const tty = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  const styles = terminalStyles(overrides.color ?? pc.createColors(tty));
+  const env = overrides.env ?? process.env;
+  const styles = terminalStyles(
+    overrides.color ?? pc.createColors(colorEnabled(env, Boolean(process.stdout.isTTY))),
+  );
   const out = overrides.out ?? ((t: string) => process.stdout.write(t));
   const err = overrides.err ?? ((t: string) => process.stderr.write(t));
   return {
     cwd: overrides.cwd ?? process.cwd(),
-    env: overrides.env ?? process.env,
+    env,
     out: (t) => out(styles.render(t)),
     err: (t) => err(styles.render(t)),
     color: styles.colors,
