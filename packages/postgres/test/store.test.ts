@@ -3,7 +3,7 @@
  * proposals, and managed writes through a shelf.
  */
 import { randomUUID } from "node:crypto";
-import { createShelf, isSkillWriteError } from "@skillshelf/core";
+import { createShelf, SkillWriteError } from "@skillshelf/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresStore, MIGRATIONS, migrate } from "../src/index.js";
@@ -127,7 +127,8 @@ describe.skipIf(!databaseUrl)("PostgreSQL store", () => {
         expectedHash: "0".repeat(64),
       })
       .catch((e: unknown) => e);
-    expect(isSkillWriteError(error, "CONFLICT")).toBe(true);
+    expect(error).toBeInstanceOf(SkillWriteError);
+    expect((error as SkillWriteError).code).toBe("CONFLICT");
     expect(await store.history.list("release-notes")).toEqual([]);
     expect((await store.ledger.read()).records).toEqual([]);
     await shelf.close();

@@ -8,13 +8,7 @@ export {
 } from "./atomic-write.js";
 export { isSkillWriteError, SkillWriteError, type SkillWriteErrorCode } from "./errors.js";
 export { sha256 } from "./hash.js";
-export {
-  type AddResult,
-  assertSafeName,
-  formatVersionId,
-  type HistoryEntry,
-  type HistoryStore,
-} from "./history-store.js";
+export type { HistoryEntry, HistoryStore } from "./history-store.js";
 export {
   createLedger,
   type Ledger,

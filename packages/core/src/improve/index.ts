@@ -34,11 +34,5 @@ export {
   type Preview,
 } from "./improvements.js";
 export type { RejectedIdea, SkillRecord, Transcript } from "./prompts.js";
-export {
-  type FileProposalStore,
-  newProposalId,
-  type ProposalStore,
-  parseStoredProposal,
-} from "./proposal-store.js";
 export { assistantEntry, type RunMessage, toolEntry, userEntry } from "./run-transcript.js";
 export type { ImprovementProposal, ProposalStatus, RunOutcome } from "./schema.js";

@@ -93,9 +93,8 @@ describe("the file store (the default)", () => {
 describe("two shelves, each with its own copy of the skills, on one shared store", () => {
   it("the second writer of a version gets CONFLICT, its copy is brought up to date, and its retry wins", async () => {
     const store = sharedFileStore(join(temp, "shared"));
-    const [a, b] = await Promise.all(
-      ["a", "b"].map(async (label) => createShelf({ root: await project(label), userDirs: [], store })),
-    );
+    const a = await createShelf({ root: await project("a"), userDirs: [], store });
+    const b = await createShelf({ root: await project("b"), userDirs: [], store });
     const base = a.get(SKILL)!.hash;
     expect(b.get(SKILL)!.hash).toBe(base);
     const [onA, onB] = await Promise.allSettled([
