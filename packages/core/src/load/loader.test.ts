@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
+import { parseSkill } from "../parse/parse-skill.js";
 import { createShelf } from "../shelf.js";
 import type { Diagnostic } from "../types.js";
 import { loadSkills } from "./load-skills.js";
@@ -478,5 +479,31 @@ describe("refreshFile", () => {
     const renamed = await loader.refreshFile(deploy);
     expect(renamed).toMatchObject({ added: ["ship"], removed: ["deploy"] });
     expect(loader.skills().map((s) => s.name)).toEqual(["ship"]);
+  });
+});
+
+describe("files that lose", () => {
+  it("a copy that lost wins with its whole body once the winner goes, and a changed copy is read as it is now", async () => {
+    const { project, user, options } = await layout();
+    const winner = await writeSkill(project, "deploy", skillText("deploy", "Project deploy."));
+    const loser = await writeSkill(user, "deploy", `${skillText("deploy", "User deploy.")}\nUser body.\n`);
+    const loader = new SkillLoader({ sources: resolveSources({ ...options, projectDirs: [project] }) });
+    await loader.load();
+    expect(loader.get("deploy")?.file).toBe(winner);
+    await fs.rm(path.dirname(winner), { recursive: true });
+    const change = await loader.refresh();
+    expect(change.updated).toEqual(["deploy"]);
+    const promoted = loader.get("deploy")!;
+    expect(promoted.file).toBe(loser);
+    expect(promoted.body).toContain("User body.");
+    expect(promoted.hash).toBe(parseSkill(await fs.readFile(loser, "utf8"), { path: loser }).skill?.hash);
+
+    await writeSkill(project, "deploy", skillText("deploy", "Project deploy again."));
+    await loader.refresh();
+    await fs.writeFile(loser, `${skillText("deploy", "User deploy v2.")}\nUser body v2.\n`);
+    await fs.rm(path.join(project, "deploy"), { recursive: true });
+    await loader.refresh();
+    expect(loader.get("deploy")).toMatchObject({ file: loser, description: "User deploy v2." });
+    expect(loader.get("deploy")?.body).toContain("User body v2.");
   });
 });

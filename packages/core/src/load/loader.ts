@@ -13,7 +13,7 @@ import { diagnostic } from "../diagnostic.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import { loadBuiltins } from "./builtin.js";
 import { readSkillFiles } from "./read.js";
-import { type Overridden, type ResolveEntry, resolveSkills } from "./resolve.js";
+import { type Overridden, type Resolution, type ResolveEntry, resolveSkills } from "./resolve.js";
 import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
 import { type Signature, sameSignature, signatureOf } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
@@ -269,6 +269,43 @@ export class SkillLoader {
 
   // ── shared steps ─────────────────────────────────────────────────────────────
 
+  private resolve() {
+    const entries: ResolveEntry[] = [];
+    for (const record of this.files.values()) {
+      if (record.skill) entries.push({ skill: record.skill, rank: record.source.rank, depth: record.depth });
+    }
+    const builtinRank = this.sources.length;
+    for (const skill of this.builtinSkills) entries.push({ skill, rank: builtinRank, depth: 0 });
+    return resolveSkills(entries);
+  }
+
+  /**
+   * Keeps only the metadata of files that lost (see {@link bodiless}). Everything that still
+   * refers to such a file's strings is cloned too (its diagnostics, the resolution's notes on
+   * it): a message built from a slice of the text keeps the whole text alive.
+   */
+  private setAsideLosers(resolution: Resolution): Resolution {
+    let setAside = false;
+    for (const lost of resolution.overridden) {
+      const record = this.files.get(lost.file);
+      const skill = record?.skill;
+      if (!record || !skill || bodiless.has(skill) || skill.body === "") continue;
+      // A clone, not a spread: the parser's strings are slices of the file's whole text, and
+      // one kept slice (the description) would keep all of it alive.
+      const stub: Skill = detachedCopy({ ...skill, body: "" });
+      bodiless.add(stub);
+      record.skill = stub;
+      record.diagnostics = detachedCopy(record.diagnostics);
+      setAside = true;
+    }
+    if (!setAside) return resolution;
+    return {
+      ...resolution,
+      overridden: detachedCopy(resolution.overridden),
+      diagnostics: detachedCopy(resolution.diagnostics),
+    };
+  }
+
   /** Every skill file in the current scan trees, in source order. */
   private locate(): Located[] {
     const located: Located[] = [];
@@ -302,7 +339,7 @@ export class SkillLoader {
       // Same bytes as the active version (a `touch`, or a save without edits): keep the
       // object, so the resolved list — and everything cached on it — stays the same.
       record.skill =
-        old && old.hash === result.skill.hash && old.scope === loc.source.scope
+        old && old.hash === result.skill.hash && old.scope === loc.source.scope && !bodiless.has(old)
           ? old
           : {
               ...result.skill,
@@ -312,7 +349,11 @@ export class SkillLoader {
               locked: false,
             };
       record.diagnostics = result.diagnostics;
-    } else if (previous?.skill && previous.source.scope === loc.source.scope) {
+    } else if (
+      previous?.skill &&
+      previous.source.scope === loc.source.scope &&
+      !bodiless.has(previous.skill)
+    ) {
       record.skill = previous.skill;
       record.diagnostics = [
         ...result.diagnostics,
@@ -333,14 +374,23 @@ export class SkillLoader {
    * Resolves the current records into the public state. The skill list keeps its identity
    * when the resolved skills are the same objects as before.
    */
-  private publish(readFiles: ReadonlySet<string>, removedFiles: readonly string[]): LoadChange {
-    const entries: ResolveEntry[] = [];
-    for (const record of this.files.values()) {
-      if (record.skill) entries.push({ skill: record.skill, rank: record.source.rank, depth: record.depth });
+  private async publish(readFiles: Set<string>, removedFiles: readonly string[]): Promise<LoadChange> {
+    let resolution = this.resolve();
+    // A file whose body was set aside while it lost now wins: read it again (at most once
+    // each; a file that no longer loads drops out, and another may win instead).
+    for (;;) {
+      const revived: Located[] = [];
+      for (const skill of resolution.skills) {
+        if (!bodiless.has(skill) || skill.file === undefined) continue;
+        const record = this.files.get(skill.file);
+        if (record) revived.push({ file: record.file, source: record.source, depth: record.depth });
+      }
+      if (revived.length === 0) break;
+      await this.readAll(revived);
+      for (const loc of revived) readFiles.add(loc.file);
+      resolution = this.resolve();
     }
-    const builtinRank = this.sources.length;
-    for (const skill of this.builtinSkills) entries.push({ skill, rank: builtinRank, depth: 0 });
-    const resolution = resolveSkills(entries);
+    resolution = this.setAsideLosers(resolution);
 
     const previous = this.current;
     const previousByName = this.byName;
@@ -394,6 +444,21 @@ async function realDir(dir: string): Promise<string> {
   } catch {
     return dir; // missing root: nothing below it to check against yet
   }
+}
+
+/**
+ * Skills whose body was dropped because another file of the same name won: such a copy is
+ * never served, and on real shelves (the 15,725-file mirror) nearly half the files are
+ * copies, whose bodies were half the heap. The loader reads the file again if it ever wins.
+ */
+const bodiless = new WeakSet<Skill>();
+
+/**
+ * A deep copy whose strings share nothing with the original's (JSON data only: skills and
+ * diagnostics are; keys whose value is undefined are left out, which reads the same).
+ */
+function detachedCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 function append<T>(to: T[], items: readonly T[]): void {
