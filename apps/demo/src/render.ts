@@ -57,7 +57,6 @@ export function createRenderer(options: RendererOptions): Renderer {
   // This turn's stage-1 candidates, until the model loads one (else: it declined them).
   let offered: string[] = [];
   // Skills the model ended whose tool limits still hold.
-  const finishedByModel = new Set<string>();
 
   const write = (text = "") => {
     if (spinner) {
@@ -156,7 +155,6 @@ export function createRenderer(options: RendererOptions): Renderer {
     },
     activated(e) {
       offered = [];
-      finishedByModel.delete(e.skill);
       const allowed = allowedOf(e.skill);
       const by =
         e.by === "user"
@@ -172,13 +170,12 @@ export function createRenderer(options: RendererOptions): Renderer {
     },
     deactivated(e) {
       settle();
-      // Core reports a skill the model ended twice: when it ends, and when its tool limits go
-      // (at the user's next message).
-      if (e.why === "model" && finishedByModel.delete(e.skill)) {
+      // A skill the model ended keeps its tool limits until the user's next message, when core
+      // reports them released.
+      if (e.why === "released") {
         step("released", `${c.bold(e.skill)}${c.dim("'s tool limits (a new message)")}`, c.dim);
         return;
       }
-      if (e.why === "model") finishedByModel.add(e.skill);
       step("ended", `${c.bold(e.skill)} ${c.dim(`(${endedWhy(e.why)})`)}`, c.green);
     },
     "activation-refused"(e) {

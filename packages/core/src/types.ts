@@ -67,7 +67,11 @@ export type DiagnosticCode =
   | "tool-argument-limit"
   | "invalid-trigger"
   | "tool-name-clash"
-  | "plan-fallback";
+  | "plan-fallback"
+  // trust and dependencies
+  | "untrusted"
+  | "trust-changed"
+  | "missing-tools";
 
 // ─── Skills ─────────────────────────────────────────────────────────────────────
 
@@ -261,7 +265,9 @@ export type EndReason =
   /** A new user message (scope "turn"), or the user started another skill by command. */
   | "new-turn"
   /** The host's code. */
-  | "code";
+  | "code"
+  /** The user's next message after the model ended it: its held tool limits are dropped. */
+  | "released";
 
 export interface EndedSkill {
   name: string;
@@ -283,7 +289,9 @@ export type ActivationErrorType =
   | "INVALID_ARGUMENTS"
   | "GROUP_CONFLICT"
   /** An exclusion of the skill matched the current request. */
-  | "EXCLUDED";
+  | "EXCLUDED"
+  /** A project skill the user has not trusted (see the core README, "Trusting project skills"). */
+  | "UNTRUSTED";
 
 /** What a model reads back. Structured, with a message that tells it what to do next. */
 export type ToolResult<TData = unknown, TError extends string = string> =
@@ -305,6 +313,69 @@ export type ActivationResult = ToolResult<
 
 /** The end tool's result. */
 export type EndResult = ToolResult<{ ended: string[] }, "NOT_ACTIVE" | "INVALID_ARGUMENTS">;
+
+/** Why a read of an active skill's own file was refused. */
+export type SkillFileErrorType =
+  | "NOT_ACTIVE"
+  | "INVALID_ARGUMENTS"
+  | "INVALID_PATH"
+  | "NOT_FOUND"
+  | "NOT_A_FILE";
+
+/** One page of a file in an active skill's folder (the confined reader's result). */
+export type SkillFileResult = ToolResult<
+  {
+    skill: string;
+    /** The file, relative to the skill's folder. */
+    path: string;
+    /** Its size in bytes. */
+    size: number;
+    /** "text": `content` holds the page; "binary": described, never dumped. */
+    kind: "text" | "binary";
+    /** The media type guessed from the bytes or the extension ("text/markdown", "image/png", …). */
+    mediaType: string;
+    /** Byte offset of this page. */
+    offset: number;
+    /** The page's text (text files only). */
+    content?: string;
+    /** Where the next page starts; null at the end of the file. */
+    nextOffset: number | null;
+  },
+  SkillFileErrorType
+>;
+
+/** Why a skill script did not run. */
+export type ScriptErrorType =
+  | "NOT_ACTIVE"
+  | "INVALID_ARGUMENTS"
+  | "INVALID_PATH"
+  | "NOT_FOUND"
+  | "NOT_APPROVED"
+  | "NO_INTERPRETER"
+  | "SPAWN_FAILED";
+
+/** A script's run: exit code, the tails of its output, whether the timeout stopped it. */
+export type ScriptRunResult = ToolResult<
+  {
+    skill: string;
+    script: string;
+    args: string[];
+    /** null when a signal ended it (the timeout, or something else). */
+    exitCode: number | null;
+    signal: string | null;
+    timedOut: boolean;
+    /** The last `maxOutput` bytes of each stream. */
+    stdout: string;
+    stderr: string;
+    /** Bytes of each stream dropped before the tail. */
+    stdoutDropped: number;
+    stderrDropped: number;
+  },
+  ScriptErrorType
+>;
+
+/** Any of skillshelf's own tools' results. */
+export type SkillToolResult = ActivationResult | EndResult | SkillFileResult | ScriptRunResult;
 
 /** Why a host tool call was refused. */
 export type GuardErrorType =
@@ -469,10 +540,17 @@ export interface Session {
    * already happened; their results are kept for `callSkillTool`.
    */
   respond(calls: readonly ToolCall[]): void;
-  /** Whether a tool name is one of skillshelf's own tools (activation or end). */
+  /** Whether a tool name is one of skillshelf's own tools (activation, end, file reader, scripts). */
   isSkillTool(toolName: string): boolean;
-  /** Run a call to one of skillshelf's tools; undefined when it is not one. */
+  /** Run a call to an activation tool or the end tool; undefined for any other name. */
   callSkillTool(call: ToolCall): ActivationResult | EndResult | undefined;
+  /**
+   * Run a call to any of skillshelf's tools (what adapters call, through the adapter kit's
+   * `runSkillTool`): activation and end as `callSkillTool`, the skill file reader, and a
+   * skill script's run, which is a promise (it waits for the host's approval and the
+   * process). Undefined when the name is none of them.
+   */
+  answerSkillTool(call: ToolCall): SkillToolResult | Promise<ScriptRunResult> | undefined;
   /** Execution-time enforcement: may this host tool call run now? */
   guard(call: ToolCall | string): GuardResult;
   activate(name: string, options?: { by?: ActiveSkill["by"]; args?: string }): ActivationResult;

@@ -12,6 +12,8 @@
 
 import type { ToolAliases } from "../policy/aliases.js";
 import { createToolPolicy, type ToolPolicy } from "../policy/tool-policy.js";
+import { readSkillFilePage } from "../skill-files/reader.js";
+import { listScripts, runSkillScript, type ScriptOptions } from "../skill-files/scripts.js";
 import type {
   ActivationResult,
   ActiveSkill,
@@ -27,12 +29,15 @@ import type {
   MatchResult,
   PinnedPolicy,
   PlanInput,
+  ScriptRunResult,
   Session,
   SessionState,
   Skill,
   SkillEvent,
+  SkillFileResult,
   SkillScope,
   SkillSource,
+  SkillToolResult,
   ToolCall,
   ToolSpec,
   TurnPlan,
@@ -43,6 +48,8 @@ import {
   createToolNameIndex,
   endSkillToolSpec,
   readActivationInput,
+  readSkillFileToolSpec,
+  runSkillScriptToolSpec,
   SKILL_TOOL_PREFIX,
   skillToolSpec,
   type ToolNameIndex,
@@ -58,6 +65,7 @@ import { skillResources } from "./resources.js";
 import { DEFAULT_SCOPE, END_COMMAND, endsOnNewMessage } from "./scope.js";
 import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "./state.js";
 import { currentDateLine } from "./substitute.js";
+import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
 /** Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). */
@@ -115,6 +123,18 @@ export interface SessionOptions {
   isReadTool?: (tool: string) => boolean;
   /** A read tool read this path (the shelf counts a SKILL.md read as use). */
   noteRead?: (path: string) => void;
+  /** Running skills' `scripts/` entries (`run_skill_script`): off unless `run` is true. */
+  scripts?: ScriptOptions;
+  /**
+   * A skill left out of `skills` on purpose (a project skill the user has not trusted): the
+   * refusal an activation of it gets instead of NOT_FOUND.
+   */
+  withheld?: (
+    name: string,
+    by: ActiveSkill["by"],
+  ) => { error_type: "UNTRUSTED"; message: string } | undefined;
+  /** Offer skills whose `allowed-tools` admit none of the host's tools (default false: they are not offered). */
+  offerWithoutTools?: boolean;
   /** The clock (tests pin it). */
   now?: () => Date;
   /** Time zone for the date given to active skills (default: the runtime's). */
@@ -352,7 +372,12 @@ export function createSession(options: SessionOptions): Session {
     const v = skillsView();
     if (!namesCache) {
       const clashes = hostTools.some(
-        (t) => t.startsWith("skill_") || t.includes("activate_skill") || t.includes("end_skill"),
+        (t) =>
+          t.startsWith("skill_") ||
+          t.includes("activate_skill") ||
+          t.includes("end_skill") ||
+          t.includes("read_skill_file") ||
+          t.includes("run_skill_script"),
       );
       namesCache = clashes
         ? resolveActivationToolNames(
@@ -375,6 +400,8 @@ export function createSession(options: SessionOptions): Session {
   let explicit: ActivationResult | undefined;
   /** Results of skill-tool calls made in a response, by call id. */
   const answered = new Map<string, ActivationResult | EndResult>();
+  /** Reads and script runs by call id: a call asked again is never read or run twice. */
+  const fileAnswers = new Map<string, SkillFileResult | Promise<ScriptRunResult>>();
 
   const isActive = (name: string) => state.active.some((a) => a.name === name);
   const running = () => state.active.filter((a) => !a.finished);
@@ -420,6 +447,8 @@ export function createSession(options: SessionOptions): Session {
   ): ReturnType<typeof say.excluded> | undefined => {
     const command = `/${requested}${args ? ` ${args}` : ""}`;
     if (!skill) {
+      const withheld = options.withheld?.(requested, by);
+      if (withheld) return withheld;
       if (by === "user") {
         const close = closestNames(requested);
         const userSkills = skillsView().list.filter((s) => s.userInvocable);
@@ -499,7 +528,11 @@ export function createSession(options: SessionOptions): Session {
     }
     const resources = skillResources(skill);
     if (resources.length > 0) {
-      text += ` It comes with ${resources.length} file(s) under ${skill.dir} (see resources); read one only when the instructions call for it.`;
+      const names = toolNames();
+      const how = names.read ? ` with ${names.read} ({"path": "<one of resources>"})` : "";
+      text += ` It comes with ${resources.length} file(s) under ${skill.dir} (see resources); read one${how} only when the instructions call for it.`;
+      const scripts = options.scripts?.run === true && names.script ? listScripts(resources) : [];
+      if (scripts.length > 0) text += ` Its scripts run with ${names.script} (the user approves each run).`;
     }
     const data: Extract<ActivationResult, { status: "success" }>["data"] = {
       name: skill.name,
@@ -616,7 +649,9 @@ export function createSession(options: SessionOptions): Session {
     turnNote = undefined;
     explicit = undefined;
     answered.clear();
-    for (const entry of [...state.active]) if (entry.finished) end(entry.name, "model");
+    fileAnswers.clear();
+    // A skill the model ended was reported then (why "model"); its held limits go now.
+    for (const entry of [...state.active]) if (entry.finished) end(entry.name, "released");
     const ended: EndedSkill[] = [];
     const endAll = (why: EndReason) => {
       for (const entry of running()) if (end(entry.name, why)) ended.push({ name: entry.name, why });
@@ -629,7 +664,10 @@ export function createSession(options: SessionOptions): Session {
       endAll("user");
       match = EMPTY_MATCH;
       commandRan = true;
-    } else if (invocation && (skill || closestNames(invocation.name).length > 0)) {
+    } else if (
+      invocation &&
+      (skill || options.withheld?.(invocation.name, "user") || closestNames(invocation.name).length > 0)
+    ) {
       // "/name" is a command when it names a skill, or nearly does (a typo is refused with the
       // closest names); any other "/word" is an ordinary message ("/weather in Paris").
       const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
@@ -681,7 +719,10 @@ export function createSession(options: SessionOptions): Session {
         turnNote = say.nothingToEndNote();
       return;
     }
-    if (invocation && (skill || closestNames(invocation.name).length > 0)) {
+    if (
+      invocation &&
+      (skill || options.withheld?.(invocation.name, "user") || closestNames(invocation.name).length > 0)
+    ) {
       const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
       if (refusal) turnNote = commandNote(message, refusal);
       if (!refusal && skill && isActive(skill.name)) return;
@@ -804,7 +845,12 @@ export function createSession(options: SessionOptions): Session {
     const v = skillsView();
     const names = toolNames();
     const vetoed = new Set(match.vetoed.map((x) => x.name));
-    const usable = (name: string) => v.offerableNames.has(name) && !isActive(name) && !vetoed.has(name);
+    const missing = options.offerWithoutTools
+      ? undefined
+      : missingTools(v.list, v.offerable, hostTools, aliases);
+    const lacking = missing?.unusable;
+    const usable = (name: string) =>
+      v.offerableNames.has(name) && !isActive(name) && !vetoed.has(name) && !lacking?.has(name);
     const candidates = match.candidates.filter((c) => usable(c.name));
     const reoffered = (state.turn?.ended ?? [])
       .filter((e) => e.why === "new-request" && usable(e.name))
@@ -816,6 +862,7 @@ export function createSession(options: SessionOptions): Session {
       if (skill && !top.includes(skill)) top.push(skill);
     }
     const left = [...state.active.map((a) => a.name), ...vetoed];
+    if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
     const available = availableFor(v, left, usable);
     const catalog = catalogFor(v, available, candidates, left);
 
@@ -831,6 +878,17 @@ export function createSession(options: SessionOptions): Session {
     const runningNames = running().map((a) => a.name);
     if (runningNames.length > 0 && names.end !== undefined)
       tools.push(endSkillToolSpec(runningNames, names.end));
+    const withFiles = withFolders();
+    if (withFiles.length > 0 && names.read !== undefined)
+      tools.push(
+        readSkillFileToolSpec(
+          withFiles.map((s) => s.name),
+          names.read,
+        ),
+      );
+    const withScripts = scriptsOf(withFiles);
+    if (withScripts.length > 0 && names.script !== undefined)
+      tools.push(runSkillScriptToolSpec(withScripts, names.script));
     for (const tool of tools) offered.add(tool.name);
 
     const p = policy();
@@ -839,6 +897,11 @@ export function createSession(options: SessionOptions): Session {
       ...(p.restricted ? [...p.unknownTools(hostTools), ...p.expansions(hostTools)] : []),
       ...names.diagnostics,
     ];
+    if (missing && missing.diagnostics.length > 0) {
+      const matched = new Set([...match.candidates.map((c) => c.name), ...state.active.map((a) => a.name)]);
+      const file = new Set([...matched].map((name) => source.get(name)?.file));
+      diagnostics.push(...missing.diagnostics.filter((d) => file.has(d.file)));
+    }
     if (matchProblem) diagnostics.push(matchProblem);
     if (catalog.problem) diagnostics.push(catalog.problem);
 
@@ -903,7 +966,120 @@ export function createSession(options: SessionOptions): Session {
 
   const isSkillTool = (toolName: string): boolean => {
     const names = toolNames();
-    return names.isGeneric(toolName) || names.isEnd(toolName) || names.skillName(toolName) !== undefined;
+    return (
+      names.isGeneric(toolName) ||
+      names.isEnd(toolName) ||
+      names.skillName(toolName) !== undefined ||
+      names.isRead(toolName) ||
+      (scriptsOn && names.isScript(toolName))
+    );
+  };
+
+  // ── the files active skills bring: the confined reader, and scripts when the host opts in ──
+  const scriptsOn = options.scripts?.run === true;
+  /** Running skills with a folder (builtins have none), in activation order. */
+  const withFolders = (): Skill[] =>
+    running().flatMap((a) => {
+      const skill = source.get(a.name);
+      return skill?.dir ? [skill] : [];
+    });
+  const scriptsOf = (skills: readonly Skill[]) =>
+    scriptsOn
+      ? skills.flatMap((skill) => {
+          const scripts = listScripts(skillResources(skill));
+          return scripts.length > 0 ? [{ skill: skill.name, scripts }] : [];
+        })
+      : [];
+
+  /** The running skill a file call names (or the only one there is), or the refusal. */
+  const fileSkill = (
+    input: Record<string, unknown>,
+    candidates: readonly Skill[],
+    what: string,
+  ): Skill | { problem: "NOT_ACTIVE" | "INVALID_ARGUMENTS"; message: string } => {
+    const names = candidates.map((s) => s.name);
+    if (candidates.length === 0) {
+      return { problem: "NOT_ACTIVE", message: `No active skill has ${what}. Activate the skill first.` };
+    }
+    if (input.skill === undefined || input.skill === null || input.skill === "") {
+      if (candidates.length === 1) return candidates[0]!;
+      return {
+        problem: "INVALID_ARGUMENTS",
+        message: `Several active skills have ${what} (${toolList(names)}): say which one with "skill".`,
+      };
+    }
+    const found = candidates.find((s) => s.name === input.skill);
+    return (
+      found ?? {
+        problem: "NOT_ACTIVE",
+        message: `"${String(input.skill)}" is not an active skill with ${what}. Active: ${toolList(names)}.`,
+      }
+    );
+  };
+
+  const inputObject = (input: unknown): Record<string, unknown> | undefined => {
+    const value = parseInput(input ?? {});
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  };
+
+  const readFile = (call: ToolCall): SkillFileResult => {
+    const input = inputObject(call.input);
+    if (!input) {
+      return {
+        status: "error",
+        error_type: "INVALID_ARGUMENTS",
+        message: `${call.name} takes {"path": "<file relative to the skill folder>", "skill": "<optional>"}.`,
+      };
+    }
+    const skill = fileSkill(input, withFolders(), "files");
+    if ("problem" in skill) return { status: "error", error_type: skill.problem, message: skill.message };
+    const result = readSkillFilePage(skill.name, skill.dir!, input.path, {
+      offset: input.offset,
+      limit: input.limit,
+    });
+    if (result.status === "success" && silent === 0) {
+      const at = clock();
+      try {
+        options.usage?.record(skill.name, at);
+      } catch {
+        // Usage is a ranking hint; it never fails the read.
+      }
+      emit({ type: "skill-read", at: at.toISOString(), skill: skill.name, path: result.data.path });
+    }
+    return result;
+  };
+
+  const runScript = (call: ToolCall): Promise<ScriptRunResult> => {
+    const input = inputObject(call.input);
+    if (!input || !options.scripts) {
+      return Promise.resolve({
+        status: "error",
+        error_type: "INVALID_ARGUMENTS",
+        message: `${call.name} takes {"script": "scripts/<file>", "args": ["…"], "skill": "<optional>"}.`,
+      });
+    }
+    const withScripts = scriptsOf(withFolders()).map((s) => source.get(s.skill)!);
+    const skill = fileSkill(input, withScripts, "scripts");
+    if ("problem" in skill) {
+      return Promise.resolve({ status: "error", error_type: skill.problem, message: skill.message });
+    }
+    return runSkillScript(skill.name, skill.dir!, input.script, input.args, options.scripts);
+  };
+
+  const answerSkillTool = (call: ToolCall): SkillToolResult | Promise<ScriptRunResult> | undefined => {
+    const names = toolNames();
+    const reading = names.isRead(call.name);
+    const scripting = scriptsOn && names.isScript(call.name);
+    if (!reading && !scripting) return callSkillTool(call);
+    if (call.id !== undefined) {
+      const known = fileAnswers.get(call.id);
+      if (known) return known;
+    }
+    const result = reading ? readFile(call) : runScript(call);
+    if (call.id !== undefined) fileAnswers.set(call.id, result);
+    return result;
   };
 
   const callSkillTool = (call: ToolCall): ActivationResult | EndResult | undefined => {
@@ -1008,10 +1184,16 @@ export function createSession(options: SessionOptions): Session {
       }
     },
     respond(calls) {
-      for (const call of calls) if (isSkillTool(call.name)) callSkillTool(call);
+      // Reads are answered in response order (after an activation before them, before an
+      // end after them); a script runs only when its call runs, once the host approves it.
+      const names = toolNames();
+      for (const call of calls) {
+        if (isSkillTool(call.name) && !names.isScript(call.name)) answerSkillTool(call);
+      }
     },
     isSkillTool,
     callSkillTool,
+    answerSkillTool,
     guard,
     activate(name, activateOptions = {}) {
       return activateInternal(name, activateOptions.by ?? "code", activateOptions.args);

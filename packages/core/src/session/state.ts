@@ -5,7 +5,7 @@
 import type { ActiveSkill, EndedSkill, EndReason, PinnedPolicy, SessionState, Skill } from "../types.js";
 
 const BY_VALUES = new Set<ActiveSkill["by"]>(["model", "user", "code"]);
-const END_REASONS = new Set<EndReason>(["user", "model", "new-request", "new-turn", "code"]);
+const END_REASONS = new Set<EndReason>(["user", "model", "new-request", "new-turn", "code", "released"]);
 
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === "string") ? [...value] : undefined;
