@@ -80,6 +80,21 @@ describeWithSharedData("skillshelf eval", () => {
     expect(strict.err()).toContain("recall@3 0.0% is under 50.0%");
   });
 
+  it("fails on a malformed line even when other lines are good (a skipped case is a wrong score)", async () => {
+    const file = path.join(root, "mixed.jsonl");
+    await fs.writeFile(
+      file,
+      [
+        '{"query": "Set up GitHub Actions to build and test my .NET solution", "should_trigger": true}',
+        '{"query": "Explain how Git rebase differs from merge", "should_trigger": fals}',
+      ].join("\n"),
+    );
+    const c = capture(root);
+    expect(await main(["eval", file, "--skill", "dotnet-devops", ...shelfArgs()], c.ctx)).toBe(2);
+    expect(c.err()).toContain(`${file}:2: not valid JSON`);
+    expect(c.out()).toBe("");
+  });
+
   it("reports bad lines with their number and fails on a file with no usable case", async () => {
     const file = path.join(root, "bad.jsonl");
     await fs.writeFile(file, '{"message": "hi", "expect": 3}\nnot json\n');

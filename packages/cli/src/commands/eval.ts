@@ -60,6 +60,11 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   }
   const { cases, errors } = parseRoutingCases(text, values.skill);
   for (const e of errors) ctx.err(`${file}:${e.line}: ${e.message}\n`);
+  // A skipped line is a case the scores silently leave out: fix the file first.
+  if (errors.length > 0) {
+    ctx.err(`skillshelf eval: ${errors.length} malformed line${errors.length === 1 ? "" : "s"} in ${file}\n`);
+    return 2;
+  }
   if (cases.length === 0) {
     ctx.err(`skillshelf eval: no usable case in ${file}\n`);
     return 2;

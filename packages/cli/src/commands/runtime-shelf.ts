@@ -3,6 +3,7 @@
  * skillshelf's usage data read but never written (an inspection must not change what it
  * inspects: usage stays in memory, no event is logged).
  */
+import { type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import {
@@ -58,6 +59,12 @@ export async function openShelf(
   if (typeof minScore === "string") return minScore;
   const fromCwd = (dir: string) => path.resolve(ctx.cwd, dir);
   const root = fromCwd(values.root ?? ".");
+  // Not --user: a user folder that does not exist yet is the usual case (no user skills).
+  const notFolder = firstNotFolder([
+    ...(values.root !== undefined ? [["--root", root] as const] : []),
+    ...(values.project ?? []).map((dir) => ["--project", fromCwd(dir)] as const),
+  ]);
+  if (notFolder) return notFolder;
   const stateDir = path.resolve(root, values["state-dir"] ?? ".skillshelf");
   const usage = createMemoryUsageStore(createFileUsageStore({ dir: stateDir }).all());
   const matcher: MatcherOptions = minScore === undefined ? {} : { minScore };
@@ -77,4 +84,21 @@ export async function openShelf(
     matcher,
     ...extra,
   });
+}
+
+/**
+ * The first folder named on the command line that is missing or not a folder, as an error
+ * message: a mistyped path must not read as "no skills here".
+ */
+export function firstNotFolder(paths: readonly (readonly [flag: string, dir: string])[]): string | undefined {
+  for (const [flag, dir] of paths) {
+    let stats: Stats;
+    try {
+      stats = statSync(dir);
+    } catch {
+      return `${flag} ${dir} does not exist`;
+    }
+    if (!stats.isDirectory()) return `${flag} ${dir} is not a folder`;
+  }
+  return undefined;
 }

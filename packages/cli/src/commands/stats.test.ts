@@ -120,11 +120,20 @@ describe("skillshelf stats", () => {
     expect(json.skills[0]).toMatchObject({ name: "writer", activations: 2 });
   });
 
-  it("--events reads another log; a missing log is an empty one", async () => {
-    expect(await main(["stats", "--events", "nowhere.jsonl"], ctx())).toBe(0);
+  it("without --events, a log not written yet is an empty one", async () => {
+    expect(await main(["stats", "--state-dir", "never-written"], ctx())).toBe(0);
     expect(out).toContain("Events: 0");
     expect(out).toContain("No events yet");
     expect(out).toMatch(/Zero use[^\n]*: 3\n {2}archiver, editor, writer/);
+  });
+
+  it("a log named by --events that is missing or a folder, or a --root that is not one, is bad usage", async () => {
+    expect(await main(["stats", "--events", "nowhere.jsonl"], ctx())).toBe(2);
+    expect(err).toContain(`--events ${path.join(root, "nowhere.jsonl")} does not exist`);
+    expect(await main(["stats", "--events", "."], ctx())).toBe(2);
+    expect(err).toContain(`--events ${root} is not a file`);
+    expect(await main(["stats", "--root", "missing"], ctx())).toBe(2);
+    expect(err).toContain(`--root ${path.join(root, "missing")} does not exist`);
   });
 
   it("--thread, --run and --session keep one conversation's events", async () => {

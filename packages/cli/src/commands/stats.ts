@@ -3,6 +3,7 @@
  * went unused for N days (candidates for pruning, seed 001), and which tool calls the
  * whitelists blocked.
  */
+import { type Stats, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -15,6 +16,7 @@ import {
   summarizeEvents,
 } from "@skillshelf/core";
 import type { CommandContext } from "../context.js";
+import { firstNotFolder } from "./runtime-shelf.js";
 
 const HELP = `Usage: skillshelf stats [options]
 
@@ -76,6 +78,14 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   const root = path.resolve(ctx.cwd, values.root ?? ".");
   const stateDir = path.resolve(root, values["state-dir"] ?? ".skillshelf");
   const file = values.events ? path.resolve(ctx.cwd, values.events) : path.join(stateDir, EVENTS_FILE);
+  // Named on the command line, a path must be what it says: a typo must not read as "no events".
+  const badPath =
+    firstNotFolder(values.root !== undefined ? [["--root", root]] : []) ??
+    (values.events !== undefined ? notAFile("--events", file) : undefined);
+  if (badPath) {
+    ctx.err(`skillshelf stats: ${badPath}\n`);
+    return 2;
+  }
 
   let log: Awaited<ReturnType<typeof readEvents>>;
   try {
@@ -199,4 +209,14 @@ function render(summary: EventSummary, file: string, ctx: CommandContext): strin
     `${bold("Delegations")}: ${summary.delegations.total}${roles.length ? ` (${roles.join(", ")})` : ""}`,
   );
   return `${out.join("\n")}\n`;
+}
+
+function notAFile(flag: string, file: string): string | undefined {
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return `${flag} ${file} does not exist`;
+  }
+  return stats.isFile() ? undefined : `${flag} ${file} is not a file`;
 }
