@@ -20,7 +20,6 @@ import path from "node:path";
 import {
   buildCatalog,
   createMatcher,
-  createSession,
   createShelf,
   type HistoryItem,
   type Session,
@@ -28,6 +27,7 @@ import {
   type ShelfOptions,
   type ToolCall,
 } from "@skillshelf/core";
+import { createSession } from "@skillshelf/core/adapter";
 import { buildSkillTree, corpusFiles, DATA_DIR } from "./corpus.ts";
 import { formatMs, type Measured, measure } from "./lib.ts";
 

@@ -14,8 +14,47 @@ export { type CountTokens, estimateTokens } from "./catalog/tokens.js";
 export type { DiagnosticInput } from "./diagnostic.js";
 export { DEFAULT_HINTS, diagnostic, formatDiagnostic } from "./diagnostic.js";
 export * from "./events/index.js";
-export * from "./history/index.js";
-export * from "./improve/index.js";
+export {
+  type AtomicFs,
+  type CommitOptions,
+  createSkillStore,
+  type HistoryEntry,
+  type HistoryStore,
+  type Ledger,
+  type LedgerReadResult,
+  type LedgerRecord,
+  type LedgerType,
+  type RollbackResult,
+  type SkillStore,
+  type SkillStoreOptions,
+  SkillWriteError,
+  type SkillWriteErrorCode,
+  sha256,
+  type VersionInfo,
+  type WriteOptions,
+  type WriteResult,
+} from "./history/index.js";
+export {
+  type AcceptOptions,
+  type AcceptResult,
+  type AfterRunResult,
+  type AnalyzeOptions,
+  type AnalyzeResult,
+  type FinishedRun,
+  ImproveError,
+  type ImproveErrorCode,
+  type ImprovementProposal,
+  type Improvements,
+  type ImproveOptions,
+  improveAfterRun,
+  type Preview,
+  type ProposalStatus,
+  type RunOutcome,
+  type RunVerdict,
+  type SkillRecord,
+  type SkillRun,
+  type Transcript,
+} from "./improve/index.js";
 export {
   builtinFile,
   CLAUDE_DIR,
@@ -71,12 +110,22 @@ export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
 export { splitPhraseList, splitToolList } from "./parse/schema.js";
 export * from "./policy/index.js";
-export * from "./roles/index.js";
-export * from "./session/index.js";
+export {
+  type BuiltinRoleOptions,
+  builtinRoleSkills,
+  DEFAULT_ROLE_MAX_STEPS,
+  type Delegation,
+  type RoleAgentSpec,
+  type RoleAgentSpecOptions,
+  roleAgentSpec,
+} from "./roles/index.js";
+export { DEFAULT_SCOPE, END_COMMAND, EVENTS_FILE, type OpenSessionOptions } from "./session/index.js";
 export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
 export { createShelf } from "./shelf.js";
+export * from "./skill-files/index.js";
 export * from "./store/index.js";
 export * from "./text/index.js";
+export * from "./trust/index.js";
 export type * from "./types.js";
 export {
   createFileUsageStore,

@@ -3,8 +3,67 @@
  * one implementation of each thing the adapters would otherwise each do (and do differently).
  */
 
+// Moved from the root export: what only an adapter (or a test of one) builds with.
+export {
+  analyzeRun,
+  applyEdits,
+  bloatFlags,
+  checkMerge,
+  createImprovements,
+  DEFAULT_GUARD_LIMITS,
+  defaultRunOutcome,
+  extractJson,
+  runMessages,
+  skillsUsedInRun,
+} from "../improve/index.js";
 export { assistantEntry, type RunMessage, toolEntry, userEntry } from "../improve/run-transcript.js";
+export {
+  DELEGATE_TOOL,
+  type DelegationErrorType,
+  type DelegationRecord,
+  type DelegationSpecOptions,
+  delegationToolSpec,
+  type PrepareDelegationOptions,
+  prepareDelegation,
+  type RoleToolsOptions,
+  recordDelegation,
+  resolveRoleTools,
+  roleFromSkill,
+  roleInstructions,
+  roleOf,
+  rolesOf,
+} from "../roles/index.js";
 export { currentSession, runInSession } from "../session/current-session.js";
+export {
+  ACTIVATE_SKILL_TOOL,
+  activateSkillToolSpec,
+  closestSkillNames,
+  createSession,
+  createShelfSessions,
+  createToolNameIndex,
+  currentDateLine,
+  END_SKILL_TOOL_NAMES,
+  type ExplicitInvocation,
+  endSkillToolSpec,
+  isContinuation,
+  parseExplicitInvocation,
+  resolveInvokedSkill,
+  type SessionCatalog,
+  type SessionMatcher,
+  type SessionOptions,
+  type ShelfSessions,
+  type ShelfSessionsOptions,
+  SKILL_TOOL_PREFIX,
+  type SubstituteOptions,
+  skillToolDescription,
+  skillToolName,
+  skillToolSpec,
+  splitArguments,
+  substituteArguments,
+  TOOL_NAME_PATTERN,
+  type ToolNameIndex,
+  type UsageRecorder,
+} from "../session/index.js";
 export {
   type DelegationAnswer,
   type DelegationToolResult,

@@ -9,6 +9,8 @@ import type { Diagnostic } from "../types.js";
 import {
   ACTIVATE_SKILL_TOOL_NAMES,
   END_SKILL_TOOL_NAMES,
+  READ_SKILL_FILE_TOOL_NAMES,
+  RUN_SKILL_SCRIPT_TOOL_NAMES,
   SKILL_TOOL_PREFIX,
   skillToolNames,
   type ToolNameIndex,
@@ -26,6 +28,12 @@ export interface ActivationToolNames {
   /** The name the end tool is offered under (undefined when every form is a host tool). */
   readonly end: string | undefined;
   isEnd(toolName: string): boolean;
+  /** The confined reader's name (undefined when every form is a host tool). */
+  readonly read: string | undefined;
+  isRead(toolName: string): boolean;
+  /** The script runner's name (undefined when every form is a host tool). */
+  readonly script: string | undefined;
+  isScript(toolName: string): boolean;
   /** `tool-name-clash` warnings: each activation tool that had to give way to a host tool. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -80,9 +88,15 @@ export function resolveActivationToolNames(
   }
 
   const end = END_SKILL_TOOL_NAMES.find((tool) => !hostTools.has(tool));
+  const ours = (names: readonly string[]) => (toolName: string) =>
+    !hostTools.has(toolName) && names.includes(toolName);
   return {
     end,
-    isEnd: (toolName) => !hostTools.has(toolName) && END_SKILL_TOOL_NAMES.includes(toolName),
+    isEnd: ours(END_SKILL_TOOL_NAMES),
+    read: READ_SKILL_FILE_TOOL_NAMES.find((tool) => !hostTools.has(tool)),
+    isRead: ours(READ_SKILL_FILE_TOOL_NAMES),
+    script: RUN_SKILL_SCRIPT_TOOL_NAMES.find((tool) => !hostTools.has(tool)),
+    isScript: ours(RUN_SKILL_SCRIPT_TOOL_NAMES),
     toolName: (skillName) => (renamed.has(skillName) ? renamed.get(skillName) : index.toolName(skillName)),
     skillName: (toolName) => (hostTools.has(toolName) ? undefined : index.skillName(toolName)),
     generic,
@@ -106,6 +120,6 @@ function clash(
       : `The host has tools with every name ${what} could take ("${host}", …): it is not offered (${consequence}).`,
     file,
     line: 1,
-    hint: `Nothing breaks, but the model sees two similar names: rename the host tool "${host}" if you can. Pass the host's tools to shelf.session()/sessionFromHistory() ({ tools }) so calls in a rebuilt session resolve the same way.`,
+    hint: `Nothing breaks, but the model sees two similar names: rename the host tool "${host}" if you can. Pass the host's tools when you open a session (shelf.openSession({ tools }) or shelf.session({ tools })) so calls in a rebuilt session resolve the same way.`,
   };
 }
