@@ -98,3 +98,81 @@ export function buildSkillTree(count: number): string {
   fs.writeFileSync(done, "");
   return skills;
 }
+
+/**
+ * The real mirror (../shared/data/skills-mirror: 15,725 SKILL.md files from 527 repositories,
+ * `<owner>@<repo>/<skill>/SKILL.md`, one category level per repository; see its NOTICE): a
+ * real vocabulary and real duplicates, unlike the copied corpus. Read in place.
+ */
+export const MIRROR_DIR = path.join(DATA_DIR, "skills-mirror");
+
+/** Every skill file of the mirror, relative to it, in code-unit order. */
+export function mirrorFiles(): string[] {
+  const files: string[] = [];
+  for (const repo of fs.readdirSync(MIRROR_DIR).sort()) {
+    const repoDir = path.join(MIRROR_DIR, repo);
+    if (!fs.statSync(repoDir).isDirectory()) continue;
+    for (const skill of fs.readdirSync(repoDir).sort()) {
+      for (const name of ["SKILL.md", "skill.md"]) {
+        if (fs.existsSync(path.join(repoDir, skill, name))) {
+          files.push(path.join(repo, skill, name));
+          break;
+        }
+      }
+    }
+  }
+  return files;
+}
+
+/**
+ * A part of the mirror with `count` files, taken evenly across it (every k-th file, so the
+ * part spreads over all repositories like the whole), copied with its layout into the OS temp
+ * folder and reused while the mirror is unchanged. `count` ≥ the mirror's size: the mirror.
+ */
+export function mirrorSubset(count: number): string {
+  const files = mirrorFiles();
+  if (count >= files.length) return MIRROR_DIR;
+  const picked = Array.from({ length: count }, (_, i) => files[Math.floor((i * files.length) / count)]!);
+  const fingerprint = createHash("sha256");
+  for (const f of picked) fingerprint.update(f).update(String(fs.statSync(path.join(MIRROR_DIR, f)).mtimeMs));
+  const root = path.join(os.tmpdir(), `skillshelf-mirror-${count}-${fingerprint.digest("hex").slice(0, 12)}`);
+  const done = path.join(root, ".complete");
+  const skills = path.join(root, "skills");
+  if (fs.existsSync(done)) return skills;
+  fs.rmSync(root, { recursive: true, force: true });
+  for (const f of picked) {
+    fs.mkdirSync(path.join(skills, path.dirname(f)), { recursive: true });
+    fs.copyFileSync(path.join(MIRROR_DIR, f), path.join(skills, f));
+  }
+  fs.writeFileSync(done, "");
+  return skills;
+}
+
+/**
+ * Requests for a shelf of mirror skills: MetaTool Task1 queries (half need no tool) and
+ * requests written from mirror descriptions, interleaved, 400 in all; written to a JSON file
+ * in the OS temp folder for the processes that time them (its path is returned).
+ */
+export function mirrorMessagesFile(): string {
+  const task1 = JSON.parse(
+    fs.readFileSync(path.join(DATA_DIR, "routing", "metatool", "Task1.json"), "utf8"),
+  ) as { query: string }[];
+  const files = mirrorFiles();
+  const fromSkills: string[] = [];
+  for (let i = 0; i < files.length && fromSkills.length < 200; i += 37) {
+    const text = fs.readFileSync(path.join(MIRROR_DIR, files[i]!), "utf8");
+    const description = /\ndescription:\s*["'>|]?\s*(.+)/u.exec(text)?.[1] ?? "";
+    if (description.length > 20)
+      fromSkills.push(`Please help me: ${description.split(/\s+/u).slice(0, 12).join(" ")}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    const q = task1[i]?.query;
+    if (q) out.push(q);
+    const s = fromSkills[i];
+    if (s) out.push(s);
+  }
+  const file = path.join(os.tmpdir(), "skillshelf-bench-mirror-messages.json");
+  fs.writeFileSync(file, JSON.stringify(out));
+  return file;
+}

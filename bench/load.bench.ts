@@ -20,6 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSkillTree } from "./corpus.ts";
 import { type Measured, measure, median, table } from "./lib.ts";
+import { scaleRows } from "./load-scale.bench.ts";
 
 /** The libraries, imported once, on first use. */
 const lib = {
@@ -276,4 +277,7 @@ async function suite(): Promise<void> {
     { iterations: 30, time: 1500 },
   );
   print(table(parsing, "skillshelf parseSkill"));
+
+  print("\n### Real files: the mirror and parts of it, beside the copied corpus (load-scale.bench.ts)\n");
+  await scaleRows(3, print);
 }

@@ -21,6 +21,7 @@ import { createMatcher, createShelf, estimateTokens, type Skill } from "@skillsh
 import { getEncoding } from "js-tiktoken";
 import { buildSkillTree, corpusFiles, DATA_DIR } from "./corpus.ts";
 import { formatMs, measure } from "./lib.ts";
+import { scaleRows } from "./load-scale.bench.ts";
 import { winkRouter } from "./routing.bench.ts";
 
 function messages(): string[] {
@@ -192,5 +193,9 @@ export async function run(): Promise<void> {
     `${list.length} distinct messages (MetaTool Task1 queries + requests from corpus descriptions).\n`,
   );
   await speed(list);
+  console.log(
+    "\nOn real files (the mirror and parts of it, beside the copied corpus; load-scale.bench.ts): the first `match()` of a new process builds the index; p50 over the mirror requests.\n",
+  );
+  await scaleRows(3);
   tokenEstimate();
 }

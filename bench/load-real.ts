@@ -1,0 +1,93 @@
+// A shelf at real scale in a new process, for load.bench.ts and match.bench.ts: prints one
+// JSON line with the figures the scale goals name, each taken as a host meets them:
+// - loadMs: `createShelf` (scan, read, parse, resolve) with the library already imported;
+// - firstMatchMs: the first `shelf.match()`, which builds the stage-1 index (nothing warm);
+// - refreshMs / fullRefreshMs: `refresh()` with nothing changed, median of 50 — as a host calls
+//   it before a model call (the default), and with every file stat'ed (`{ full: true }`,
+//   when the library has it);
+// - matchP50Ms: later `shelf.match()` calls, p50 over 400 rotating real requests;
+// - rssBytes: resident set after all that (and maxRssBytes, the peak), heapBytes after GC.
+// Wall times; cpu* the same spans in process CPU time (all threads).
+// Usage: load-real.ts <skills dir> <messages.json>
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { createShelf, type Shelf } from "@skillshelf/core";
+
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc") as () => void;
+
+const [dir, messagesFile] = process.argv.slice(2);
+if (!dir || !messagesFile) throw new Error("usage: load-real.ts <skills dir> <messages.json>");
+const messages = JSON.parse(fs.readFileSync(messagesFile, "utf8")) as string[];
+
+const timed = <T>(fn: () => T): { value: T; ms: number; cpuMs: number } => {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const value = fn();
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { value, ms, cpuMs: (used.user + used.system) / 1000 };
+};
+const median = (samples: number[]) => samples.sort((a, b) => a - b)[samples.length >> 1] as number;
+
+const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
+const loadCpu = process.cpuUsage();
+const loadStart = performance.now();
+const shelf: Shelf = await createShelf({
+  root: path.dirname(dir),
+  projectDirs: [dir],
+  userDirs: [],
+  builtinRoles: false,
+  events: false,
+  stateDir,
+});
+const loadMs = performance.now() - loadStart;
+const loadUsed = process.cpuUsage(loadCpu);
+const loadCpuMs = (loadUsed.user + loadUsed.system) / 1000;
+
+const first = timed(() => shelf.match(messages[0] as string));
+
+const refreshOnce = async (options?: { full?: boolean }) => {
+  const start = performance.now();
+  await (shelf.refresh as (o?: { full?: boolean }) => Promise<unknown>)(options);
+  return performance.now() - start;
+};
+const refreshSamples: number[] = [];
+const fullSamples: number[] = [];
+for (let i = 0; i < 50; i++) {
+  refreshSamples.push(await refreshOnce());
+  fullSamples.push(await refreshOnce({ full: true }));
+}
+
+const matchSamples: number[] = [];
+for (let i = 0; i < 400; i++) {
+  const message = messages[(i + 1) % messages.length] as string;
+  const start = performance.now();
+  shelf.match(message);
+  matchSamples.push(performance.now() - start);
+}
+
+gc();
+gc();
+const memory = process.memoryUsage();
+console.log(
+  JSON.stringify({
+    skills: shelf.skills().length,
+    loadMs,
+    loadCpuMs,
+    diagnostics: shelf.diagnostics().length,
+    firstMatchMs: first.ms,
+    firstMatchCpuMs: first.cpuMs,
+    refreshMs: median(refreshSamples),
+    fullRefreshMs: median(fullSamples),
+    matchP50Ms: median(matchSamples),
+    rssBytes: memory.rss,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    heapBytes: memory.heapUsed + memory.arrayBuffers,
+  }),
+);
+await shelf.close();
+fs.rmSync(stateDir, { recursive: true, force: true });
