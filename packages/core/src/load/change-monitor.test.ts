@@ -48,6 +48,21 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
     expect((await shelf.refresh()).removed).toEqual(["added"]);
   });
 
+  it("a skill file linked to a file in an unwatched folder: its target's edits are seen at once", async () => {
+    const { shelf, dir } = await shelfWith(2);
+    const target = path.join(dir, "store/deep/down/linked.md");
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, skillText("linked", "Linked v1."));
+    fs.mkdirSync(path.join(dir, "linked"));
+    fs.symlinkSync(target, path.join(dir, "linked", "SKILL.md"));
+    expect((await shelf.refresh()).added).toEqual(["linked"]);
+    for (let i = 2; i < 6; i++) {
+      fs.writeFileSync(target, skillText("linked", `Linked v${i}.`));
+      await shelf.refresh();
+      expect(shelf.get("linked")?.description).toBe(`Linked v${i}.`);
+    }
+  });
+
   it("stats nothing when nothing changed; { full: true } stats every file", async () => {
     const { shelf } = await shelfWith(20);
     await shelf.refresh();

@@ -10,7 +10,8 @@
  * phase in between), and when no event came, nothing changed. That is as strict as the stat
  * walk, at the cost of two turns. What inotify cannot see (another machine writing to a
  * network file system, a dropped event queue) is caught by a full stat walk at least every
- * {@link FULL_CHECK_INTERVAL_MS}; a folder that could not be watched (out of watches), any
+ * {@link FULL_CHECK_INTERVAL_MS}; a folder that could not be watched (out of watches), a skill
+ * file that is a symbolic link (its target may change in a folder nobody watches), any
  * other platform (FSEvents and the like deliver late), and `refresh({ full: true })` always
  * walk.
  */
@@ -27,8 +28,11 @@ export class ChangeMonitor {
   private lastFullCheck = Number.NEGATIVE_INFINITY;
   private closed = false;
 
+  private trusted = false;
+
+  /** `folders`: what to watch, or undefined when watching cannot vouch for the shelf (linked skill files). */
   constructor(
-    private readonly folders: () => string[],
+    private readonly folders: () => string[] | undefined,
     private readonly enabled = process.platform === "linux",
     private readonly intervalMs = FULL_CHECK_INTERVAL_MS,
   ) {}
@@ -41,10 +45,10 @@ export class ChangeMonitor {
       this.watcher = new FolderWatcher(() => {
         this.dirty = true;
       });
-      this.watcher.sync(this.folders());
+      this.sync();
       return true;
     }
-    if (this.dirty || !this.watcher.complete || performance.now() - this.lastFullCheck >= this.intervalMs)
+    if (this.dirty || !this.trusted || !this.watcher.complete || performance.now() - this.lastFullCheck >= this.intervalMs)
       return true;
     await nextTurn();
     await nextTurn();
@@ -59,7 +63,10 @@ export class ChangeMonitor {
 
   /** The loader's folders changed: watch the new set. */
   sync(): void {
-    this.watcher?.sync(this.folders());
+    if (!this.watcher) return;
+    const folders = this.folders();
+    this.trusted = folders !== undefined;
+    this.watcher.sync(folders ?? []);
   }
 
   close(): void {

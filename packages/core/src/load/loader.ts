@@ -124,6 +124,15 @@ export class SkillLoader {
     return folders;
   }
 
+  /**
+   * Whether watching {@link watchedFolders} sees every change that matters: not when a skill
+   * file is a symbolic link (its target's edits happen in a folder that may not be watched).
+   */
+  watchable(): boolean {
+    for (const root of this.roots) for (const node of walk(root.node)) if (node.skillLinked) return false;
+    return true;
+  }
+
   /** The first load. Calling it again is the same as refresh(). */
   load(): Promise<LoadChange> {
     return this.refresh();

@@ -48,6 +48,8 @@ export interface ScanNode {
   diagnostics: Diagnostic[];
   /** Set once a rescan of the parent dropped this node. */
   detached?: boolean;
+  /** The skill file is a symbolic link: a watch on this folder does not see its target change. */
+  skillLinked?: boolean;
 }
 
 export interface ScanContext {
@@ -192,6 +194,7 @@ export async function scanNode(
       // dangling link, which has nothing to report on, is passed over.
       if (kind === "file" || signatureOf(full) !== undefined) {
         node.skillFile = full;
+        if (entry.isSymbolicLink() || isUnknown(entry)) node.skillLinked = true;
         return node;
       }
     }
@@ -231,6 +234,7 @@ export async function rescanNode(node: ScanNode, ctx: ScanContext): Promise<void
   node.sig = fresh.sig;
   node.skillFile = fresh.skillFile;
   node.skillSig = fresh.skillSig;
+  node.skillLinked = fresh.skillLinked;
   node.children = fresh.children;
   node.diagnostics = fresh.diagnostics;
 }
