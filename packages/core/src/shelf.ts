@@ -35,12 +35,8 @@ import { roleOf, rolesOf } from "./roles/roles.js";
 import { currentSession } from "./session/current-session.js";
 import { protectedPaths } from "./session/protected-paths.js";
 import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./session/shelf-sessions.js";
-import type { ScriptOptions } from "./skill-files/scripts.js";
 import { createFileStateStore } from "./store/file-state-store.js";
 import type { StateStore } from "./store/state-store.js";
-import type { TrustState } from "./trust/evaluate.js";
-import { createTrustGate } from "./trust/gate.js";
-import { defaultTrustFile } from "./trust/trust-store.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -119,17 +115,6 @@ export interface ShelfOptions {
   generate?: Generate;
   /** Improvement-loop limits: guard thresholds, proposals kept per analysis (default 3). */
   improve?: { limits?: Partial<GuardLimits>; maxProposals?: number };
-  /**
-   * The trust gate for project skills (default off): `true` or `{ file }` withholds every
-   * project skill whose folder the user has not trusted (`skillshelf trust`) from the model.
-   * Turn it on for an agent that works in repositories it did not write; an app whose root
-   * holds its own bundled skills can leave it off. See the README, "Trusting project skills".
-   */
-  trust?: boolean | { file?: string; home?: string };
-  /** Let the model run active skills' `scripts/` entries, each run approved by `approve` (default off). */
-  scripts?: ScriptOptions;
-  /** Offer skills whose `allowed-tools` admit none of the host's tools (default false). */
-  offerWithoutTools?: boolean;
 }
 
 export interface RefreshOptions {
@@ -188,8 +173,6 @@ export interface Shelf extends SkillSource {
   /** The same, after computing the message's embedding signal when the matcher has `embed`. */
   openSession(options?: OpenSessionOptions): Promise<Session>;
   noteRead(path: string): void;
-  /** A project skill's trust state when the trust gate is on (undefined otherwise, and for other scopes). */
-  trustOf(name: string): TrustState | undefined;
 
   // ── versioned writes and improvement ──
   /** Managed write: validated, locked, compare-and-swap on `expectedHash` (else CONFLICT), old version kept, version bumped, atomic. */
@@ -230,18 +213,6 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     mode: options.mode ?? "lenient",
   });
   await loader.load();
-  // Project skills reach sessions, roles and matching only through the gate when it is on.
-  const gate =
-    options.trust === undefined || options.trust === false
-      ? undefined
-      : createTrustGate({
-          skills: loader,
-          file:
-            (typeof options.trust === "object" ? options.trust.file : undefined) ??
-            defaultTrustFile(typeof options.trust === "object" ? options.trust.home : undefined),
-        });
-  await gate?.refresh();
-  const served = gate?.source ?? loader;
 
   // ── loading: one shared watcher for every watch() caller ──
   const listeners = new Set<(result: RefreshResult) => void>();
@@ -251,14 +222,9 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     options.refreshCheck !== "stat" && process.platform === "linux",
   );
   const refresh = async (refreshOptions: RefreshOptions = {}): Promise<RefreshResult> => {
-    if (!refreshOptions.full && !(await monitor.mustCheck())) {
-      // The folders did not move, but the user may have trusted one since (another process).
-      const trustChanged = gate ? await gate.refresh({ onlyIfTrustFileChanged: true }) : false;
-      return trustChanged ? { ...nothingChanged(), changed: true } : nothingChanged();
-    }
+    if (!refreshOptions.full && !(await monitor.mustCheck())) return nothingChanged();
     monitor.checking();
     const result = await loader.refresh();
-    if (gate && (await gate.refresh())) result.changed = true;
     if (result.changed) {
       watcher?.sync(loader.watchedFolders());
       monitor.sync();
@@ -298,10 +264,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     sessions.events?.emit({ type: "skill-read", at: at.toISOString(), skill: skill.name, path: skill.file });
   };
   const sessions = createShelfSessions({
-    skills: served,
-    scripts: options.scripts,
-    withheld: gate?.withheld,
-    offerWithoutTools: options.offerWithoutTools,
+    skills: loader,
     matcher,
     embeds: Boolean(options.matcher?.embed),
     usage,
@@ -333,7 +296,6 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // write costs the same on a shelf of 10 skills or 10,000.
     afterWrite: async (written) => {
       const result = await loader.refreshFile(written.file);
-      await gate?.refresh(); // a project skill's new version is judged before it is served
       if (result.added.length + result.removed.length > 0) {
         watcher?.sync(loader.watchedFolders());
         monitor.sync();
@@ -359,7 +321,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // ── loading ──
     skills: () => loader.skills(),
     get: (name) => loader.get(name),
-    diagnostics: () => (gate ? [...loader.diagnostics(), ...gate.diagnostics()] : loader.diagnostics()),
+    diagnostics: () => loader.diagnostics(),
     refresh,
     watch(onChange) {
       const listener = onChange ?? (() => undefined);
@@ -375,12 +337,12 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     },
 
     // ── runtime ──
-    match: (message, matchOptions) => matcher.match(served.skills(), message, { ...matchOptions, usage }),
-    roles: () => rolesOf(served),
-    role: (name) => roleOf(served, name),
+    match: (message, matchOptions) => matcher.match(loader.skills(), message, { ...matchOptions, usage }),
+    roles: () => rolesOf(loader),
+    role: (name) => roleOf(loader, name),
     prepareDelegation: (input, tools) =>
       prepareDelegation(input, {
-        roles: rolesOf(served),
+        roles: rolesOf(loader),
         tools,
         toolAliases: options.toolAliases,
         events: sessions.events,
@@ -396,10 +358,6 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     },
     recordDelegation: (delegation) => recordDelegation(delegation, sessions.events),
     noteRead,
-    trustOf: (name) => {
-      const skill = loader.get(name);
-      return skill && gate ? gate.stateOf(skill) : undefined;
-    },
 
     // ── versioned writes and improvement ──
     write: (name, content, writeOptions) => store.write(name, content, writeOptions),
