@@ -32,6 +32,7 @@ async function shelfWith(count: number, refreshCheck?: "watch" | "stat") {
 describe.runIf(onLinux)("refresh() with the default watcher", () => {
   it("sees every edit made right before the call, by sync or async writes, new and deleted skills too", async () => {
     const { shelf, files, dir } = await shelfWith(5);
+    await shelf.refresh();
     await shelf.refresh(); // starts watching
     for (let i = 0; i < 40; i++) {
       const file = files[i % files.length]!;
@@ -66,7 +67,7 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
   it("stats nothing when nothing changed; { full: true } stats every file", async () => {
     const { shelf } = await shelfWith(20);
     await shelf.refresh();
-    await shelf.refresh({ full: true });
+    await shelf.refresh();
     const stat = vi.spyOn(fs, "statSync");
     expect((await shelf.refresh()).changed).toBe(false);
     expect(stat).not.toHaveBeenCalled();
