@@ -107,10 +107,10 @@ describe("write() refuses what the loader would refuse", () => {
     expect(isSkillWriteError(error, "INVALID")).toBe(true);
   });
 
-  it("content with NUL bytes (the loader reads it as binary)", async () => {
+  it("content with a NUL byte before the body (the loader refuses it as binary)", async () => {
     const store = createSkillStore({ source: folder.source, stateDir: folder.stateDir });
     const error = await store
-      .write(NAME, GOOD.replace("Write it up.", "Write\u0000it up."), {
+      .write(NAME, GOOD.replace("weekly update", "weekly\u0000update"), {
         expectedHash: folder.source.get(NAME)!.hash,
       })
       .catch((e: unknown) => e);
