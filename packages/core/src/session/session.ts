@@ -694,7 +694,8 @@ export function createSession(options: SessionOptions): Session {
       }
     }
     state.turn = ended.length > 0 ? { id, ended } : { id };
-    if (!commandRan && !matchProblem) {
+    // Built only when someone listens: most steps of a busy host run with events off.
+    if (!commandRan && !matchProblem && sink && silent === 0) {
       emit({
         type: "candidates",
         at: clock().toISOString(),
