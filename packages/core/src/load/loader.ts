@@ -11,7 +11,7 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
-import { loadBuiltins } from "./builtin.js";
+import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
 import { readSkillFiles } from "./read.js";
 import { type Overridden, type Resolution, type ResolveEntry, resolveSkills } from "./resolve.js";
 import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
@@ -289,30 +289,33 @@ export class SkillLoader {
   }
 
   /**
-   * Keeps only the metadata of files that lost (see {@link bodiless}). Everything that still
-   * refers to such a file's strings is cloned too (its diagnostics, the resolution's notes on
-   * it): a message built from a slice of the text keeps the whole text alive.
+   * Keeps only what resolution needs of a file that lost (see {@link bodiless}). The parser's
+   * strings are slices of the file's whole text, and one kept slice would keep all of it
+   * alive: the stub holds no string of the text (names are copied when recorded, so the
+   * resolution's notes on the file hold none either) and the file's own diagnostics are
+   * copied.
    */
-  private setAsideLosers(resolution: Resolution): Resolution {
-    let setAside = false;
+  private setAsideLosers(resolution: Resolution): void {
     for (const lost of resolution.overridden) {
       const record = this.files.get(lost.file);
       const skill = record?.skill;
-      if (!record || !skill || bodiless.has(skill) || skill.body === "") continue;
-      // A clone, not a spread: the parser's strings are slices of the file's whole text, and
-      // one kept slice (the description) would keep all of it alive.
-      const stub: Skill = detachedCopy({ ...skill, body: "" });
+      if (!record || !skill || bodiless.has(skill)) continue;
+      const stub: Skill = {
+        ...defaultSkillMeta(),
+        name: skill.name,
+        description: "",
+        body: "",
+        scope: skill.scope,
+        file: skill.file,
+        dir: skill.dir,
+        hash: skill.hash,
+        locked: skill.locked,
+        bodyLine: skill.bodyLine,
+      };
       bodiless.add(stub);
       record.skill = stub;
-      record.diagnostics = detachedCopy(record.diagnostics);
-      setAside = true;
+      if (record.diagnostics.length > 0) record.diagnostics = detachedCopy(record.diagnostics);
     }
-    if (!setAside) return resolution;
-    return {
-      ...resolution,
-      overridden: detachedCopy(resolution.overridden),
-      diagnostics: detachedCopy(resolution.diagnostics),
-    };
   }
 
   /** Every skill file in the current scan trees, in source order. */
@@ -352,6 +355,7 @@ export class SkillLoader {
           ? old
           : {
               ...result.skill,
+              name: ownString(result.skill.name),
               scope: loc.source.scope,
               file: loc.file,
               dir: path.dirname(loc.file),
@@ -399,7 +403,7 @@ export class SkillLoader {
       for (const loc of revived) readFiles.add(loc.file);
       resolution = this.resolve();
     }
-    resolution = this.setAsideLosers(resolution);
+    this.setAsideLosers(resolution);
 
     const previous = this.current;
     const previousByName = this.byName;
@@ -468,6 +472,11 @@ const bodiless = new WeakSet<Skill>();
  */
 function detachedCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** A copy of `text` that is not a slice of a longer string (short strings are copies already). */
+function ownString(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 function append<T>(to: T[], items: readonly T[]): void {
