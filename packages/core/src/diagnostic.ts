@@ -64,6 +64,12 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
     "Rename the host tool if you can; skillshelf already offers its own tool under another name.",
   "plan-fallback":
     "Check the custom matcher and catalog options (tokenizer, embed); the error says what failed.",
+  untrusted:
+    "Read the skill's files (SKILL.md, scripts/), then run `skillshelf trust <folder>` to let the model use it.",
+  "trust-changed":
+    "The skill changed since you trusted it: review the change, then run `skillshelf trust <folder>` again.",
+  "missing-tools":
+    "Register the tools with the host, map the names with toolAliases, or fix `allowed-tools`.",
 };
 
 export interface DiagnosticInput {

@@ -35,8 +35,12 @@ import { roleOf, rolesOf } from "./roles/roles.js";
 import { currentSession } from "./session/current-session.js";
 import { protectedPaths } from "./session/protected-paths.js";
 import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./session/shelf-sessions.js";
+import type { ScriptOptions } from "./skill-files/scripts.js";
 import { createFileStateStore } from "./store/file-state-store.js";
 import type { StateStore } from "./store/state-store.js";
+import type { TrustState } from "./trust/evaluate.js";
+import { createTrustGate } from "./trust/gate.js";
+import { defaultTrustFile } from "./trust/trust-store.js";
 import type {
   BuiltinSkill,
   Diagnostic,
@@ -115,6 +119,17 @@ export interface ShelfOptions {
   generate?: Generate;
   /** Improvement-loop limits: guard thresholds, proposals kept per analysis (default 3). */
   improve?: { limits?: Partial<GuardLimits>; maxProposals?: number };
+  /**
+   * The trust gate for project skills (default off): `true` or `{ file }` withholds every
+   * project skill whose folder the user has not trusted (`skillshelf trust`) from the model.
+   * Turn it on for an agent that works in repositories it did not write; an app whose root
+   * holds its own bundled skills can leave it off. See the README, "Trusting project skills".
+   */
+  trust?: boolean | { file?: string; home?: string };
+  /** Let the model run active skills' `scripts/` entries, each run approved by `approve` (default off). */
+  scripts?: ScriptOptions;
+  /** Offer skills whose `allowed-tools` admit none of the host's tools (default false). */
+  offerWithoutTools?: boolean;
 }
 
 export interface RefreshOptions {
@@ -173,6 +188,8 @@ export interface Shelf extends SkillSource {
   /** The same, after computing the message's embedding signal when the matcher has `embed`. */
   openSession(options?: OpenSessionOptions): Promise<Session>;
   noteRead(path: string): void;
+  /** A project skill's trust state when the trust gate is on (undefined otherwise, and for other scopes). */
+  trustOf(name: string): TrustState | undefined;
 
   // ── versioned writes and improvement ──
   /** Managed write: validated, locked, compare-and-swap on `expectedHash` (else CONFLICT), old version kept, version bumped, atomic. */
@@ -213,6 +230,18 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     mode: options.mode ?? "lenient",
   });
   await loader.load();
+  // Project skills reach sessions, roles and matching only through the gate when it is on.
+  const gate =
+    options.trust === undefined || options.trust === false
+      ? undefined
+      : createTrustGate({
+          skills: loader,
+          file:
+            (typeof options.trust === "object" ? options.trust.file : undefined) ??
+            defaultTrustFile(typeof options.trust === "object" ? options.trust.home : undefined),
+        });
+  await gate?.refresh();
+  const served = gate?.source ?? loader;
 
   // ── loading: one shared watcher for every watch() caller ──
   const listeners = new Set<(result: RefreshResult) => void>();
@@ -222,9 +251,14 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     options.refreshCheck !== "stat" && process.platform === "linux",
   );
   const refresh = async (refreshOptions: RefreshOptions = {}): Promise<RefreshResult> => {
-    if (!refreshOptions.full && !(await monitor.mustCheck())) return nothingChanged();
+    if (!refreshOptions.full && !(await monitor.mustCheck())) {
+      // The folders did not move, but the user may have trusted one since (another process).
+      const trustChanged = gate ? await gate.refresh({ onlyIfTrustFileChanged: true }) : false;
+      return trustChanged ? { ...nothingChanged(), changed: true } : nothingChanged();
+    }
     monitor.checking();
     const result = await loader.refresh();
+    if (gate && (await gate.refresh())) result.changed = true;
     if (result.changed) {
       watcher?.sync(loader.watchedFolders());
       monitor.sync();
@@ -264,7 +298,10 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     sessions.events?.emit({ type: "skill-read", at: at.toISOString(), skill: skill.name, path: skill.file });
   };
   const sessions = createShelfSessions({
-    skills: loader,
+    skills: served,
+    scripts: options.scripts,
+    withheld: gate?.withheld,
+    offerWithoutTools: options.offerWithoutTools,
     matcher,
     embeds: Boolean(options.matcher?.embed),
     usage,
@@ -296,6 +333,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // write costs the same on a shelf of 10 skills or 10,000.
     afterWrite: async (written) => {
       const result = await loader.refreshFile(written.file);
+      await gate?.refresh(); // a project skill's new version is judged before it is served
       if (result.added.length + result.removed.length > 0) {
         watcher?.sync(loader.watchedFolders());
         monitor.sync();
@@ -321,7 +359,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // ── loading ──
     skills: () => loader.skills(),
     get: (name) => loader.get(name),
-    diagnostics: () => loader.diagnostics(),
+    diagnostics: () => (gate ? [...loader.diagnostics(), ...gate.diagnostics()] : loader.diagnostics()),
     refresh,
     watch(onChange) {
       const listener = onChange ?? (() => undefined);
@@ -337,12 +375,12 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     },
 
     // ── runtime ──
-    match: (message, matchOptions) => matcher.match(loader.skills(), message, { ...matchOptions, usage }),
-    roles: () => rolesOf(loader),
-    role: (name) => roleOf(loader, name),
+    match: (message, matchOptions) => matcher.match(served.skills(), message, { ...matchOptions, usage }),
+    roles: () => rolesOf(served),
+    role: (name) => roleOf(served, name),
     prepareDelegation: (input, tools) =>
       prepareDelegation(input, {
-        roles: rolesOf(loader),
+        roles: rolesOf(served),
         tools,
         toolAliases: options.toolAliases,
         events: sessions.events,
@@ -358,6 +396,10 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     },
     recordDelegation: (delegation) => recordDelegation(delegation, sessions.events),
     noteRead,
+    trustOf: (name) => {
+      const skill = loader.get(name);
+      return skill && gate ? gate.stateOf(skill) : undefined;
+    },
 
     // ── versioned writes and improvement ──
     write: (name, content, writeOptions) => store.write(name, content, writeOptions),

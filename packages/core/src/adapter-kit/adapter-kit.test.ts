@@ -35,8 +35,8 @@ describe("runSkillTool", () => {
     });
   });
 
-  it("answers a name that is not a skill tool with NOT_FOUND, not undefined", () => {
-    const result = runSkillTool(session(), { name: "skill_gone", input: {} });
+  it("answers a name that is not a skill tool with NOT_FOUND, not undefined", async () => {
+    const result = await runSkillTool(session(), { name: "skill_gone", input: {} });
     expect(result).toMatchObject({ status: "error", error_type: "NOT_FOUND" });
     expect(result.message).toContain('"skill_gone"');
   });

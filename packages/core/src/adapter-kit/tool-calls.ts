@@ -4,7 +4,14 @@
  * (so a sub-agent it starts is bounded by the conversation's active skills).
  */
 import { runInSession } from "../session/current-session.js";
-import type { ActivationResult, EndResult, GuardResult, Session, ToolCall } from "../types.js";
+import type {
+  ActivationResult,
+  GuardResult,
+  ScriptRunResult,
+  Session,
+  SkillToolResult,
+  ToolCall,
+} from "../types.js";
 
 /** What the model reads when a call names none of skillshelf's tools (any more). */
 export function notASkillTool(toolName: string): Extract<ActivationResult, { status: "error" }> {
@@ -15,9 +22,12 @@ export function notASkillTool(toolName: string): Extract<ActivationResult, { sta
   };
 }
 
-/** A call to one of skillshelf's tools (activation or end), answered by the session. */
-export function runSkillTool(session: Session, call: ToolCall): ActivationResult | EndResult {
-  return session.callSkillTool(call) ?? notASkillTool(call.name);
+/**
+ * A call to one of skillshelf's tools, answered by the session: a result, or for a skill
+ * script's run a promise of one (return it to the framework, or await it).
+ */
+export function runSkillTool(session: Session, call: ToolCall): SkillToolResult | Promise<ScriptRunResult> {
+  return session.answerSkillTool(call) ?? notASkillTool(call.name);
 }
 
 export type Blocked = Extract<GuardResult, { allowed: false }>["result"];

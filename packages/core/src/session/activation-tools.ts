@@ -274,3 +274,80 @@ export function readActivationInput(
   }
   return { ok: true, name: record.name.trim(), args };
 }
+
+/** The confined reader's names, preferred first (the others when a host tool has the name). */
+export const READ_SKILL_FILE_TOOL_NAMES: readonly string[] = [
+  "read_skill_file",
+  "skillshelf_read_skill_file",
+  `read_skill_file_${fnv1a("read_skill_file")}`,
+];
+
+/** The script runner's names, preferred first. */
+export const RUN_SKILL_SCRIPT_TOOL_NAMES: readonly string[] = [
+  "run_skill_script",
+  "skillshelf_run_skill_script",
+  `run_skill_script_${fnv1a("run_skill_script")}`,
+];
+
+/** The tool that reads a file of an active skill's own folder, a page at a time. */
+export function readSkillFileToolSpec(
+  active: readonly string[],
+  toolName: string = READ_SKILL_FILE_TOOL_NAMES[0]!,
+): ToolSpec {
+  return {
+    name: toolName,
+    description:
+      "Read a file that comes with an active skill (references/, assets/, scripts/ …, as listed when it was activated), " +
+      "by its path relative to the skill's folder. Text comes back 64 KiB at a time (continue with the offset it gives); " +
+      "binary files are described, not shown. Read a file only when the skill's instructions call for it.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        skill: {
+          type: "string",
+          enum: [...active],
+          description: "The active skill whose file to read (default: the only active one).",
+        },
+        path: {
+          type: "string",
+          description: 'The file, relative to the skill folder, e.g. "references/api.md".',
+        },
+        offset: { type: "integer", minimum: 0, description: "Byte offset to start at (default 0)." },
+        limit: { type: "integer", minimum: 1, description: "Bytes to read (default and most: 65536)." },
+      },
+      required: ["path"],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** The tool that runs one of an active skill's scripts (the host approves every run). */
+export function runSkillScriptToolSpec(
+  scripts: ReadonlyArray<{ skill: string; scripts: readonly string[] }>,
+  toolName: string = RUN_SKILL_SCRIPT_TOOL_NAMES[0]!,
+): ToolSpec {
+  const listed = scripts.map((s) => `${s.skill}: ${clip(s.scripts.join(", "), 300)}`).join("; ");
+  return {
+    name: toolName,
+    description:
+      `Run a script of an active skill (from its scripts/ folder) when its instructions say to. The user is asked to approve each run; ` +
+      `the result gives the exit code and the end of its output. Scripts: ${listed}.`,
+    inputSchema: {
+      type: "object",
+      properties: {
+        skill: {
+          type: "string",
+          enum: scripts.map((s) => s.skill),
+          description: "The active skill whose script to run (default: the only one with scripts).",
+        },
+        script: {
+          type: "string",
+          description: 'The script, relative to the skill folder, e.g. "scripts/check.py".',
+        },
+        args: { type: "array", items: { type: "string" }, description: "Command-line arguments (no shell)." },
+      },
+      required: ["script"],
+      additionalProperties: false,
+    },
+  };
+}

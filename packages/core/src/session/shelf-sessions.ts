@@ -55,6 +55,9 @@ export interface ShelfSessionsOptions {
   countTokens?: CountTokens;
   timeZone?: string;
   now?: () => Date;
+  scripts?: SessionOptions["scripts"];
+  withheld?: SessionOptions["withheld"];
+  offerWithoutTools?: boolean;
 }
 
 /** What a host opens a session with: one per model call. */
@@ -188,6 +191,9 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     noteRead: options.noteRead,
     timeZone: options.timeZone,
     now: options.now,
+    scripts: options.scripts,
+    withheld: options.withheld,
+    offerWithoutTools: options.offerWithoutTools,
   };
   // One merged alias map per override object: a host passes the same object on every call,
   // and compiled whitelists are cached per alias map.

@@ -87,7 +87,7 @@ export const referenceDriver: ConformanceDriver = {
           session.respond(calls);
           for (const call of calls) {
             let result: unknown;
-            if (session.isSkillTool(call.name)) result = runSkillTool(session, call);
+            if (session.isSkillTool(call.name)) result = await runSkillTool(session, call);
             else if (call.name === "delegate" && roleModel) {
               result = await runHostTool(session, call, () =>
                 runDelegation(shelf, call.input, {

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createShelf } from "../shelf.js";
+import { createShelf, type ShelfOptions } from "../shelf.js";
 import type {
   ConformanceDriver,
   HostTool,
@@ -39,6 +39,10 @@ export interface Scenario {
   name: string;
   /** Skill folders under `<root>/.skillshelf/skills`: folder → SKILL.md text. */
   skills: Record<string, string>;
+  /** Other files, by path relative to `<root>` (a skill's references/, scripts/, or a file outside it). */
+  files?: Record<string, string>;
+  /** Shelf options beyond the root (scripts, trust, …). */
+  shelf?: Partial<ShelfOptions>;
   /** Host tools the agent has (from the fixture set below). */
   tools: string[];
   /** The user's messages, in order; `before` runs first (e.g. a hot edit). */
@@ -70,7 +74,7 @@ function hostTool(name: string, ran: ScenarioRecords["ran"]): HostTool {
   };
 }
 
-const SKILL_TOOL = /^(skill_|activate_skill|end_skill|skillshelf_)/;
+const SKILL_TOOL = /^(skill_|activate_skill|end_skill|read_skill_file|run_skill_script|skillshelf_)/;
 const DATE_LINE = /^Today is .*$/gm;
 
 function normaliseSystem(text: string, root: string): string {
@@ -136,7 +140,12 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
       await mkdir(dir, { recursive: true });
       await writeFile(path.join(dir, "SKILL.md"), text);
     }
-    const shelf = await createShelf({ root, userDirs: [], events: false });
+    for (const [rel, text] of Object.entries(scenario.files ?? {})) {
+      const file = path.join(root, rel);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text);
+    }
+    const shelf = await createShelf({ ...scenario.shelf, root, userDirs: [], events: false });
     const records: ScenarioRecords = { calls: [], ran: [] };
     const main = scripted(scenario.replies);
     const role = scripted(scenario.roleReplies ?? []);
@@ -481,6 +490,71 @@ export const conformanceScenarios: Scenario[] = [
       );
       expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "the whitelist still holds");
       expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "the model reads a skill's own reference through the confined reader, whatever its whitelist",
+    skills: {
+      "release-notes": RELEASE_NOTES.replace("allowed-tools: git_log read_file", "allowed-tools: git_log"),
+    },
+    files: {
+      ".skillshelf/skills/release-notes/references/format.md":
+        "# Format\n\nGroup the changes: Added, Fixed, Changed.\n",
+      "secret.txt": "TOKEN=do-not-leak",
+    },
+    tools: ["git_log", "read_file"],
+    turns: [{ user: "Write the release notes for v2.0" }],
+    replies: [
+      call("skill_release-notes"),
+      call("read_skill_file", { path: "references/format.md" }),
+      call("read_skill_file", { path: "../../../secret.txt" }),
+      call("read_file", { path: ".skillshelf/skills/release-notes/references/format.md" }),
+      text("Here are the notes."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[0]?.tools.includes("read_skill_file"), "no reader before a skill is active");
+      const activation = c[1]?.results[0]?.result as { message?: string } | undefined;
+      expect(activation?.message?.includes("read_skill_file"), "the activation result names the reader");
+      expect(c[1]?.tools.includes("read_skill_file"), "the reader is offered while the skill is active");
+      expect(!c[1]?.tools.includes("read_file"), "the host's read_file is not whitelisted");
+      const page = c[2]?.results[0]?.result as { status?: string; data?: { content?: string } } | undefined;
+      expect(page?.status === "success", "the reference is read");
+      expect(page?.data?.content?.includes("Added, Fixed, Changed"), "its text comes back");
+      expect(errorOf(c[3]?.results[0]?.result) === "INVALID_PATH", "a path out of the folder is refused");
+      expect(!JSON.stringify(c[3]?.results ?? []).includes("do-not-leak"), "nothing outside leaks");
+      expect(errorOf(c[4]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "the host's read_file stays refused");
+      expect(ran.length === 0, "no host tool ran");
+    },
+  },
+  {
+    name: "a skill script runs only after the host approves it; a refused run does not happen",
+    skills: {
+      "release-notes": `${RELEASE_NOTES.trimEnd()}\n3. Stamp the version with scripts/version.js.\n`,
+    },
+    files: {
+      ".skillshelf/skills/release-notes/scripts/version.js":
+        "console.log('version ' + (process.argv[2] ?? 'none'));\n",
+    },
+    shelf: { scripts: { run: true, approve: (request) => request.args[0] !== "9.9.9" } },
+    tools: ["git_log", "read_file"],
+    turns: [{ user: "Write the release notes for v2.0" }],
+    replies: [
+      call("skill_release-notes"),
+      call("run_skill_script", { script: "scripts/version.js", args: ["2.0.0"] }),
+      call("run_skill_script", { script: "scripts/version.js", args: ["9.9.9"] }),
+      text("Stamped 2.0.0."),
+    ],
+    check({ calls: c }) {
+      expect(
+        c[1]?.tools.includes("run_skill_script"),
+        "the script tool is offered while the skill is active",
+      );
+      const run = c[2]?.results[0]?.result as
+        | { status?: string; data?: { exitCode?: number; stdout?: string; timedOut?: boolean } }
+        | undefined;
+      expect(run?.status === "success" && run.data?.exitCode === 0, "the approved run exits 0");
+      expect(run?.data?.stdout === "version 2.0.0\n", "its output comes back");
+      expect(errorOf(c[3]?.results[0]?.result) === "NOT_APPROVED", "the refused run is reported, not run");
     },
   },
 ];

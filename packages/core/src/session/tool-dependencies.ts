@@ -1,0 +1,76 @@
+/**
+ * A skill's tools as a dependency: a skill whose `allowed-tools` admit none of the host's
+ * tools (after aliases) could do nothing once active, so it is not offered to the model —
+ * still loaded, still runnable by "/name", and a plan diagnostic names what is missing.
+ * Judged per skill list, host tool set and alias map, so 10,000 skills cost one pass.
+ */
+import type { ToolAliases } from "../policy/aliases.js";
+import { createToolPolicy } from "../policy/tool-policy.js";
+import type { Diagnostic, Skill } from "../types.js";
+
+export interface MissingTools {
+  /** Skills none of whose whitelisted tools the host has, by name. */
+  unusable: ReadonlySet<string>;
+  /** One `missing-tools` diagnostic per skill with a whitelisted tool the host lacks. */
+  diagnostics: readonly Diagnostic[];
+}
+
+const NONE: MissingTools = { unusable: new Set(), diagnostics: [] };
+const cache = new WeakMap<readonly Skill[], Map<string, MissingTools>>();
+const aliasIds = new WeakMap<ToolAliases, number>();
+let nextAliasId = 0;
+
+function aliasId(aliases: ToolAliases): number {
+  let id = aliasIds.get(aliases);
+  if (id === undefined) {
+    id = nextAliasId++;
+    aliasIds.set(aliases, id);
+  }
+  return id;
+}
+
+/** What the host lacks of each offerable skill's whitelist. Nothing when the host named no tools. */
+export function missingTools(
+  list: readonly Skill[],
+  offerable: readonly Skill[],
+  hostTools: readonly string[],
+  aliases: ToolAliases,
+): MissingTools {
+  if (hostTools.length === 0) return NONE;
+  let byKey = cache.get(list);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(list, byKey);
+  }
+  const key = `${aliasId(aliases)}\u0001${hostTools.join("\u0000")}`;
+  let found = byKey.get(key);
+  if (found) return found;
+  const unusable = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const skill of offerable) {
+    // No whitelist needs nothing; an empty one (`allowed-tools: []`) needs no tool either.
+    if (!skill.allowedTools || skill.allowedTools.length === 0) continue;
+    const policy = createToolPolicy([skill], { toolAliases: aliases });
+    const unknown = policy.unknownTools(hostTools);
+    if (unknown.length === 0) continue;
+    const none = policy.allowedTools(hostTools).length === 0;
+    if (none) unusable.add(skill.name);
+    const entries = unknown.map((d) => /allows "(.*)", which/.exec(d.message)?.[1] ?? d.message);
+    diagnostics.push({
+      severity: none ? "warning" : "info",
+      code: "missing-tools",
+      message: `Skill "${skill.name}" needs ${entries.map((e) => `"${e}"`).join(", ")}, which the host does not have${
+        none
+          ? ": none of its tools exist, so it is not offered to the model (the user can still run it by /name)"
+          : ""
+      }.`,
+      file: skill.file,
+      line: 1,
+      hint: unknown[0]?.hint ?? "Register the tools with the host, or map the names with toolAliases.",
+    });
+  }
+  found = { unusable, diagnostics };
+  if (byKey.size >= 16) byKey.clear();
+  byKey.set(key, found);
+  return found;
+}
