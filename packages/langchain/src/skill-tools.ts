@@ -28,8 +28,9 @@ export function skillToolDeclaration(spec: ToolSpec) {
  */
 export function skillToolRunner(session: Session, name: string, toolCallId: string | undefined) {
   return tool(
-    (input: Record<string, unknown>) => {
-      const result = runSkillTool(session, { name, input, ...(toolCallId && { id: toolCallId }) });
+    // Async: a skill script's run is a promise (approval, then the process).
+    async (input: Record<string, unknown>) => {
+      const result = await runSkillTool(session, { name, input, ...(toolCallId && { id: toolCallId }) });
       return new Command({
         update: {
           [STATE_KEY]: snapshot(session.toJSON()),

@@ -86,7 +86,10 @@ export function systemMessageCount(call: CallOptions | undefined): number {
   return (call?.prompt ?? []).filter((message) => message.role === "system").length;
 }
 
-/** Is this one of skillshelf's own tools (activation or end), not a host tool? */
+/** Is this one of skillshelf's own tools (activation, end, file reader, scripts), not a host tool? */
 export function isSkillshelfTool(name: string): boolean {
-  return name.startsWith("skill_") || name === "activate_skill" || name === "end_skill";
+  return (
+    name.startsWith("skill_") ||
+    ["activate_skill", "end_skill", "read_skill_file", "run_skill_script"].includes(name)
+  );
 }
