@@ -179,7 +179,7 @@ describe("skillshelf list at scale", () => {
     const cap = capture(await tempDir());
     const diagnostics = Array.from({ length: 140_000 }, (_, i) => ({
       severity: "error" as const,
-      code: "yaml-syntax",
+      code: "yaml-syntax" as const,
       message: `problem ${i}`,
       file: "/x/SKILL.md",
       line: i + 1,
