@@ -19,6 +19,10 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Com
   history: { summary: "kept versions of a skill", load: () => import("./commands/history.js") },
   diff: { summary: "unified diff between two versions", load: () => import("./commands/diff.js") },
   rollback: { summary: "restore a kept version", load: () => import("./commands/rollback.js") },
+  trust: {
+    summary: "trust a project's skill folders (--list, --revoke)",
+    load: () => import("./commands/trust.js"),
+  },
   improve: {
     summary: "list|show|accept|reject improvement proposals",
     load: () => import("./commands/improve.js"),

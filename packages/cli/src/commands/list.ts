@@ -6,19 +6,29 @@
  * not project roots: `--project examples/skills`. Either option replaces that scope's
  * default folders; `--root DIR` moves the project root the defaults are taken from.
  */
+import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   builtinRoleSkills,
   type Diagnostic,
+  defaultTrustFile,
   type LoadSkillsResult,
   loadSkills,
   type Overridden,
+  readTrustFile,
+  type Skill,
+  type TrustState,
+  trustStates,
 } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
 import { duplicateGroups, formatDuplicateGroups } from "./list-duplicates.js";
+import { trustLabel } from "./trust.js";
+
+/** Each project skill's trust state (see `skillshelf trust`). */
+type Trust = ReadonlyMap<Skill, TrustState>;
 
 export const HELP = `Usage: skillshelf list [--root DIR] [--project DIR]... [--user DIR]... [--claude] [--group-duplicates] [--json]
 
@@ -38,7 +48,11 @@ Options:
   --group-duplicates
                   list only the names more than one file defines, most files first: the
                   file used and the files that are not
-  --json          print sources, skills (with what they shadow) and diagnostics as JSON
+  --trust         show each project skill's trust state (shown anyway once the trust
+                  file exists; see 'skillshelf trust')
+  --trust-file F  the trust file project skills are checked against (default:
+                  ~/.skillshelf/trust.json)
+  --json          print sources, skills (with what they shadow, trust) and diagnostics as JSON
   -h, --help      show this help
 
 Exit status: 0 (files that could not be loaded are reported, not fatal; use
@@ -68,8 +82,24 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     ctx.out(groups ?? formatDuplicateGroups(result, ctx));
     return 0;
   }
-  ctx.out(values.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatList(result, ctx));
+  const trustFile = values["trust-file"] ? fromCwd(values["trust-file"]) : defaultTrustFile(ctx.env.HOME);
+  const trust = await trustStates(result.skills, (await readTrustFile(trustFile)).trust);
+  // The table names trust states once the user keeps trust records (or asks): before that,
+  // every project skill is "untrusted" and the column says nothing new.
+  const showTrust = values.trust === true || (await fileExists(trustFile));
+  ctx.out(
+    values.json
+      ? `${JSON.stringify(toJson(result, trust), null, 2)}\n`
+      : formatList(result, ctx, showTrust ? trust : undefined),
+  );
   return 0;
+}
+
+async function fileExists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 function parse(args: string[]) {
@@ -85,6 +115,8 @@ function parse(args: string[]) {
       strict: { type: "boolean" },
       "group-duplicates": { type: "boolean" },
       json: { type: "boolean" },
+      trust: { type: "boolean" },
+      "trust-file": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -101,7 +133,7 @@ function overriddenBy(result: LoadSkillsResult): Map<string, Overridden[]> {
   return byWinner;
 }
 
-function toJson(result: LoadSkillsResult) {
+function toJson(result: LoadSkillsResult, trust: Trust = new Map()) {
   const shadows = overriddenBy(result);
   return {
     sources: result.sources.map(({ dir, scope }) => ({ dir, scope })),
@@ -110,6 +142,7 @@ function toJson(result: LoadSkillsResult) {
       scope: skill.scope,
       file: skill.file,
       description: skill.description,
+      ...(trust.has(skill) && { trust: trust.get(skill)?.status }),
       shadows: (shadows.get(skill.file) ?? []).map(({ file, scope, reason }) => ({ file, scope, reason })),
     })),
     diagnostics: result.diagnostics,
@@ -117,7 +150,7 @@ function toJson(result: LoadSkillsResult) {
 }
 
 /** The human listing: a table of skills with what each overrides, a summary, the files that failed. */
-export function formatList(result: LoadSkillsResult, ctx: CommandContext): string {
+export function formatList(result: LoadSkillsResult, ctx: CommandContext, trust: Trust = new Map()): string {
   const c = ctx.color;
   const lines: string[] = [];
   const shadows = overriddenBy(result);
@@ -125,6 +158,7 @@ export function formatList(result: LoadSkillsResult, ctx: CommandContext): strin
     name: skill.name,
     scope: skill.scope,
     file: displayPath(skill.file, ctx),
+    trust: trustLabel(trust.get(skill)),
     shadows: shadows.get(skill.file) ?? [],
   }));
   // A loop, not Math.max(...rows): spreading 100,000+ values as arguments overflows the stack.
@@ -134,7 +168,11 @@ export function formatList(result: LoadSkillsResult, ctx: CommandContext): strin
   if (rows.length > 0) {
     lines.push(c.dim(`${"NAME".padEnd(nameWidth)}  ${"SCOPE".padEnd(scopeWidth)}  FILE`));
     for (const row of rows) {
-      lines.push(`${c.bold(row.name.padEnd(nameWidth))}  ${row.scope.padEnd(scopeWidth)}  ${row.file}`);
+      const state =
+        row.trust === "" ? "" : `  ${row.trust === "trusted" ? c.green(row.trust) : c.yellow(row.trust)}`;
+      lines.push(
+        `${c.bold(row.name.padEnd(nameWidth))}  ${row.scope.padEnd(scopeWidth)}  ${row.file}${state}`,
+      );
       for (const o of row.shadows) {
         const what =
           o.reason === "duplicate-name" ? "duplicate ignored" : o.reason === "locked" ? "refused" : "shadows";

@@ -9,11 +9,17 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   type Diagnostic,
+  defaultTrustFile,
   diagnostic,
+  evaluateTrust,
+  folderDigest,
   type ParseMode,
   readSkillFile,
+  readTrustFile,
   SKILL_FILE_NAMES,
   type SkillMeta,
+  type TrustFile,
+  type TrustStatus,
   triggerDiagnostics,
 } from "@skillshelf/core";
 import { startCommand } from "../args.js";
@@ -46,6 +52,8 @@ export interface FileReport {
   status: FileStatus;
   /** The skill's name when the file loaded. */
   name?: string;
+  /** Its folder's state in the user's trust file (it matters for project skills under the trust gate). */
+  trust?: TrustStatus;
   diagnostics: Diagnostic[];
 }
 
@@ -69,7 +77,19 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   if (typeof parsed === "number") return parsed;
   const mode: ParseMode = parsed.values.strict ? "strict" : "lenient";
   const targets = parsed.positionals.length > 0 ? parsed.positionals : ["."];
-  const report = await validate(targets, { mode, cwd: ctx.cwd, display: (file) => displayPath(file, ctx) });
+  // Trust states are reported once the user keeps trust records (`skillshelf trust`).
+  const trustFile = defaultTrustFile(ctx.env.HOME);
+  const kept = await fs.stat(trustFile).then(
+    () => true,
+    () => false,
+  );
+  const trust = kept ? (await readTrustFile(trustFile)).trust : undefined;
+  const report = await validate(targets, {
+    mode,
+    cwd: ctx.cwd,
+    display: (file) => displayPath(file, ctx),
+    ...(trust && { trust }),
+  });
 
   if (parsed.values.json) ctx.out(`${JSON.stringify(report, null, 2)}\n`);
   else ctx.out(human(report, targets, ctx));
@@ -93,6 +113,8 @@ export interface ValidateOptions {
   cwd?: string;
   /** How file paths appear in the report (default: as found). */
   display?: (absolutePath: string) => string;
+  /** Report each loaded file's trust state against these records. */
+  trust?: TrustFile;
 }
 
 /** Validates the skill files in `targets` (files or folders). */
@@ -128,7 +150,9 @@ export async function validate(
           folderName: path.basename(path.dirname(file)),
         });
         const triggers = await checkTriggers(result.skill, file, display(file), mode);
-        return { ...result, diagnostics: [...result.diagnostics, ...triggers] };
+        const trust =
+          options.trust && result.skill ? await trustOf(result.skill, file, options.trust) : undefined;
+        return { ...result, diagnostics: [...result.diagnostics, ...triggers], trust };
       }),
     );
     results.forEach((result, j) => {
@@ -139,6 +163,7 @@ export async function validate(
           : "ok";
       const entry: FileReport = { file: display(batch[j]!), status, diagnostics: result.diagnostics };
       if (result.skill) entry.name = result.skill.name;
+      if (result.trust) entry.trust = result.trust;
       files.push(entry);
     });
   }
@@ -163,6 +188,17 @@ async function checkTriggers(
   if (found.length === 0) return found;
   const source = await fs.readFile(file, "utf8").catch(() => undefined);
   return source === undefined ? found : triggerDiagnostics(skill, { ...options, source });
+}
+
+/** The trust state of the folder holding `file`, as `skillshelf trust` recorded it. */
+async function trustOf(
+  skill: Parameters<typeof evaluateTrust>[0],
+  file: string,
+  trust: TrustFile,
+): Promise<TrustStatus | undefined> {
+  const folder = await fs.realpath(path.dirname(file)).catch(() => undefined);
+  if (folder === undefined) return undefined;
+  return evaluateTrust(skill, folder, await folderDigest(folder), trust.folders[folder]).status;
 }
 
 async function collect(dir: string, found: Set<string>): Promise<void> {
@@ -239,5 +275,10 @@ function human(report: ValidateReport, targets: readonly string[], ctx: CommandC
     problems === 0
       ? `${c.green("✔")} ${plural(t.files, "file")} checked${strict}, no problems`
       : `${t.errors > 0 ? c.red("✖") : c.yellow("⚠")} ${plural(problems, "problem")} (${plural(t.errors, "error")}, ${plural(t.warnings, "warning")}${t.infos ? `, ${t.infos} info` : ""}) in ${plural(t.files - t.ok, "file")} of ${t.files} checked${strict}`;
-  return `${blocks.length > 0 ? `${blocks.join("\n\n")}\n\n` : ""}${summary}\n`;
+  const untrusted = report.files.filter((f) => f.trust !== undefined && f.trust !== "trusted");
+  const trustLine =
+    untrusted.length > 0
+      ? `\n${c.dim(`${plural(untrusted.length, "skill folder")} not trusted (${untrusted.filter((f) => f.trust === "needs-retrust").length} changed and need a new trust): a shelf with the trust gate on withholds them as project skills; see 'skillshelf trust --list'`)}`
+      : "";
+  return `${blocks.length > 0 ? `${blocks.join("\n\n")}\n\n` : ""}${summary}${trustLine}\n`;
 }

@@ -73,7 +73,7 @@ export function widenings(
 
 /** The trust state of a project skill from its record (if any) and its folder's digest. */
 export function evaluateTrust(
-  skill: Skill,
+  skill: Pick<Skill, "allowedTools" | "disallowedTools" | "disableModelInvocation" | "triggers">,
   folder: string,
   digest: FolderDigest,
   record: TrustRecord | undefined,
