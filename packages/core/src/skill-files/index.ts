@@ -1,10 +1,9 @@
-export { confine, relativeSkillPath } from "./confine.js";
-export { PAGE_BYTES, readSkillFilePage } from "./reader.js";
+// What a host configures; the reader and the runner are reached through a session's skill tools.
+export { PAGE_BYTES } from "./reader.js";
 export {
   DEFAULT_SCRIPT_ENV,
   DEFAULT_SCRIPT_OUTPUT,
   DEFAULT_SCRIPT_TIMEOUT_MS,
-  runSkillScript,
   type ScriptOptions,
   type ScriptRequest,
 } from "./scripts.js";
