@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createShelf, type ShelfOptions } from "../shelf.js";
+import { trustSkillFolders } from "../trust/trust-folders.js";
 import type {
   ConformanceDriver,
   HostTool,
@@ -41,8 +42,8 @@ export interface Scenario {
   skills: Record<string, string>;
   /** Other files, by path relative to `<root>` (a skill's references/, scripts/, or a file outside it). */
   files?: Record<string, string>;
-  /** Shelf options beyond the root (scripts, trust, …). */
-  shelf?: Partial<ShelfOptions>;
+  /** Shelf options beyond the root (scripts, trust, …); a function gets the scenario's root. */
+  shelf?: Partial<ShelfOptions> | ((root: string) => Partial<ShelfOptions>);
   /** Host tools the agent has (from the fixture set below). */
   tools: string[];
   /** The user's messages, in order; `before` runs first (e.g. a hot edit). */
@@ -145,7 +146,8 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, text);
     }
-    const shelf = await createShelf({ ...scenario.shelf, root, userDirs: [], events: false });
+    const extra = typeof scenario.shelf === "function" ? scenario.shelf(root) : scenario.shelf;
+    const shelf = await createShelf({ ...extra, root, userDirs: [], events: false });
     const records: ScenarioRecords = { calls: [], ran: [] };
     const main = scripted(scenario.replies);
     const role = scripted(scenario.roleReplies ?? []);
@@ -555,6 +557,69 @@ export const conformanceScenarios: Scenario[] = [
       expect(run?.status === "success" && run.data?.exitCode === 0, "the approved run exits 0");
       expect(run?.data?.stdout === "version 2.0.0\n", "its output comes back");
       expect(errorOf(c[3]?.results[0]?.result) === "NOT_APPROVED", "the refused run is reported, not run");
+    },
+  },
+  {
+    name: "an untrusted project skill is not offered, and /name is refused with how to trust it",
+    skills: { deploy: DEPLOY },
+    // A trust file nobody wrote: nothing is trusted.
+    shelf: (root) => ({ trust: { file: path.join(root, "user-state", "trust.json") } }),
+    tools: ["bash", "read_file"],
+    turns: [{ user: "deploy the app to staging" }, { user: "/deploy staging" }],
+    // A model calling it anyway (no tool offers it) reads UNTRUSTED from core (trust tests);
+    // here the framework would reject the unoffered tool first, in words of its own.
+    replies: [text("I have no deploy skill."), text("The skill is not trusted yet.")],
+    check({ calls: c }) {
+      expect(!c[0]?.skillTools.some((t) => t.name === "skill_deploy"), "no skill tool while untrusted");
+      expect(!JSON.stringify(c[0]?.skillTools ?? []).includes('"deploy"'), "in no enum");
+      expect(!c[0]?.system.includes("- deploy:"), "not in the catalog");
+      expect(c[1]?.system.includes('error_type="UNTRUSTED"'), "/deploy is refused as untrusted");
+      expect(c[1]?.system.includes("skillshelf trust"), "the note says how to trust it");
+      expect(!c[1]?.system.includes("<skill_content"), "nothing was loaded");
+      expect(
+        c[1]?.tools.includes("bash") && c[1]?.tools.includes("read_file"),
+        "its whitelist applies to nothing",
+      );
+    },
+  },
+  {
+    name: "a project skill the user trusts between two messages is offered on the next one",
+    skills: { deploy: DEPLOY },
+    // The user's trust file lives outside the project's skill folders (here: beside them, per run).
+    shelf: (root) => ({ trust: { file: path.join(root, "user-state", "trust.json") } }),
+    tools: ["bash", "read_file"],
+    turns: [
+      { user: "deploy the app to staging" },
+      {
+        user: "deploy the app to staging now",
+        before: async (root) => {
+          await trustSkillFolders(path.join(root, ".skillshelf", "skills"), {
+            file: path.join(root, "user-state", "trust.json"),
+          });
+        },
+      },
+    ],
+    replies: [text("No deploy skill is available."), call("skill_deploy"), text("Deploying.")],
+    check({ calls: c }) {
+      expect(!c[0]?.skillTools.some((t) => t.name === "skill_deploy"), "not offered before the trust");
+      expect(
+        c[1]?.skillTools.some((t) => t.name === "skill_deploy"),
+        "offered once trusted",
+      );
+      expect(c[2]?.system.includes('<skill_content name="deploy">'), "and activated");
+    },
+  },
+  {
+    name: "a skill none of whose tools the host has is not offered; the user can still run it",
+    skills: {
+      "pdf-fill": `---\nname: pdf-fill\ndescription: Fill in PDF forms.\ntriggers: [pdf form]\nallowed-tools: pdf_fill\n---\nFill the form with pdf_fill.\n`,
+    },
+    tools: ["read_file"],
+    turns: [{ user: "fill this pdf form" }, { user: "/pdf-fill form.pdf" }],
+    replies: [text("I have no PDF tool."), text("Filling.")],
+    check({ calls: c }) {
+      expect(!JSON.stringify(c[0]?.skillTools ?? []).includes("pdf-fill"), "not offered");
+      expect(c[1]?.system.includes('<skill_content name="pdf-fill">'), "/pdf-fill still runs it");
     },
   },
 ];
