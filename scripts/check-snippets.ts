@@ -27,9 +27,19 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const PACKAGES = ["core", "langchain", "ai-sdk", "mastra", "cli", "test-utils"];
-/** Published packages: a CommonJS consumer must be refused for each. */
-const PUBLISHED = ["core", "langchain", "ai-sdk", "mastra", "cli"];
+/** Every workspace package (folder names under packages/), packed as a user would get it. */
+const PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => {
+  try {
+    readFileSync(join(ROOT, "packages", name, "package.json"));
+    return true;
+  } catch {
+    return false;
+  }
+});
+/** Published packages (not private): a CommonJS consumer must be refused for each. */
+const PUBLISHED = PACKAGES.filter(
+  (name) => !JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8")).private,
+);
 
 interface Snippet {
   readme: string;
