@@ -21,6 +21,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$ROOT/.tools/node_modules/.bin:$PATH"
 ADAPTERS=(langchain ai-sdk mastra)
 
+# Copies still on disk when the script ends (also on Ctrl-C), unless VERSION_LANES_KEEP=1.
+COPIES=()
+cleanup() { if [ "${VERSION_LANES_KEEP:-}" != 1 ] && [ "${#COPIES[@]}" -gt 0 ]; then rm -rf "${COPIES[@]}"; fi; }
+trap cleanup EXIT
+
 say() { printf '\033[2m[version-lanes]\033[0m %s\n' "$*" >&2; }
 
 # The copy sits outside the repo, so the shared test data must be named: the tests that read
@@ -60,6 +65,7 @@ lane() {
   shift 2
   local dir
   dir="$(mktemp -d "${TMPDIR:-/tmp}/skillshelf-lane-${adapter}-XXXXXX")"
+  COPIES+=("$dir")
   local sources=(package.json tsconfig.base.json packages/core packages/test-utils "packages/$adapter")
   if [ -n "${VERSION_LANES_REV:-}" ]; then
     git -C "$ROOT" archive "$VERSION_LANES_REV" "${sources[@]}" | tar -C "$dir" -xf -
