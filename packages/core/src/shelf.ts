@@ -35,10 +35,10 @@ import { roleOf, rolesOf } from "./roles/roles.js";
 import { currentSession } from "./session/current-session.js";
 import { protectedPaths } from "./session/protected-paths.js";
 import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./session/shelf-sessions.js";
-import type { ScriptOptions } from "./skill-files/scripts.js";
+import type { ScriptOptions, ScriptRequest } from "./skill-files/scripts.js";
 import { createFileStateStore } from "./store/file-state-store.js";
 import type { StateStore } from "./store/state-store.js";
-import type { TrustState } from "./trust/evaluate.js";
+import { isTrusted, type TrustState } from "./trust/evaluate.js";
 import { createTrustGate } from "./trust/gate.js";
 import { defaultTrustFile } from "./trust/trust-store.js";
 import type {
@@ -242,6 +242,21 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
         });
   await gate?.refresh();
   const served = gate?.source ?? loader;
+  // Under the gate a script is run only as trusted: its folder is judged again right before
+  // the host is asked (a script edited since the last refresh is not run on an old trust).
+  const userScripts = options.scripts;
+  const scripts =
+    userScripts && gate
+      ? {
+          ...userScripts,
+          approve: async (request: ScriptRequest) => {
+            await gate.refresh();
+            const skill = loader.get(request.skill);
+            if (!skill || !isTrusted(gate.stateOf(skill))) return false;
+            return userScripts.approve(request);
+          },
+        }
+      : userScripts;
 
   // ── loading: one shared watcher for every watch() caller ──
   const listeners = new Set<(result: RefreshResult) => void>();
@@ -299,7 +314,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   };
   const sessions = createShelfSessions({
     skills: served,
-    scripts: options.scripts,
+    scripts,
     withheld: gate?.withheld,
     offerWithoutTools: options.offerWithoutTools,
     matcher,

@@ -42,7 +42,8 @@ export function missingTools(
     byKey = new Map();
     cache.set(list, byKey);
   }
-  const key = `${aliasId(aliases)}\u0001${hostTools.join("\u0000")}`;
+  // The same tools in another order are the same host.
+  const key = `${aliasId(aliases)}\u0001${[...hostTools].sort().join("\u0000")}`;
   let found = byKey.get(key);
   if (found) return found;
   const unusable = new Set<string>();

@@ -11,7 +11,15 @@ import path from "node:path";
 export const MAX_PATH_LENGTH = 1_024;
 
 export type Confined =
-  | { ok: true; relative: string; real: string; stat: fs.Stats }
+  | {
+      ok: true;
+      /** The path as asked, normalised. */
+      relative: string;
+      /** Where it really is, relative to the folder's real path (links inside resolved). */
+      realRelative: string;
+      real: string;
+      stat: fs.Stats;
+    }
   | { ok: false; error: "INVALID_PATH" | "NOT_FOUND" | "NOT_A_FILE"; problem: string };
 
 /** The folder's real path, or undefined when it is gone. */
@@ -105,5 +113,5 @@ export function confine(dir: string, requested: unknown, under?: string): Confin
         : `"${rel.relative}" is not a regular file`,
     };
   }
-  return { ok: true, relative: rel.relative, real, stat };
+  return { ok: true, relative: rel.relative, realRelative: realSegments.join("/"), real, stat };
 }

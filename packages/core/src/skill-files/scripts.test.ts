@@ -149,6 +149,11 @@ describe("runSkillScript", () => {
     });
   });
 
+  it("runs a script reached through a link inside scripts/ in the sandbox too (by its real path)", async () => {
+    await fs.symlink(path.join(dir, "scripts", "count.js"), path.join(dir, "scripts", "alias.js"));
+    expect(ok(await runSkillScript("report", dir, "scripts/alias.js", ["x"], yes)).stdout).toBe("args:x\n");
+  });
+
   it("refuses a file it has no interpreter for and that is not executable", async () => {
     await write("scripts/notes.txt", "not a program");
     expect(await runSkillScript("report", dir, "scripts/notes.txt", [], yes)).toMatchObject({

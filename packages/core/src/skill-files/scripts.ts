@@ -192,7 +192,8 @@ export async function runSkillScript(
   const where = options.cwd ?? "sandbox";
   const timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS);
   const envNames = [...(options.env ?? DEFAULT_SCRIPT_ENV)];
-  const scriptIn = (root: string) => path.join(root, ...found.relative.split("/"));
+  // By its real place: a sandbox copy holds no links, so a link inside the folder is resolved here.
+  const scriptIn = (root: string) => path.join(root, ...found.realRelative.split("/"));
   const argvFor = (root: string) => (interpreter === undefined ? [...args] : [scriptIn(root), ...args]);
   const request: ScriptRequest = {
     skill,

@@ -220,3 +220,32 @@ describe("widenings", () => {
     expect(widenings(base, base, {}, { "scripts/a.sh": "sha256:1" })).toEqual(["adds scripts/a.sh"]);
   });
 });
+
+describe("scripts under the trust gate", () => {
+  it("a script edited after the last refresh is not run on the old trust", async () => {
+    await trustSkillFolders(skillDir, { file: trustFile });
+    const asked: string[] = [];
+    shelf = await createShelf({
+      root: repo,
+      userDirs: [],
+      events: false,
+      trust: { file: trustFile },
+      scripts: {
+        run: true,
+        approve: (r) => {
+          asked.push(r.script);
+          return true;
+        },
+        cwd: "sandbox",
+      },
+    });
+    const session = shelf.session({ message: "deploy to staging", tools: TOOLS });
+    expect(session.activate("deploy").status).toBe("success");
+    const run = () =>
+      session.answerSkillTool({ name: "run_skill_script", input: { script: "scripts/deploy.sh" } });
+    expect(await run()).toMatchObject({ status: "success", data: { stdout: "deploying\n" } });
+    await write(path.join(skillDir, "scripts", "deploy.sh"), "echo pwned\n");
+    expect(await run()).toMatchObject({ status: "error", error_type: "NOT_APPROVED" });
+    expect(asked).toEqual(["scripts/deploy.sh"]);
+  });
+});
