@@ -45,7 +45,9 @@ describe("user text in the log", () => {
     await sink.flush();
     const text = await readFile(file, "utf8");
     expect(text).not.toContain("hunter2");
-    const [first, second, third] = (await readEvents(file)).events as unknown as Array<Record<string, string>>;
+    const [first, second, third] = (await readEvents(file)).events as unknown as Array<
+      Record<string, string>
+    >;
     const hash = createHash("sha256").update(SECRET).digest("hex").slice(0, 16);
     expect(first).toMatchObject({ message: "Please reset the passwor…", messageSha256: hash });
     expect(second).toMatchObject({ argsSha256: hash });

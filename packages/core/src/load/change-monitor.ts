@@ -52,7 +52,12 @@ export class ChangeMonitor {
       this.sync();
       return true;
     }
-    if (this.dirty || !this.trusted || !this.watcher.complete || performance.now() - this.lastFullCheck >= this.intervalMs)
+    if (
+      this.dirty ||
+      !this.trusted ||
+      !this.watcher.complete ||
+      performance.now() - this.lastFullCheck >= this.intervalMs
+    )
       return true;
     await nextTurn();
     await nextTurn();
