@@ -25,6 +25,8 @@ export interface LoaderOptions {
   sources: readonly SourceRoot[];
   builtins?: readonly BuiltinSkill[];
   mode?: ParseMode;
+  /** The file that wins for a name, whatever scope and folder order say (never over a role or a locked builtin). */
+  prefer?: ReadonlyMap<string, string>;
 }
 
 /** What one refresh changed; names refer to resolved skills. */
@@ -67,6 +69,7 @@ interface Located {
 export class SkillLoader {
   readonly sources: readonly SourceRoot[];
   readonly mode: ParseMode;
+  private readonly prefer: ReadonlyMap<string, string> | undefined;
   private readonly roots: RootState[];
   private readonly files = new Map<string, FileRecord>();
   private readonly builtinSkills: Skill[];
@@ -86,6 +89,7 @@ export class SkillLoader {
   constructor(options: LoaderOptions) {
     this.sources = options.sources;
     this.mode = options.mode ?? "lenient";
+    this.prefer = options.prefer;
     const limit = createLimiter(LIST_CONCURRENCY);
     this.roots = options.sources.map((source) => ({
       source,
@@ -285,7 +289,7 @@ export class SkillLoader {
     }
     const builtinRank = this.sources.length;
     for (const skill of this.builtinSkills) entries.push({ skill, rank: builtinRank, depth: 0 });
-    return resolveSkills(entries);
+    return resolveSkills(entries, this.prefer ? { prefer: this.prefer } : {});
   }
 
   /**
