@@ -18,6 +18,7 @@ import type { GuardLimits } from "./improve/guards.js";
 import { createImprovements, type Improvements } from "./improve/improvements.js";
 import { ChangeMonitor } from "./load/change-monitor.js";
 import { SkillLoader } from "./load/loader.js";
+import { preferredFiles } from "./load/resolve.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
 import { createMatcher, type MatcherOptions } from "./match/matcher.js";
@@ -71,6 +72,11 @@ export interface ShelfOptions {
   /** Code-defined skills (lowest precedence). The default role skills are added unless `builtinRoles: false`. */
   builtins?: BuiltinSkill[];
   builtinRoles?: boolean;
+  /**
+   * Pin which file wins for a name that several files define (`{ "code-review": "skills/team/code-review" }`,
+   * relative to `root`, the SKILL.md or its folder). Never over a role or a locked builtin.
+   */
+  prefer?: Readonly<Record<string, string>>;
   mode?: ParseMode;
   /**
    * How refresh() learns that nothing changed: "watch" (default) trusts a folder watcher when
@@ -228,6 +234,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // The default roles are builtins too: lowest precedence, so a project or user skill of the same name replaces one.
     builtins: [...(options.builtins ?? []), ...(options.builtinRoles === false ? [] : builtinRoleSkills())],
     mode: options.mode ?? "lenient",
+    ...(options.prefer && { prefer: preferredFiles(options.prefer, path.resolve(options.root ?? process.cwd())) }),
   });
   await loader.load();
   // Project skills reach sessions, roles and matching only through the gate when it is on.
