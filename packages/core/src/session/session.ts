@@ -10,6 +10,7 @@
  * replayed silently: no event, no usage count, the same outcome.
  */
 
+import { matchesSkillPaths, mentionedPaths } from "../parse/path-globs.js";
 import type { ToolAliases } from "../policy/aliases.js";
 import { createToolPolicy, type ToolPolicy } from "../policy/tool-policy.js";
 import { readSkillFilePage } from "../skill-files/reader.js";
@@ -107,6 +108,8 @@ export interface SessionOptions {
   message?: string;
   /** The host's own tool names. Skill tools never take one, and a call to one is never read as ours. */
   tools?: readonly string[];
+  /** Files the host reports as touched in this conversation: with the paths a message mentions, they decide which `paths` skills may be candidates. */
+  files?: readonly string[];
   match?: SessionMatcher;
   catalog?: SessionCatalog;
   usage?: UsageRecorder;
@@ -407,11 +410,30 @@ export function createSession(options: SessionOptions): Session {
   const running = () => state.active.filter((a) => !a.finished);
   const vetoOf = (name: string): Vetoed | undefined => match.vetoed.find((v) => v.name === name);
 
+  /**
+   * A skill that lists `paths` is for those files: it stays a candidate only when a file the
+   * message mentions, or the host reports, matches one of its globs. The matcher's result is
+   * shared by every session of the shelf, so a filtered copy is taken, never an edit.
+   */
+  const withinPaths = (result: MatchResult, message: string): MatchResult => {
+    const gated = result.candidates.filter((c) => source.get(c.name)?.paths?.length);
+    if (gated.length === 0) return result;
+    const files = [...mentionedPaths(message), ...(options.files ?? [])];
+    const out = gated.filter((c) => !matchesSkillPaths(source.get(c.name)!, files));
+    if (out.length === 0) return result;
+    const candidates = result.candidates.filter((c) => !out.includes(c));
+    // The tie was between the top two: it holds only while both are still there.
+    const topTwo = result.candidates.slice(0, 2);
+    const ambiguous = result.ambiguous && topTwo.every((c) => candidates.includes(c));
+    return { ...result, candidates, ambiguous };
+  };
+
   const runMatch = (message: string): void => {
     const v = skillsView();
     matchProblem = undefined;
     try {
       match = options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
+      match = withinPaths(match, message);
     } catch (error) {
       match = EMPTY_MATCH;
       matchProblem = planFallback("matching", error);

@@ -70,6 +70,12 @@ export interface OpenSessionOptions {
   message?: string;
   /** The host's tool names: skill tools never take one, and allowed tools are named from them. */
   tools?: readonly string[];
+  /**
+   * Files the host knows this conversation touches (opened, edited), relative to the project:
+   * a skill with `paths` is a candidate only when one of them, or a path the message
+   * mentions, matches its globs.
+   */
+  files?: readonly string[];
   /** Merged over the shelf's aliases, key by key. */
   toolAliases?: ToolAliases;
   /** How many top candidates get their own `skill_<name>` tool (default 3). */
@@ -216,6 +222,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       if (open.history !== undefined) sessionOptions.history = open.history;
       if (open.message !== undefined) sessionOptions.message = open.message;
       if (open.tools !== undefined) sessionOptions.tools = open.tools;
+      if (open.files !== undefined) sessionOptions.files = open.files;
       if (open.toolAliases) sessionOptions.toolAliases = aliasesWith(open.toolAliases);
       if (open.topCandidates !== undefined) sessionOptions.topCandidates = open.topCandidates;
       if (open.timeZone !== undefined) sessionOptions.timeZone = open.timeZone;

@@ -622,4 +622,20 @@ export const conformanceScenarios: Scenario[] = [
       expect(c[1]?.system.includes('<skill_content name="pdf-fill">'), "/pdf-fill still runs it");
     },
   },
+  {
+    name: "a skill with paths is offered only when the message names a file its globs match",
+    skills: {
+      "sql-fix": `---\nname: sql-fix\ndescription: Fix a broken SQL query.\ntriggers: [fix the query]\npaths: ["**/*.sql"]\n---\nFix the SQL.\n`,
+    },
+    tools: ["read_file"],
+    turns: [{ user: "fix the query" }, { user: "fix the query in db/report.sql" }],
+    replies: [text("Which query?"), text("Fixing db/report.sql.")],
+    check({ calls: c }) {
+      expect(!c[0]?.skillTools.some((t) => t.name === "skill_sql-fix"), "not offered without a .sql file");
+      expect(
+        c[1]?.skillTools.some((t) => t.name === "skill_sql-fix"),
+        "offered for db/report.sql",
+      );
+    },
+  },
 ];
