@@ -8,6 +8,7 @@ export type Command = (args: string[], ctx: CommandContext) => Promise<number>;
 // One file per command; loaded lazily so `skillshelf validate` never pays for the others.
 const commands: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
   validate: { summary: "check SKILL.md files (any depth)", load: () => import("./commands/validate.js") },
+  init: { summary: "scaffold a new skill with guidance", load: () => import("./commands/init.js") },
   list: {
     summary: "resolved skills with scope, file and shadowing",
     load: () => import("./commands/list.js"),
