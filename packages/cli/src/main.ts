@@ -9,6 +9,10 @@ export type Command = (args: string[], ctx: CommandContext) => Promise<number>;
 const commands: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
   validate: { summary: "check SKILL.md files (any depth)", load: () => import("./commands/validate.js") },
   init: { summary: "scaffold a new skill with guidance", load: () => import("./commands/init.js") },
+  lint: {
+    summary: "description quality, overlaps, generic triggers",
+    load: () => import("./commands/lint.js"),
+  },
   list: {
     summary: "resolved skills with scope, file and shadowing",
     load: () => import("./commands/list.js"),

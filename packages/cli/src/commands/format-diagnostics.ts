@@ -24,8 +24,11 @@ export function severityLabel(severity: Severity, ctx: CommandContext): string {
   return severity === "error" ? c.red(label) : severity === "warning" ? c.yellow(label) : c.blue(label);
 }
 
+/** A diagnostic or anything shaped like one (the lint findings, with codes of their own). */
+export type DiagnosticLike = Omit<Diagnostic, "code"> & { code: string };
+
 /** `  12:3  error    yaml-syntax  message` + `         hint: …`, for one file's diagnostics. */
-export function formatFileDiagnostics(diagnostics: readonly Diagnostic[], ctx: CommandContext): string {
+export function formatFileDiagnostics(diagnostics: readonly DiagnosticLike[], ctx: CommandContext): string {
   const sorted = [...diagnostics].sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
   const where = sorted.map((d) => (d.column !== undefined ? `${d.line}:${d.column}` : `${d.line}`));
   // A loop, not Math.max(...where): one file can carry more diagnostics than a call has room for arguments.

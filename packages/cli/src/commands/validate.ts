@@ -201,7 +201,8 @@ async function trustOf(
   return evaluateTrust(skill, folder, await folderDigest(folder), trust.folders[folder]).status;
 }
 
-async function collect(dir: string, found: Set<string>): Promise<void> {
+/** Adds every SKILL.md / skill.md below `dir` (any depth, .git and node_modules skipped) to `found`. */
+export async function collect(dir: string, found: Set<string>): Promise<void> {
   let entries: Dirent[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
