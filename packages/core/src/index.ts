@@ -14,47 +14,40 @@ export { type CountTokens, estimateTokens } from "./catalog/tokens.js";
 export type { DiagnosticInput } from "./diagnostic.js";
 export { DEFAULT_HINTS, diagnostic, formatDiagnostic } from "./diagnostic.js";
 export * from "./events/index.js";
+export type { AtomicFs } from "./history/atomic-write.js";
+export { SkillWriteError, type SkillWriteErrorCode } from "./history/errors.js";
+export { sha256 } from "./history/hash.js";
+export type { HistoryEntry, HistoryStore } from "./history/history-store.js";
+export { createSkillStore } from "./history/lazy-skill-store.js";
+export type { Ledger, LedgerReadResult, LedgerRecord, LedgerType } from "./history/ledger.js";
+export type {
+  CommitOptions,
+  RollbackResult,
+  SkillStore,
+  SkillStoreOptions,
+  VersionInfo,
+  WriteOptions,
+  WriteResult,
+} from "./history/writer.js";
 export {
-  type AtomicFs,
-  type CommitOptions,
-  createSkillStore,
-  type HistoryEntry,
-  type HistoryStore,
-  type Ledger,
-  type LedgerReadResult,
-  type LedgerRecord,
-  type LedgerType,
-  type RollbackResult,
-  type SkillStore,
-  type SkillStoreOptions,
-  SkillWriteError,
-  type SkillWriteErrorCode,
-  sha256,
-  type VersionInfo,
-  type WriteOptions,
-  type WriteResult,
-} from "./history/index.js";
-export {
-  type AcceptOptions,
-  type AcceptResult,
   type AfterRunResult,
-  type AnalyzeOptions,
-  type AnalyzeResult,
   type FinishedRun,
-  ImproveError,
-  type ImproveErrorCode,
-  type ImprovementProposal,
-  type Improvements,
   type ImproveOptions,
   improveAfterRun,
-  type Preview,
-  type ProposalStatus,
-  type RunOutcome,
   type RunVerdict,
-  type SkillRecord,
   type SkillRun,
-  type Transcript,
-} from "./improve/index.js";
+} from "./improve/after-run.js";
+export { ImproveError, type ImproveErrorCode } from "./improve/errors.js";
+export type {
+  AcceptOptions,
+  AcceptResult,
+  AnalyzeOptions,
+  AnalyzeResult,
+  Improvements,
+  Preview,
+} from "./improve/improvements.js";
+export type { SkillRecord, Transcript } from "./improve/prompts.js";
+export type { ImprovementProposal, ProposalStatus, RunOutcome } from "./improve/schema.js";
 export {
   builtinFile,
   CLAUDE_DIR,

@@ -6,16 +6,12 @@
 import path from "node:path";
 import type { CountTokens } from "./catalog/tokens.js";
 import type { JsonlEventSinkOptions } from "./events/jsonl-sink.js";
+import { createSkillStore } from "./history/lazy-skill-store.js";
 import { unloadedSkillFile } from "./history/locate-unloaded.js";
-import {
-  createSkillStore,
-  type RollbackResult,
-  type VersionInfo,
-  type WriteOptions,
-  type WriteResult,
-} from "./history/writer.js";
+import type { RollbackResult, VersionInfo, WriteOptions, WriteResult } from "./history/writer.js";
 import type { GuardLimits } from "./improve/guards.js";
-import { createImprovements, type Improvements } from "./improve/improvements.js";
+import type { Improvements } from "./improve/improvements.js";
+import { createImprovements } from "./improve/lazy-improvements.js";
 import { ChangeMonitor } from "./load/change-monitor.js";
 import { SkillLoader } from "./load/loader.js";
 import { preferredFiles } from "./load/resolve.js";
@@ -234,7 +230,9 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // The default roles are builtins too: lowest precedence, so a project or user skill of the same name replaces one.
     builtins: [...(options.builtins ?? []), ...(options.builtinRoles === false ? [] : builtinRoleSkills())],
     mode: options.mode ?? "lenient",
-    ...(options.prefer && { prefer: preferredFiles(options.prefer, path.resolve(options.root ?? process.cwd())) }),
+    ...(options.prefer && {
+      prefer: preferredFiles(options.prefer, path.resolve(options.root ?? process.cwd())),
+    }),
   });
   await loader.load();
   // Project skills reach sessions, roles and matching only through the gate when it is on.

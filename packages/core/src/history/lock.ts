@@ -13,7 +13,6 @@ import * as fs from "node:fs";
 import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
-import lockfile from "proper-lockfile";
 import { SkillWriteError } from "./errors.js";
 
 export interface LockOptions {
@@ -242,6 +241,8 @@ async function acquire(
 ): Promise<() => Promise<void>> {
   const deadline = Date.now() + (options.wait ?? 10_000);
   let delay = 5;
+  // Loaded on the first lock, not at import: a process that only loads and plans never takes one.
+  const { default: lockfile } = await import("proper-lockfile");
   for (;;) {
     try {
       return await lockfile.lock(file, {

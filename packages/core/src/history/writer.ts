@@ -22,16 +22,17 @@
  * `locate`). A write is refused for anything the loader would refuse (size, parse errors).
  */
 import { link, readFile, realpath, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import { MAX_SKILL_FILE_BYTES } from "../parse/limits.js";
 import { parseSkill } from "../parse/parse-skill.js";
 import type { LedgerStore, SkillWriteScope, StateStore, VersionStore } from "../store/state-store.js";
 import type { EventSink, ParseMode, ParseOptions, ParseResult, SkillSource } from "../types.js";
 import { type AtomicFs, atomicWrite, removeStaleTempFiles, tempPathFor } from "./atomic-write.js";
 import { SkillWriteError } from "./errors.js";
+import { fileWriteState } from "./file-write-state.js";
 import { sha256 } from "./hash.js";
-import { createHistoryStore, type HistoryEntry } from "./history-store.js";
-import { createLedger, type LedgerRecord, type LedgerType } from "./ledger.js";
+import type { HistoryEntry } from "./history-store.js";
+import type { LedgerRecord, LedgerType } from "./ledger.js";
 import { type LockOptions, removeDeadLockScratch, withFileLock } from "./lock.js";
 import { bumpVersion, readVersion } from "./version-bump.js";
 
@@ -157,7 +158,7 @@ const DEFAULT_KEEP = 10;
 
 export function createSkillStore(options: SkillStoreOptions): SkillStore {
   const keep = Math.max(0, options.keep ?? DEFAULT_KEEP);
-  const state = options.state ?? fileState(options.stateDir, options.fs);
+  const state = options.state ?? fileWriteState(options.stateDir, options.fs);
   const { history, ledger } = state;
   const parse = options.parse ?? ((text, o) => parseSkill(text, o));
   const mode = options.mode ?? "lenient";
@@ -637,13 +638,6 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
 }
 
 /** Versions and ledger as files under the state folder; the file's own lock is the only hold. */
-function fileState(stateDir: string, fs: AtomicFs | undefined): NonNullable<SkillStoreOptions["state"]> {
-  const history = createHistoryStore({ dir: join(stateDir, "history"), fs });
-  const ledger = createLedger(join(stateDir, "ledger.jsonl"));
-  const scope: SkillWriteScope = { head: async () => undefined, history, ledger };
-  return { history, ledger, writeSkill: (_name, task) => task(scope) };
-}
-
 function changedMeanwhile(name: string, file: string, expected: string, actual: string): SkillWriteError {
   return new SkillWriteError(
     "CONFLICT",

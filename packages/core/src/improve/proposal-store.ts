@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { atomicWrite } from "../history/atomic-write.js";
 import { withFileLock } from "../history/lock.js";
 import { ImproveError } from "./errors.js";
-import { type ImprovementProposal, StoredProposalSchema } from "./schema.js";
+import type { ImprovementProposal } from "./schema.js";
 
 export interface ProposalStore {
   save(proposal: ImprovementProposal): Promise<void>;
@@ -33,23 +33,6 @@ export function newProposalId(now = new Date()): string {
     .toString(16)
     .padStart(6, "0");
   return `${stamp}-${random}`;
-}
-
-/**
- * A stored record checked against the proposal schema, wherever it was kept (a file, a
- * database row): a record that does not fit is refused, never half-trusted.
- */
-export function parseStoredProposal(json: unknown, where: string, id: string): ImprovementProposal {
-  const parsed = StoredProposalSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ImproveError(
-      "INVALID_RECORD",
-      `${where} is not a proposal record (${issue.path.join(".") || "(root)"}: ${issue.message})`,
-      { id, path: where },
-    );
-  }
-  return parsed.data;
 }
 
 export function createProposalStore(dir: string): FileProposalStore {
@@ -85,6 +68,7 @@ export function createProposalStore(dir: string): FileProposalStore {
         path,
       });
     }
+    const { parseStoredProposal } = await import("./stored-proposal.js");
     return parseStoredProposal(json, path, id);
   }
 

@@ -1,10 +1,7 @@
 // What another store needs to behave as the file store does: version ids, name checks, proposal records.
 export { type AddResult, assertSafeName, formatVersionId } from "../history/history-store.js";
-export {
-  type FileProposalStore,
-  type ProposalStore,
-  parseStoredProposal,
-} from "../improve/proposal-store.js";
+export type { FileProposalStore, ProposalStore } from "../improve/proposal-store.js";
+export { parseStoredProposal } from "../improve/stored-proposal.js";
 export { matchesEventQuery } from "./event-query.js";
 export {
   createFileStateStore,

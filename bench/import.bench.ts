@@ -1,0 +1,89 @@
+/**
+ * Import cost: `import("@skillshelf/core")` (its built dist) in a fresh Node process, repeated,
+ * median; then which files that import loads, grouped by package, and what importing each
+ * third-party dependency alone costs in a fresh process. Run it with
+ * `node --experimental-strip-types --no-warnings bench/import.bench.ts` (after building core),
+ * or through `pnpm bench import`.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { median } from "./lib.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const coreDir = path.join(here, "..", "packages", "core");
+const runsArg = process.argv.find((a) => a.startsWith("--runs="));
+const runs = runsArg ? Number(runsArg.slice("--runs=".length)) : 15;
+
+/** Times one import inside a new process: wall and CPU ms of the import alone. */
+const timedImport = (specifier: string) => `
+const cpu = process.cpuUsage();
+const start = performance.now();
+await import(${JSON.stringify(specifier)});
+const ms = performance.now() - start;
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000 }));`;
+
+/** Records every file the import loads (a load hook), then prints them. */
+const tracedImport = (specifier: string) => `
+import { registerHooks } from "node:module";
+const loaded = [];
+registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+await import(${JSON.stringify(specifier)});
+console.log(JSON.stringify(loaded));`;
+
+function node(script: string, cwd: string): string {
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd,
+    encoding: "utf8",
+  });
+}
+
+interface Timing {
+  ms: number;
+  cpuMs: number;
+}
+
+function timeFresh(specifier: string, cwd: string, times = runs): Timing {
+  const samples: Timing[] = [];
+  for (let i = 0; i < times; i++) samples.push(JSON.parse(node(timedImport(specifier), cwd)));
+  return { ms: median(samples.map((s) => s.ms)), cpuMs: median(samples.map((s) => s.cpuMs)) };
+}
+
+/** `node_modules/.pnpm/zod@4.1.12/node_modules/zod/...` → `zod`; core's own files → `@skillshelf/core`. */
+function packageOf(url: string): string {
+  if (!url.startsWith("file:")) return url.split(":")[0]!;
+  const file = fileURLToPath(url);
+  const at = file.lastIndexOf(`${path.sep}node_modules${path.sep}`);
+  if (at < 0) return file.startsWith(coreDir) ? "@skillshelf/core" : file;
+  const parts = file.slice(at + "/node_modules/".length).split(path.sep);
+  return parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+export async function run(): Promise<void> {
+  const loadBefore = fs.readFileSync("/proc/loadavg", "utf8").trim();
+  const core = timeFresh("@skillshelf/core", here);
+  const loadAfter = fs.readFileSync("/proc/loadavg", "utf8").trim();
+  console.log(`load average before: ${loadBefore}; after: ${loadAfter}\n`);
+  console.log("| import | median wall | median CPU | runs |\n|---|---:|---:|---:|");
+  console.log(`| @skillshelf/core | ${core.ms.toFixed(1)} ms | ${core.cpuMs.toFixed(1)} ms | ${runs} |`);
+
+  const loaded: string[] = JSON.parse(node(tracedImport("@skillshelf/core"), here));
+  const perPackage = new Map<string, number>();
+  for (const url of loaded) perPackage.set(packageOf(url), (perPackage.get(packageOf(url)) ?? 0) + 1);
+  console.log(`\nFiles loaded by the import (${loaded.length}), by package:\n`);
+  console.log("| package | files | its import alone (median wall / CPU) |\n|---|---:|---:|");
+  const dependencies = Object.keys(
+    JSON.parse(fs.readFileSync(path.join(coreDir, "package.json"), "utf8")).dependencies ?? {},
+  );
+  for (const [name, files] of [...perPackage].sort((a, b) => b[1] - a[1])) {
+    const alone = dependencies.includes(name) ? timeFresh(name, coreDir, Math.min(runs, 7)) : undefined;
+    const cost = alone ? `${alone.ms.toFixed(1)} / ${alone.cpuMs.toFixed(1)} ms` : "";
+    console.log(`| ${name} | ${files} | ${cost} |`);
+  }
+  const absent = dependencies.filter((name) => !perPackage.has(name));
+  console.log(`\nDependencies not loaded by the import: ${absent.join(", ") || "none"}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await run();
