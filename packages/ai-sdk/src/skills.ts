@@ -36,6 +36,7 @@ import { guardTools } from "./guard.js";
 import { type Messages, toHistory } from "./history.js";
 import { withSkillInstructions } from "./instructions.js";
 import { createRoleTool, createRoleTools } from "./role-tool.js";
+import { skillModels } from "./skill-model.js";
 import { skillTool } from "./skill-tools.js";
 import { stepModel } from "./step-model.js";
 import { stepSessions } from "./step-sessions.js";
@@ -63,6 +64,12 @@ export interface CreateSkillsOptions {
    * Runs from the `onEnd` that `wrap()` returns; with a `ToolLoopAgent`, call `skills.afterRun`.
    */
   improve?: boolean | ImproveOptions;
+  /**
+   * Map a skill's `model` id to a model: while a skill that names one is active, its steps
+   * run on what this returns (through prepareStep's `model`). Undefined, or no
+   * `resolveModel`, keeps the step's model, and an `onDiagnostic` says so once.
+   */
+  resolveModel?: (id: string) => LanguageModel | undefined;
 }
 
 export interface WrapOptions<TOOLS extends ToolSet> {
@@ -159,6 +166,7 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
   const report = options.onDiagnostic ?? reportOnce();
   const improveOptions = options.improve === true ? {} : options.improve || undefined;
   const improve = improveOptions ? improveAfterRun(shelf, improveOptions) : undefined;
+  const modelFor = skillModels(options.resolveModel, report);
   await shelf.refresh();
 
   function wrap<TOOLS extends ToolSet = ToolSet>(
@@ -212,7 +220,11 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       const { system: deprecatedSystem, ...rest } = own ?? {};
       return {
         ...rest,
-        model: respondingModel(stepModel(own?.model ?? step.model), session, { hide }),
+        model: respondingModel(
+          stepModel(modelFor(plan.model, session) ?? own?.model ?? step.model),
+          session,
+          { hide },
+        ),
         activeTools: [...hostActive, ...skillToolNames],
         instructions: withSkillInstructions(
           own?.instructions ?? deprecatedSystem ?? step.initialInstructions,

@@ -432,6 +432,12 @@ export interface TurnPlan {
   ended: EndedSkill[];
   /** Set when the message was an explicit "/name args" invocation. */
   explicit?: ActivationResult;
+  /**
+   * The model id this call should run on: the `model` of the most recently activated running
+   * skill that names one. Adapters map it through the host's `resolveModel`; unset = the
+   * host's model.
+   */
+  model?: string;
   /** Diagnostics about this plan (e.g. whitelisted names that match no tool). */
   diagnostics: Diagnostic[];
 }

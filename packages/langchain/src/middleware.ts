@@ -14,11 +14,12 @@
 import { type AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
 import type { SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import { isBlockedResult, reportOnce, runHostTool } from "@skillshelf/core/adapter";
-import { createMiddleware } from "langchain";
+import { createMiddleware, type ModelRequest } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
 import { type AgentRun, analyzeAfterRun, type ImproveOptions } from "./improve.js";
 import { addedMessages, aiMessageOf } from "./model-response.js";
 import { createResponses, type Response } from "./responses.js";
+import { skillModels } from "./skill-model.js";
 import { resultMessage, skillToolDeclaration, skillToolRunner } from "./skill-tools.js";
 import { STATE_KEY, skillsStateSchema, snapshot, storedState, toHistory } from "./state.js";
 import { toolName } from "./tool-name.js";
@@ -40,6 +41,12 @@ export interface SkillsMiddlewareOptions {
   improve?: boolean | ImproveOptions;
   /** Your own hook, called after a run in which a skill was active. */
   afterRun?: (run: AgentRun) => void | Promise<void>;
+  /**
+   * Map a skill's `model` id to a chat model: while a skill that names one is active, its
+   * model calls go to what this returns (as the request's `model`). Undefined, or no
+   * `resolveModel`, keeps the agent's model, and an `onDiagnostic` says so once.
+   */
+  resolveModel?: (id: string) => ModelRequest["model"] | undefined;
 }
 
 type ThreadState = Parameters<typeof storedState>[0] & { messages: BaseMessage[] };
@@ -49,6 +56,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   const improve = options.improve ? analyzeAfterRun(shelf, options.improve) : undefined;
   const report = options.onDiagnostic ?? reportOnce();
   const responses = createResponses();
+  const modelFor = skillModels(options.resolveModel, report);
 
   // The agent's tool names, as the last model request showed them: a session opened outside
   // a model call (a resumed thread) needs them too.
@@ -96,6 +104,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       const allowed = new Set(plan.allowedTools);
       const response = await handler({
         ...request,
+        model: modelFor(plan.model, session) ?? request.model,
         // Hidden tools stay registered: a call to one still reaches wrapToolCall and core's refusal.
         tools: [
           ...request.tools.filter((t) => allowed.has(toolName(t))),

@@ -7,6 +7,7 @@
  * "/name", "/done", matching, catalog, activation, scope, whitelist) is core's.
  */
 import type { MastraDBMessage } from "@mastra/core/agent/message-list";
+import { type MastraModelConfig, resolveModelConfig } from "@mastra/core/llm";
 import type {
   ProcessInputStepArgs,
   ProcessInputStepResult,
@@ -24,6 +25,7 @@ import {
 } from "@skillshelf/core";
 import { reportOnce, respondingModel } from "@skillshelf/core/adapter";
 import { toHistory } from "./history.js";
+import { skillModels } from "./skill-model.js";
 import { guardTools, skillTool } from "./tools.js";
 import { toTranscript } from "./transcript.js";
 
@@ -50,6 +52,12 @@ export interface SkillsProcessorOptions {
    * Runs at the end of the run: put the processor in `outputProcessors` too.
    */
   improve?: boolean | ImproveOptions;
+  /**
+   * Map a skill's `model` id to a Mastra model: while a skill that names one is active, its
+   * steps run on what this returns (processInputStep's `model`). Undefined, or no
+   * `resolveModel`, keeps the agent's model, and an `onDiagnostic` says so once.
+   */
+  resolveModel?: (id: string) => MastraModelConfig | undefined;
 }
 
 /** What the processor keeps for one run (Mastra's per-request processor state). */
@@ -73,6 +81,7 @@ export function createSkillsProcessor(
   const stateKey = options.stateKey ?? id;
   const refresh = options.refresh ?? true;
   const report = reportOnce(options.onDiagnostic);
+  const modelFor = skillModels(options.resolveModel, report);
   const improve = options.improve
     ? improveAfterRun(shelf, options.improve === true ? {} : options.improve)
     : undefined;
@@ -130,11 +139,16 @@ export function createSkillsProcessor(
       // anyway (it saw the tool earlier) reaches the guard: core's structured refusal and a
       // `tool-blocked` event. The model is not sent them.
       const hide = usable.filter((name) => !allowed.has(name));
+      // Resolved here, not by Mastra: the response must pass through `respondingModel`.
+      const skillModel = modelFor(plan.model, session);
+      const model = skillModel
+        ? ((await resolveModelConfig(skillModel, args.requestContext)) as typeof args.model)
+        : args.model;
       return {
         tools: { ...guardTools(run.hostTools, session, run.save), ...ours },
         activeTools: [...usable, ...Object.keys(ours)],
         // Every response's tool calls reach `session.respond` before Mastra runs any of them.
-        model: respondingModel(args.model, session, { hide }),
+        model: respondingModel(model, session, { hide }),
       };
     },
     // The end of the run (as an output processor): the run's session has seen every call.

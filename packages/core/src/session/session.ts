@@ -963,7 +963,21 @@ export function createSession(options: SessionOptions): Session {
       diagnostics,
     };
     if (explicit) plan.explicit = explicit;
+    const model = skillModel();
+    if (model !== undefined) plan.model = model;
     return plan;
+  };
+
+  /** The `model` of the running skill activated last that names one (a later activation wins; a tie, the later entry). */
+  const skillModel = (): string | undefined => {
+    let chosen: { model: string; at: string } | undefined;
+    for (const entry of running()) {
+      const model = source.get(entry.name)?.model;
+      // Claude Code's `inherit` means the conversation's own model.
+      if (typeof model !== "string" || model.trim() === "" || model.trim() === "inherit") continue;
+      if (!chosen || entry.at >= chosen.at) chosen = { model: model.trim(), at: entry.at };
+    }
+    return chosen?.model;
   };
 
   /** The last resort when planning itself failed: no skills offered, and never wider tool access. */
