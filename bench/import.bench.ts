@@ -2,8 +2,8 @@
  * Import cost: `import("@skillshelf/core")` (its built dist) in a fresh Node process, repeated,
  * median; then which files that import loads, grouped by package, and what importing each
  * third-party dependency alone costs in a fresh process. Run it with
- * `node --experimental-strip-types --no-warnings bench/import.bench.ts` (after building core),
- * or through `pnpm bench import`.
+ * `node --experimental-strip-types --no-warnings bench/import.bench.ts [--runs=N] [--also=<index.js>]`
+ * (after building core), or through `pnpm bench import`.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -45,10 +45,18 @@ interface Timing {
   cpuMs: number;
 }
 
-function timeFresh(specifier: string, cwd: string, times = runs): Timing {
-  const samples: Timing[] = [];
-  for (let i = 0; i < times; i++) samples.push(JSON.parse(node(timedImport(specifier), cwd)));
-  return { ms: median(samples.map((s) => s.ms)), cpuMs: median(samples.map((s) => s.cpuMs)) };
+/** Medians of `times` fresh imports of each specifier, taken in turn so that load drifts hit all alike. */
+function timeFresh(specifiers: readonly string[], cwd: string, times = runs): Timing[] {
+  const samples: Timing[][] = specifiers.map(() => []);
+  for (let i = 0; i < times; i++) {
+    specifiers.forEach((specifier, at) => {
+      samples[at]!.push(JSON.parse(node(timedImport(specifier), cwd)));
+    });
+  }
+  return samples.map((taken) => ({
+    ms: median(taken.map((s) => s.ms)),
+    cpuMs: median(taken.map((s) => s.cpuMs)),
+  }));
 }
 
 /** `node_modules/.pnpm/zod@4.1.12/node_modules/zod/...` → `zod`; core's own files → `@skillshelf/core`. */
@@ -63,11 +71,17 @@ function packageOf(url: string): string {
 
 export async function run(): Promise<void> {
   const loadBefore = fs.readFileSync("/proc/loadavg", "utf8").trim();
-  const core = timeFresh("@skillshelf/core", here);
+  // --also=<built index.js> adds a row for another build (e.g. an older commit's, for before/after).
+  const also = process.argv.filter((a) => a.startsWith("--also=")).map((a) => a.slice("--also=".length));
+  const entries = ["@skillshelf/core", "@skillshelf/core/adapter", ...also];
+  const timings = timeFresh(entries, here);
   const loadAfter = fs.readFileSync("/proc/loadavg", "utf8").trim();
   console.log(`load average before: ${loadBefore}; after: ${loadAfter}\n`);
   console.log("| import | median wall | median CPU | runs |\n|---|---:|---:|---:|");
-  console.log(`| @skillshelf/core | ${core.ms.toFixed(1)} ms | ${core.cpuMs.toFixed(1)} ms | ${runs} |`);
+  entries.forEach((entry, i) => {
+    const { ms, cpuMs } = timings[i]!;
+    console.log(`| ${entry} | ${ms.toFixed(1)} ms | ${cpuMs.toFixed(1)} ms | ${runs} |`);
+  });
 
   const loaded: string[] = JSON.parse(node(tracedImport("@skillshelf/core"), here));
   const perPackage = new Map<string, number>();
@@ -78,12 +92,17 @@ export async function run(): Promise<void> {
     JSON.parse(fs.readFileSync(path.join(coreDir, "package.json"), "utf8")).dependencies ?? {},
   );
   for (const [name, files] of [...perPackage].sort((a, b) => b[1] - a[1])) {
-    const alone = dependencies.includes(name) ? timeFresh(name, coreDir, Math.min(runs, 7)) : undefined;
+    const alone = dependencies.includes(name) ? timeFresh([name], coreDir, Math.min(runs, 7))[0] : undefined;
     const cost = alone ? `${alone.ms.toFixed(1)} / ${alone.cpuMs.toFixed(1)} ms` : "";
     console.log(`| ${name} | ${files} | ${cost} |`);
   }
   const absent = dependencies.filter((name) => !perPackage.has(name));
   console.log(`\nDependencies not loaded by the import: ${absent.join(", ") || "none"}`);
+  const adapterLoaded = new Set(
+    (JSON.parse(node(tracedImport("@skillshelf/core/adapter"), here)) as string[]).map(packageOf),
+  );
+  const adapterAbsent = dependencies.filter((name) => !adapterLoaded.has(name));
+  console.log(`Not loaded by @skillshelf/core/adapter: ${adapterAbsent.join(", ") || "none"}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await run();
