@@ -8,6 +8,11 @@ export type Command = (args: string[], ctx: CommandContext) => Promise<number>;
 // One file per command; loaded lazily so `skillshelf validate` never pays for the others.
 const commands: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
   validate: { summary: "check SKILL.md files (any depth)", load: () => import("./commands/validate.js") },
+  add: {
+    summary: "install skills from a folder or local git repository",
+    load: () => import("./commands/add.js"),
+  },
+  remove: { summary: "remove a skill 'add' installed", load: () => import("./commands/remove.js") },
   init: { summary: "scaffold a new skill with guidance", load: () => import("./commands/init.js") },
   lint: {
     summary: "description quality, overlaps, generic triggers",
