@@ -6,6 +6,7 @@ import { sha256 } from "@skillshelf/core";
 import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
+import { MAX_SKILL_FOLDER_FILES } from "./skill-copy.js";
 import type { SkillsLock } from "./skills-lock.js";
 
 async function tempDir(): Promise<string> {
@@ -141,6 +142,22 @@ describe("skillshelf add", () => {
     expect(await main(["add", bad], capture(root).ctx)).toBe(1);
     await expect(fs.stat(path.join(root, "escape"))).rejects.toThrow();
   });
+  it(`a skill folder over ${MAX_SKILL_FOLDER_FILES} files is refused, not copied in part`, async () => {
+    const source = await tempDir();
+    await write(source, "big/SKILL.md", skill("big"));
+    await fs.mkdir(path.join(source, "big/assets"));
+    await Promise.all(
+      Array.from({ length: MAX_SKILL_FOLDER_FILES }, (_, i) =>
+        fs.writeFile(path.join(source, "big/assets", `${i}.txt`), "x"),
+      ),
+    );
+    const root = await tempDir();
+    const cap = capture(root);
+    expect(await main(["add", source], cap.ctx)).toBe(1);
+    expect(cap.err()).toContain(`more than ${MAX_SKILL_FOLDER_FILES} files`);
+    expect(await fs.readdir(path.join(root, ".skillshelf/skills"))).toEqual([]);
+  });
+
   it("a lock file that is not valid is never overwritten (exit 1, nothing installed)", async () => {
     const { repo } = await repository();
     const root = await tempDir();

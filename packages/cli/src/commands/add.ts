@@ -15,7 +15,7 @@ import type { CommandContext } from "../context.js";
 import { displayPath, plural } from "./format-diagnostics.js";
 import { recordBaselines } from "./install-history.js";
 import { INSTALL_HELP, installScope } from "./install-scope.js";
-import { type CopiedFolder, copySkillFolder } from "./skill-copy.js";
+import { type CopiedFolder, copySkillFolder, InstallRefused } from "./skill-copy.js";
 import { type OpenedSource, openSource, SourceError } from "./skill-source.js";
 import { type InstalledSkill, LockFileError, updateSkillsLock } from "./skills-lock.js";
 import { collect } from "./validate.js";
@@ -154,7 +154,7 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     );
     return 0;
   } catch (error) {
-    if (error instanceof LockFileError) return fail(error.message);
+    if (error instanceof LockFileError || error instanceof InstallRefused) return fail(error.message);
     throw error;
   } finally {
     await source.close();
@@ -219,9 +219,15 @@ async function stageAll(found: readonly Found[], skillsDir: string) {
     for (const skill of found) {
       const dir = path.join(skillsDir, `.${skill.name}.add-${randomBytes(6).toString("hex")}`);
       staged.push({ skill, staged: dir, copied: { files: {}, skipped: [] } });
-      staged[staged.length - 1]!.copied = await copySkillFolder(skill.dir, dir);
-      if (!staged[staged.length - 1]!.copied.files["SKILL.md"]) {
-        throw new Error(`${skill.rel}/SKILL.md is not a regular file; nothing was installed`);
+      const copied = await copySkillFolder(skill.dir, dir);
+      staged[staged.length - 1]!.copied = copied;
+      // The copy is what gets installed: it must be the skill that was checked (a source
+      // folder can change while it is read).
+      const check = copied.files["SKILL.md"]
+        ? await readSkillFile(path.join(dir, "SKILL.md"), { mode: "lenient", folderName: false })
+        : undefined;
+      if (check?.skill?.name !== skill.name) {
+        throw new InstallRefused(`${skill.rel}/SKILL.md changed while it was copied; nothing was installed`);
       }
     }
   } catch (error) {

@@ -13,6 +13,9 @@ export const MAX_SKILL_FOLDER_FILES = 2_000;
 export const MAX_SKILL_FOLDER_BYTES = 50 * 1024 * 1024;
 const SKIPPED = new Set([".git"]);
 
+/** A skill folder that is not installed as it is: the message says why. */
+export class InstallRefused extends Error {}
+
 export interface CopiedFolder {
   /** Relative path (with /) → sha256 of each file copied. */
   files: Record<string, string>;
@@ -50,7 +53,7 @@ export async function copySkillFolder(from: string, to: string): Promise<CopiedF
         count++;
         bytes += info.size;
         if (count > MAX_SKILL_FOLDER_FILES || bytes > MAX_SKILL_FOLDER_BYTES) {
-          throw new Error(
+          throw new InstallRefused(
             `${path.basename(from)} holds more than ${MAX_SKILL_FOLDER_FILES} files or ${MAX_SKILL_FOLDER_BYTES / 1024 / 1024} MiB; not installed`,
           );
         }
