@@ -66,6 +66,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "versions in the order they were kept",
+    // Ids start with a millisecond time: two versions kept in the same millisecond (the one a
+    // write replaces and the one it writes) sort by their hash, so "the newest" could be the
+    // replaced one and a second instance's write passed the compare-and-swap. A sequence
+    // orders them as they were committed.
+    up: `
+      ALTER TABLE $schema.versions ADD COLUMN seq bigserial;
+      CREATE INDEX versions_by_skill_seq ON $schema.versions (skill, seq);
+    `,
+  },
 ];
 
 /** Any fixed number works: it only has to be the same for every instance. */

@@ -86,7 +86,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
           // Read under the row lock: no other instance can move it until this transaction ends.
           head: async () => {
             const { rows } = await client.query<{ hash: string }>(
-              `SELECT hash FROM ${q}.versions WHERE skill = $1 ORDER BY id DESC LIMIT 1`,
+              `SELECT hash FROM ${q}.versions WHERE skill = $1 ORDER BY seq DESC LIMIT 1`,
               [name],
             );
             return rows[0]?.hash;

@@ -40,7 +40,7 @@ export function versionsOn(db: Queryable, q: string): VersionStore {
   const newest = async (name: string) =>
     (
       await db.query<VersionRow>(
-        `SELECT id, at, version, hash, content FROM ${q}.versions WHERE skill = $1 ORDER BY id DESC LIMIT 1`,
+        `SELECT id, at, version, hash, content FROM ${q}.versions WHERE skill = $1 ORDER BY seq DESC LIMIT 1`,
         [name],
       )
     ).rows[0];
@@ -49,7 +49,7 @@ export function versionsOn(db: Queryable, q: string): VersionStore {
     async list(name) {
       assertSafeName(name);
       const { rows } = await db.query<VersionRow>(
-        `SELECT id, at, version, hash, content FROM ${q}.versions WHERE skill = $1 ORDER BY id DESC`,
+        `SELECT id, at, version, hash, content FROM ${q}.versions WHERE skill = $1 ORDER BY seq DESC`,
         [name],
       );
       return rows.map((row) => entry(name, row));
@@ -88,7 +88,7 @@ export function versionsOn(db: Queryable, q: string): VersionStore {
       );
       const { rows } = await db.query<{ id: string }>(
         `DELETE FROM ${q}.versions WHERE skill = $1 AND id NOT IN
-           (SELECT id FROM ${q}.versions WHERE skill = $1 ORDER BY id DESC LIMIT $2)
+           (SELECT id FROM ${q}.versions WHERE skill = $1 ORDER BY seq DESC LIMIT $2)
          RETURNING id`,
         [name, Math.max(keep, 1)],
       );

@@ -249,8 +249,11 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
     const head = await scope.head();
     if (head === undefined || head === fileHash) return undefined;
     const entries = await scope.history.list(name);
-    const newest = entries[0];
-    if (newest?.hash !== head) return undefined;
+    // By hash, not by position: two versions kept in the same millisecond (the replaced one and
+    // the new one) may list in either order, and taking the wrong one let a second instance's
+    // write pass the compare-and-swap (1 round in ~100 of the racing test).
+    const newest = entries.find((e) => e.hash === head);
+    if (!newest) return undefined;
     // Older than what is kept: the ledger names every version a decision replaced.
     const known =
       entries.some((e) => e.hash === fileHash) ||
@@ -609,9 +612,18 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
         return await withFileLock(
           file,
           () =>
-            state.writeSkill(name, async ({ history, ledger }) => {
+            state.writeSkill(name, async ({ head, history, ledger }) => {
               const bytes = await readFile(file).catch(() => undefined);
               if (!bytes) return { recorded: false };
+              // A shared store that has moved on, and a file holding one of its older versions:
+              // this copy is behind (another instance wrote), not edited. Recording it as the
+              // newest version would make the store's head go back, and the next write of a
+              // stale copy pass the compare-and-swap. The next write here catches it up.
+              const current = await head();
+              if (current !== undefined && current !== sha256(bytes)) {
+                const hash = sha256(bytes);
+                if ((await history.list(name)).some((e) => e.hash === hash)) return { recorded: false };
+              }
               const version = readVersion(bytes.toString("utf8"));
               const kept = await history.add(name, bytes, { version, keep: entriesKept });
               if (!kept.added) return { recorded: false, versionId: kept.entry.id };
