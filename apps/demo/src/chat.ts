@@ -65,6 +65,13 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
     }
   };
 
+  // Every script run is a question to the person at the keyboard; no answer (or end of input) is no.
+  demo.approveScript = async () => {
+    if (options.yes) return { approve: true, by: "--yes" };
+    const answer = (await ask(`  ${c.yellow("│")} your answer ${c.dim("[y/N]")} `))?.toLowerCase();
+    return { approve: answer === "y" || answer === "yes", by: "you" };
+  };
+
   renderer.typedByUser();
   renderer.line();
   renderer.line(c.bold("Chat with the team.") + c.dim(` (${demo.framework})`));

@@ -4,7 +4,7 @@
  * agent team. The story, the chat loop and the tests all start here.
  */
 import { relative } from "node:path";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import { createShelf, type Shelf, type ShelfOptions } from "@skillshelf/core";
 import { createEventBus, type DemoEventBus } from "./events.js";
 import {
   AgentScope,
@@ -23,7 +23,16 @@ export interface DemoOptions {
   bus?: DemoEventBus;
   /** The folder copied into the sandbox (default: the demo's workspace/). */
   template?: string;
+  /** Who answers "run this skill script?" (default: nobody, so every run is refused). */
+  approveScript?: ScriptApprover;
 }
+
+/** What a skill script run asks: the skill, the script, its arguments and where it runs. */
+export type ScriptRequest = Parameters<NonNullable<ShelfOptions["scripts"]>["approve"]>[0];
+/** The answer to one script run, and who gave it (shown in the transcript). */
+export type ScriptApprover = (request: ScriptRequest) => Promise<{ approve: boolean; by: string }>;
+
+const NOBODY: ScriptApprover = async () => ({ approve: false, by: "nobody (no one to ask)" });
 
 export interface Demo {
   framework: Framework;
@@ -31,6 +40,8 @@ export interface Demo {
   shelf: Shelf;
   runner: FrameworkRunner;
   bus: DemoEventBus;
+  /** Asked before every skill script run; the chat replaces it with a question to the user. */
+  approveScript: ScriptApprover;
   close(): Promise<void>;
 }
 
@@ -39,6 +50,8 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
   const model = options.model ?? { kind: "offline" };
   const bus = options.bus ?? createEventBus();
   const sandbox = await createSandbox(options.template);
+  // Bound late: the chat asks through its own prompt, created after the shelf.
+  let approveScript = options.approveScript ?? NOBODY;
   try {
     const shelf = await createShelf({
       root: sandbox.dir,
@@ -46,6 +59,25 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
       // whatever is in the user's ~/.skillshelf or ~/.agents.
       userDirs: [],
       events: bus,
+      scripts: {
+        run: true,
+        // The skill folder is inside the sandbox copy, and count-lines reads the project
+        // around it: a throwaway copy of the folder alone would see no project.
+        cwd: "skill",
+        timeoutMs: 10_000,
+        maxOutput: 4_096,
+        approve: async (request) => {
+          bus.emit({
+            type: "script-request",
+            skill: request.skill,
+            script: request.script,
+            args: request.args,
+          });
+          const answer = await approveScript(request).catch(() => ({ approve: false, by: "an error" }));
+          bus.emit({ type: "script-decided", skill: request.skill, script: request.script, ...answer });
+          return answer.approve;
+        },
+      },
     });
     const tools = createDemoTools(sandbox);
     const ctx: RunnerContext = {
@@ -78,6 +110,12 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
       shelf,
       runner,
       bus,
+      get approveScript() {
+        return approveScript;
+      },
+      set approveScript(next) {
+        approveScript = next;
+      },
       async close() {
         await shelf.close();
         await sandbox.dispose();

@@ -45,6 +45,8 @@ export type DemoEvent =
   | { type: "skill-version"; skill: string; from?: string; to?: string; versionId: string }
   | { type: "skill-diff"; skill: string; from?: string; to?: string; diff: string }
   | { type: "rolled-back"; skill: string; restored?: string; version?: string; versionId: string }
+  | { type: "script-request"; skill: string; script: string; args: string[] }
+  | { type: "script-decided"; skill: string; script: string; approve: boolean; by: string }
   | { type: "notice"; text: string }
   | { type: "error"; message: string };
 
@@ -98,6 +100,8 @@ export function skillEventSignature(events: readonly DemoEvent[]): string[] {
         return [`delegated ${e.role} tools:${e.tools.join(",")}`];
       case "tool-call":
         return [`call ${e.agent} ${e.tool}`];
+      case "script-decided":
+        return [`script ${e.skill} ${e.script} ${e.approve ? "approved" : "refused"}`];
       case "improvement-proposed":
         return [`proposed ${e.skill}`];
       case "improvement-decided":

@@ -180,3 +180,31 @@ describe("main --chat, from piped input", () => {
     expect(chat.out).toContain("Renamed 3 files");
   });
 });
+
+describe("main --chat, a skill script", () => {
+  let chat: Run;
+  const count = "Count the lines of the files in src.";
+  beforeAll(async () => {
+    // "y" approves the first run; an empty answer (just Enter) is the default, no.
+    chat = await run(["--chat"], [count, "y", "/new", count, "", "/quit"].join("\n"));
+  });
+
+  it("asks the user before each run, default no", () => {
+    expect(chat.code).toBe(0);
+    expect(
+      chat.out.match(/approve\?\s+run scripts\/count\.sh src of skill count-lines\? \[y\/N\]/g),
+    ).toHaveLength(2);
+    expect(chat.out).toContain("your answer [y/N]");
+  });
+
+  it("runs it when approved and shows the exit code and the output's tail", () => {
+    expect(chat.out).toMatch(/approved\s+scripts\/count\.sh — decided by you/);
+    expect(chat.out).toContain("scripts/count.sh exited with code 0");
+    expect(chat.out).toMatch(/32 total/);
+  });
+
+  it("does not run it when the user just presses Enter", () => {
+    expect(chat.out).toMatch(/refused\s+scripts\/count\.sh — decided by you/);
+    expect(chat.out).toContain("You declined to run scripts/count.sh");
+  });
+});

@@ -17,7 +17,7 @@ import { createEventBus } from "./events.js";
 import type { Decider } from "./improve.js";
 import { createJsonWriter, createRenderer, summaryOf } from "./render.js";
 import { modelFromEnv } from "./runners/runner.js";
-import { runStory } from "./story.js";
+import { runStory, SCRIPTED_USER } from "./story.js";
 
 export interface Io {
   stdin: Readable;
@@ -66,15 +66,18 @@ export async function main(
 
   let demo: Awaited<ReturnType<typeof openDemo>> | undefined;
   try {
-    demo = await openDemo({ framework: options.framework, model: modelFromEnv(io.env), bus });
+    const by = options.yes ? "--yes" : SCRIPTED_USER;
+    demo = await openDemo({
+      framework: options.framework,
+      model: modelFromEnv(io.env),
+      bus,
+      approveScript: async () => ({ approve: true, by }),
+    });
     renderer.useSkills(demo.shelf); // whitelists and scopes the events do not carry
     if (options.chat) {
       await runChat(demo, { renderer, stdin: io.stdin, stdout: io.stdout, yes: options.yes, color });
     } else {
-      const decide: Decider = async () => ({
-        accept: true,
-        by: options.yes ? "--yes" : "the scripted user (a non-interactive run; --chat lets you decide)",
-      });
+      const decide: Decider = async () => ({ accept: true, by });
       await runStory(demo, decide);
       if (!options.json) {
         renderer.line();

@@ -265,6 +265,20 @@ export function createRenderer(options: RendererOptions): Renderer {
         c.yellow,
       );
     },
+    "script-request"(e) {
+      settle();
+      busyText = undefined;
+      const command = [e.script, ...e.args].join(" ");
+      step("approve?", `run ${c.bold(command)} of skill ${c.bold(e.skill)}? ${c.dim("[y/N]")}`, c.yellow);
+    },
+    "script-decided"(e) {
+      step(
+        e.approve ? "approved" : "refused",
+        `${e.script} ${c.dim(`— decided by ${e.by}`)}`,
+        e.approve ? c.green : c.red,
+      );
+      if (e.approve) busy(`${e.script} is running…`);
+    },
     notice(e) {
       step("note", e.text, c.dim);
     },

@@ -28,7 +28,7 @@ describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
   let demo: Demo;
   let events: DemoEvent[];
   beforeAll(async () => {
-    demo = await openDemo({ framework });
+    demo = await openDemo({ framework, approveScript: async () => ({ approve: true, by: "test" }) });
     await runStory(demo, async () => ({ accept: true, by: "test" }));
     events = demo.bus.events;
     signatures.set(framework, skillEventSignature(events));
@@ -61,6 +61,7 @@ describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
     expect(ofType(events, "activated").map((a) => [a.skill, a.by])).toEqual([
       ["release-notes", "model"],
       ["batch-rename", "user"],
+      ["count-lines", "model"],
     ]);
     // The user-only skill was never offered: never a candidate, never activated by the model.
     expect(ofType(events, "candidates").flatMap((c) => c.candidates.map((x) => x.name))).not.toContain(
@@ -130,6 +131,7 @@ describe("across frameworks", () => {
         "delegated security-auditor tools:list_files,read_file,grep",
         "activated batch-rename by user",
         "ended batch-rename by model",
+        "script count-lines scripts/count.sh approved",
         "accepted release-notes",
         "rolled-back release-notes to 1.0.0",
       ]),

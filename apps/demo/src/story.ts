@@ -42,7 +42,15 @@ export const CHAPTERS: Chapter[] = [
       { thread: "rename", user: "/batch-rename docs meeting-" },
     ],
   },
+  {
+    title: "A skill that brings a script",
+    note: "count-lines runs its scripts/count.sh; every run asks the user first",
+    beats: [{ thread: "count", user: "Count the lines of the files in src." }],
+  },
 ];
+
+/** Who answers a script's "run it?" in the non-interactive story, as the transcript says. */
+export const SCRIPTED_USER = "the scripted user (a non-interactive run; --chat lets you decide)";
 
 export const IMPROVE_CHAPTER = {
   title: "Improving the skill that was used, with the user in control",

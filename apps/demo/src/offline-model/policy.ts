@@ -110,6 +110,24 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
         : notes,
     };
   }
+  if (working.includes("count-lines")) {
+    const runner = tools.find((t) => /run_skill_script/.test(t.name))?.name;
+    const run = runner ? resultOf(runner) : undefined;
+    if (runner && run === undefined) {
+      const folder = /\b(?:in|of)\s+(?:the\s+)?(?:files\s+in\s+)?([\w][\w/-]*)\s*[.?!]?$/i.exec(
+        userText,
+      )?.[1];
+      return {
+        toolCalls: [
+          {
+            name: runner,
+            args: { skill: "count-lines", script: "scripts/count.sh", args: [folder ?? "src"] },
+          },
+        ],
+      };
+    }
+    return { text: scriptReport(run) };
+  }
   if (working.includes("batch-rename")) {
     const body = skillBody(system, "batch-rename");
     const [, argFolder, argPrefix] = /^\/batch-rename\s+(\S+)\s+(\S+)/.exec(userText) ?? [];
@@ -203,6 +221,39 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
     };
   }
   return { text: "No skill fits this request, and the offline model has no scripted answer for it." };
+}
+
+/** What a `run_skill_script` result says, as a person would report it: exit code, output tail. */
+function scriptReport(output: string | undefined): string {
+  if (output === undefined) return "This host does not run skill scripts, so I could not count the lines.";
+  try {
+    const result = JSON.parse(output) as {
+      status?: string;
+      error_type?: string;
+      message?: string;
+      data?: {
+        script?: string;
+        exitCode?: number | null;
+        timedOut?: boolean;
+        stdout?: string;
+        stderr?: string;
+      };
+    };
+    if (result.status !== "success" || !result.data) {
+      return result.error_type === "NOT_APPROVED"
+        ? "You declined to run scripts/count.sh, so I counted nothing."
+        : `The script did not run (${result.error_type ?? "error"}: ${result.message ?? "no reason given"}).`;
+    }
+    const { script, exitCode, timedOut, stdout = "", stderr = "" } = result.data;
+    const tail = (stdout || stderr).trimEnd().split("\n").slice(-8);
+    const status = timedOut ? "was stopped by the timeout" : `exited with code ${exitCode}`;
+    return [
+      `${script ?? "The script"} ${status}. The end of its output:`,
+      ...tail.map((l) => `  ${l.trim()}`),
+    ].join("\n");
+  } catch {
+    return `The script's result was not readable: ${output.slice(0, 200)}`;
+  }
 }
 
 /** "Search the code for md5", "search the web for X": what to look for, and whether the web was asked. */
