@@ -116,7 +116,21 @@ export { DEFAULT_SCOPE, END_COMMAND, EVENTS_FILE, type OpenSessionOptions } from
 export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
 export { createShelf } from "./shelf.js";
 export * from "./skill-files/index.js";
-export * from "./store/index.js";
+// What an app configures; what another store implementation needs is in `@skillshelf/core/store`.
+export {
+  createFileStateStore,
+  EVENTS_LOG,
+  type EventQuery,
+  type EventStore,
+  type FileStateStore,
+  type FileStateStoreOptions,
+  type LedgerInput,
+  type LedgerStore,
+  matchesEventQuery,
+  type SkillWriteScope,
+  type StateStore,
+  type VersionStore,
+} from "./store/index.js";
 export * from "./text/index.js";
 export * from "./trust/index.js";
 export type * from "./types.js";

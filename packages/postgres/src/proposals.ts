@@ -5,12 +5,8 @@
  * connection. Every row read back is checked against the proposal schema.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  ImproveError,
-  type ImprovementProposal,
-  type ProposalStore,
-  parseStoredProposal,
-} from "@skillshelf/core";
+import { ImproveError, type ImprovementProposal } from "@skillshelf/core";
+import { type ProposalStore, parseStoredProposal } from "@skillshelf/core/store";
 import type pg from "pg";
 import { inTransaction, type Queryable } from "./sql.js";
 

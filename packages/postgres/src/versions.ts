@@ -3,15 +3,8 @@
  * store uses. The newest row of a skill is its current content as every instance agrees on
  * it: the compare-and-swap key of managed writes.
  */
-import {
-  type AddResult,
-  assertSafeName,
-  formatVersionId,
-  type HistoryEntry,
-  SkillWriteError,
-  sha256,
-  type VersionStore,
-} from "@skillshelf/core";
+import { type HistoryEntry, SkillWriteError, sha256, type VersionStore } from "@skillshelf/core";
+import { type AddResult, assertSafeName, formatVersionId } from "@skillshelf/core/store";
 import type { Queryable } from "./sql.js";
 
 interface VersionRow {
