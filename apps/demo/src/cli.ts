@@ -13,6 +13,8 @@ export interface CliOptions {
   color: boolean | undefined;
   /** Keep the sandbox folder after the run (to look at what the agents did). */
   keep: boolean;
+  /** Use the OpenAI-compatible model OPENAI_API_KEY points at (a paid API), not the offline one. */
+  realModel: boolean;
   help: boolean;
 }
 
@@ -27,10 +29,12 @@ Options:
       --json              print the event stream as JSON lines instead of the transcript
       --color, --no-color force colour on or off (default: on for a terminal, honours NO_COLOR)
       --keep              keep the sandbox folder afterwards
+      --real-model        use the real model of OPENAI_API_KEY (a paid API) instead of the offline one
   -h, --help              show this help
 
-Model: an offline, deterministic demo model (not an LLM) unless OPENAI_API_KEY is set;
-then OPENAI_BASE_URL (any OpenAI-compatible server) and SKILLSHELF_MODEL (default gpt-4o-mini) apply.`;
+Model: an offline, deterministic demo model (not an LLM). With --real-model, the model of
+OPENAI_API_KEY: OPENAI_BASE_URL (any OpenAI-compatible server) and SKILLSHELF_MODEL
+(default gpt-4o-mini) apply. A key alone never makes the demo call an API.`;
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
@@ -58,6 +62,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     json: values.json ?? false,
     color: values["no-color"] ? false : values.color ? true : undefined,
     keep: values.keep ?? false,
+    realModel: values["real-model"] ?? false,
     help: values.help ?? false,
   };
 }
@@ -75,6 +80,7 @@ function parse(argv: readonly string[]) {
       color: { type: "boolean" },
       "no-color": { type: "boolean" },
       keep: { type: "boolean" },
+      "real-model": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "./cli.js";
 import type { DemoEvent } from "./events.js";
 import { main } from "./main.js";
+import { startOfflineRulesServer } from "./test-utils/scripted-server.js";
 
 /** Runs main() in-process with captured, non-terminal streams (as in CI or a pipe). */
-async function run(argv: string[], input = "") {
+async function run(argv: string[], input = "", env: NodeJS.ProcessEnv = {}) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = "";
@@ -14,7 +15,7 @@ async function run(argv: string[], input = "") {
   stderr.on("data", (d) => (err += d));
   const stdin = new PassThrough();
   stdin.end(input);
-  const code = await main(argv, { stdin, stdout, stderr, env: {} });
+  const code = await main(argv, { stdin, stdout, stderr, env });
   return { code, out, err };
 }
 
@@ -27,6 +28,7 @@ describe("parseCli", () => {
       json: false,
       color: undefined,
       keep: false,
+      realModel: false,
       help: false,
     });
     expect(parseCli(["-f", "mastra", "--chat", "-y", "--no-color"])).toMatchObject({
@@ -206,5 +208,27 @@ describe("main --chat, a skill script", () => {
   it("does not run it when the user just presses Enter", () => {
     expect(chat.out).toMatch(/refused\s+scripts\/count\.sh — decided by you/);
     expect(chat.out).toContain("You declined to run scripts/count.sh");
+  });
+});
+
+describe("main and OPENAI_API_KEY", () => {
+  it("a key in the environment alone calls no API: the offline model runs, and a note says so", async () => {
+    const server = await startOfflineRulesServer();
+    try {
+      const env = { OPENAI_API_KEY: "test", OPENAI_BASE_URL: server.url, SKILLSHELF_MODEL: "scripted" };
+      const { code, out } = await run([], "", env);
+      expect(code).toBe(0);
+      expect(server.requests).toHaveLength(0);
+      expect(out).toContain("offline demo model");
+      expect(out).toContain("OPENAI_API_KEY is set but unused: --real-model calls that API");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("--real-model without a key is bad usage", async () => {
+    const { code, err } = await run(["--real-model"]);
+    expect(code).toBe(2);
+    expect(err).toContain("--real-model needs OPENAI_API_KEY");
   });
 });

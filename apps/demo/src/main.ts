@@ -51,6 +51,14 @@ export async function main(
     return 0;
   }
 
+  // A key in the shell is not consent to a paid API: only --real-model uses it.
+  const model = options.realModel ? modelFromEnv(io.env) : ({ kind: "offline" } as const);
+  if (options.realModel && model.kind === "offline") {
+    io.stderr.write("error: --real-model needs OPENAI_API_KEY (and optionally OPENAI_BASE_URL)\n");
+    return 2;
+  }
+  const unusedKey = !options.realModel && Boolean(io.env.OPENAI_API_KEY?.trim());
+
   const terminal = io.stdout.isTTY === true;
   const color = options.color ?? (terminal && pc.isColorSupported && !io.env.NO_COLOR);
   const bus = createEventBus();
@@ -69,11 +77,13 @@ export async function main(
     const by = options.yes ? "--yes" : SCRIPTED_USER;
     demo = await openDemo({
       framework: options.framework,
-      model: modelFromEnv(io.env),
+      model,
       bus,
       approveScript: async () => ({ approve: true, by }),
     });
     renderer.useSkills(demo.shelf); // whitelists and scopes the events do not carry
+    if (unusedKey)
+      bus.emit({ type: "notice", text: "OPENAI_API_KEY is set but unused: --real-model calls that API" });
     if (options.chat) {
       await runChat(demo, { renderer, stdin: io.stdin, stdout: io.stdout, yes: options.yes, color });
     } else {

@@ -45,7 +45,7 @@ export interface OfflineMemory {
 }
 
 export const OFFLINE_MODEL_NOTICE =
-  "offline demo model: deterministic rules, not an LLM (set OPENAI_API_KEY to run the same story on a real model)";
+  "offline demo model: deterministic rules, not an LLM (--real-model: a real one)";
 
 /** Skills whose bodies are in the system text right now. */
 export function activeSkillNames(system: string): string[] {
