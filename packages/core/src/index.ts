@@ -116,21 +116,24 @@ export { DEFAULT_SCOPE, END_COMMAND, EVENTS_FILE, type OpenSessionOptions } from
 export type { RefreshResult, Shelf, ShelfOptions } from "./shelf.js";
 export { createShelf } from "./shelf.js";
 export * from "./skill-files/index.js";
-// What an app configures; what another store implementation needs is in `@skillshelf/core/store`.
+// What an app configures; what another store implementation needs is in `@skillshelf/core/store`
+// (imported file by file: the store index would also load the proposal schema, and zod with it).
+export { matchesEventQuery } from "./store/event-query.js";
 export {
   createFileStateStore,
   EVENTS_LOG,
-  type EventQuery,
-  type EventStore,
   type FileStateStore,
   type FileStateStoreOptions,
-  type LedgerInput,
-  type LedgerStore,
-  matchesEventQuery,
-  type SkillWriteScope,
-  type StateStore,
-  type VersionStore,
-} from "./store/index.js";
+} from "./store/file-state-store.js";
+export type {
+  EventQuery,
+  EventStore,
+  LedgerInput,
+  LedgerStore,
+  SkillWriteScope,
+  StateStore,
+  VersionStore,
+} from "./store/state-store.js";
 export * from "./text/index.js";
 export * from "./trust/index.js";
 export type * from "./types.js";
