@@ -15,11 +15,14 @@ import { parseCli, USAGE, UsageError } from "./cli.js";
 import { openDemo } from "./demo.js";
 import { createEventBus } from "./events.js";
 import type { Decider } from "./improve.js";
+import { removeOnSignal } from "./remove-on-signal.js";
 import { createJsonWriter, createRenderer, summaryOf } from "./render.js";
 import { modelFromEnv } from "./runners/runner.js";
 import { runStory, SCRIPTED_USER } from "./story.js";
 
 export interface Io {
+  /** Whether Ctrl-C / SIGTERM should delete the sandbox before the process exits (the real CLI). */
+  signals?: boolean;
   stdin: Readable;
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
@@ -27,6 +30,7 @@ export interface Io {
 }
 
 const processIo = (): Io => ({
+  signals: true,
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
@@ -73,6 +77,7 @@ export async function main(
   else bus.subscribe((event) => renderer.handle(event));
 
   let demo: Awaited<ReturnType<typeof openDemo>> | undefined;
+  let stopSignalCleanup: (() => void) | undefined;
   try {
     const by = options.yes ? "--yes" : SCRIPTED_USER;
     demo = await openDemo({
@@ -81,6 +86,7 @@ export async function main(
       bus,
       approveScript: async () => ({ approve: true, by }),
     });
+    if (io.signals && !options.keep) stopSignalCleanup = removeOnSignal(demo.sandbox.dir);
     renderer.useSkills(demo.shelf); // whitelists and scopes the events do not carry
     if (unusedKey)
       bus.emit({ type: "notice", text: "OPENAI_API_KEY is set but unused: --real-model calls that API" });
@@ -109,6 +115,7 @@ export async function main(
     else io.stderr.write(`\nerror: ${message}\n`);
     return 1;
   } finally {
+    stopSignalCleanup?.();
     renderer.idle();
     if (demo) {
       if (options.keep) {
