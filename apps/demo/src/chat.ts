@@ -10,6 +10,7 @@ import { createColors } from "picocolors";
 import type { Demo } from "./demo.js";
 import type { DemoEvent } from "./events.js";
 import { type Decider, improveSkill, transcriptOf } from "./improve.js";
+import { OFFLINE_REPERTOIRE } from "./offline-model/repertoire.js";
 import type { Renderer } from "./render.js";
 import { tell } from "./story.js";
 
@@ -28,7 +29,16 @@ const HELP = [
   "  /skills             the skills and roles on the shelf",
   "  /history <skill>    its kept versions        /rollback <skill>  undo its last change",
   "  /new                start a new conversation /quit              leave",
+  "  /help               this help, and the requests the offline model knows",
 ];
+
+/** The offline model's requests, per skill: anything else gets a plain "outside" answer. */
+function repertoireLines(): string[] {
+  return [
+    "The offline model (rules, not an LLM) knows these requests; others are outside it:",
+    ...OFFLINE_REPERTOIRE.flatMap((k) => [`  ${k.skill}`, ...k.examples.map((e) => `    ${e}`)]),
+  ];
+}
 
 export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
   const c = createColors(options.color);
@@ -87,6 +97,8 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
       const arg = rest.join(" ");
       if (command === "/help") {
         for (const line of HELP) renderer.line(c.dim(line));
+        const offline = demo.bus.events.some((e) => e.type === "setup" && e.offline);
+        if (offline) for (const line of repertoireLines()) renderer.line(c.dim(line));
       } else if (command === "/new") {
         conversation++;
         renderer.line(c.dim("A new conversation: no skill is active."));

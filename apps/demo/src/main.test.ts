@@ -232,3 +232,27 @@ describe("main and OPENAI_API_KEY", () => {
     expect(err).toContain("--real-model needs OPENAI_API_KEY");
   });
 });
+
+describe("main --chat /help and the offline model's repertoire", () => {
+  let chat: Run;
+  beforeAll(async () => {
+    chat = await run(
+      ["--chat", "--yes"],
+      ["/help", "Write a changelog since v1.0.0.", "/new", "What is the weather?", "/quit"].join("\n"),
+    );
+  });
+
+  it("/help lists the requests the offline model knows, per skill", () => {
+    expect(chat.out).toContain("The offline model (rules, not an LLM) knows these requests");
+    expect(chat.out).toMatch(/ {2}release-notes\n {4}Write the release notes/);
+    expect(chat.out).toMatch(/ {2}count-lines\n {4}Count the lines of the files in src\./);
+  });
+
+  it("routes a known wording that does not name the skill", () => {
+    expect(chat.out).toMatch(/activated\s+release-notes \(the model chose it\)/);
+  });
+
+  it("says plainly when a request is outside what it knows", () => {
+    expect(chat.out).toContain("That request is outside what the offline model knows");
+  });
+});

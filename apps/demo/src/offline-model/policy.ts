@@ -18,6 +18,8 @@
  * open: the user may answer that, and their answer is still the skill's task.
  */
 
+import { knownRequestFor, OUTSIDE_REPERTOIRE } from "./repertoire.js";
+
 export interface OfflineToolCall {
   id: string;
   name: string;
@@ -91,7 +93,11 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
 
   // 1. Stage 2: take an offered skill the request names; decline weaker candidates.
   if (active.length === 0 && !calls.some((c) => c.name.startsWith("skill_"))) {
-    const fit = tools.find((t) => t.name.startsWith("skill_") && requestNames(userText, t.name.slice(6)));
+    const fit = tools.find(
+      (t) =>
+        t.name.startsWith("skill_") &&
+        (requestNames(userText, t.name.slice(6)) || knownRequestFor(t.name.slice(6), userText)),
+    );
     if (fit) return { toolCalls: [{ name: fit.name, args: {} }] };
   }
 
@@ -220,7 +226,7 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
       text: `I have not renamed anything: a guessed rename is hard to undo. This is what would change:\n${plan.map((p) => `  ${p.from} → ${p.to}`).join("\n")}`,
     };
   }
-  return { text: "No skill fits this request, and the offline model has no scripted answer for it." };
+  return { text: OUTSIDE_REPERTOIRE };
 }
 
 /** What a `run_skill_script` result says, as a person would report it: exit code, output tail. */
