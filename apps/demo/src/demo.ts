@@ -87,6 +87,14 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
       bus,
       instructions: LEAD_INSTRUCTIONS,
       agents: new AgentScope(),
+      onDiagnostic: (d) =>
+        bus.emit({
+          type: "diagnostic",
+          code: d.code,
+          severity: d.severity,
+          file: d.file,
+          message: d.message,
+        }),
     };
     const runner = await createRunner(framework, ctx);
     bus.emit({

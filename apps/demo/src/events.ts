@@ -47,6 +47,7 @@ export type DemoEvent =
   | { type: "rolled-back"; skill: string; restored?: string; version?: string; versionId: string }
   | { type: "script-request"; skill: string; script: string; args: string[] }
   | { type: "script-decided"; skill: string; script: string; approve: boolean; by: string }
+  | { type: "diagnostic"; code: string; severity: string; file: string; message: string }
   | { type: "notice"; text: string }
   | { type: "error"; message: string };
 

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { parseCli, UsageError } from "./cli.js";
 import type { DemoEvent } from "./events.js";
 import { main } from "./main.js";
@@ -256,3 +256,25 @@ describe("main --chat /help and the offline model's repertoire", () => {
     expect(chat.out).toContain("That request is outside what the offline model knows");
   });
 });
+
+describe.each(["ai-sdk", "langchain", "mastra"])(
+  "main --chat -f %s, a builtin role's diagnostics",
+  (framework) => {
+    it("are one debug line in the transcript, never warnings on the console", async () => {
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      try {
+        const ask = "Ask the researcher to look at README.md";
+        const chat = await run(["--chat", "-f", framework], [ask, ask, "/quit"].join("\n"));
+        expect(chat.code).toBe(0);
+        expect(chat.out.match(/delegated\s+researcher/g)).toHaveLength(2);
+        expect(chat.out.match(/debug\s+researcher: allowed-tools name tools this host lacks/g)).toHaveLength(
+          1,
+        );
+        expect(chat.out + chat.err).not.toContain("[skillshelf]");
+        expect(warn).not.toHaveBeenCalled();
+      } finally {
+        warn.mockRestore();
+      }
+    });
+  },
+);

@@ -56,6 +56,8 @@ export function createRenderer(options: RendererOptions): Renderer {
   let echoUser = true;
   // This turn's stage-1 candidates, until the model loads one (else: it declined them).
   let offered: string[] = [];
+  /** Diagnostics already shown (code and file): the adapters repeat them on every step. */
+  const diagnosed = new Set<string>();
   // Skills the model ended whose tool limits still hold.
 
   const write = (text = "") => {
@@ -278,6 +280,19 @@ export function createRenderer(options: RendererOptions): Renderer {
         e.approve ? c.green : c.red,
       );
       if (e.approve) busy(`${e.script} is running…`);
+    },
+    diagnostic(e) {
+      // One line per skill and kind, however often the adapters report it (every step does);
+      // the full messages are in --json.
+      const key = `${e.code}\u0000${e.file}`;
+      if (diagnosed.has(key)) return;
+      diagnosed.add(key);
+      const skill = /Skill "([^"]+)"/.exec(e.message)?.[1] ?? e.file;
+      const text =
+        e.code === "unknown-tool"
+          ? `${skill}: allowed-tools name tools this host lacks (they grant nothing)`
+          : `${skill}: ${e.code}`;
+      step("debug", c.dim(`${text}; --json has the details`), c.dim);
     },
     notice(e) {
       step("note", e.text, c.dim);

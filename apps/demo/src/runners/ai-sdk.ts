@@ -46,7 +46,7 @@ export function aiSdkTools(ctx: RunnerContext): ToolSet {
 /** The Vercel AI SDK team: `generateText` per message, the history kept as a chat client keeps it. */
 export async function createAiSdkRunner(ctx: RunnerContext): Promise<FrameworkRunner> {
   const model = aiSdkModel(ctx.model);
-  const skills = await createSkills({ shelf: ctx.shelf });
+  const skills = await createSkills({ shelf: ctx.shelf, onDiagnostic: ctx.onDiagnostic });
   const tools = aiSdkTools(ctx);
   const threads = new Map<string, ModelMessage[]>();
 

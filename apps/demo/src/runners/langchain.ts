@@ -43,14 +43,14 @@ export async function createLangchainRunner(ctx: RunnerContext): Promise<Framewo
   const model = langchainModel(ctx.model);
   const tools = langchainTools(ctx);
   const checkpointer = new MemorySaver();
-  const middleware = skillsMiddleware({ shelf: ctx.shelf });
+  const middleware = skillsMiddleware({ shelf: ctx.shelf, onDiagnostic: ctx.onDiagnostic });
 
   return {
     framework: "langchain",
     async send(thread, text) {
       // Assembled per message from the shelf's current roles, so a role file added to the
       // workspace joins the team on the next message.
-      const roles = delegateTool({ shelf: ctx.shelf, tools, model });
+      const roles = delegateTool({ shelf: ctx.shelf, tools, model, onDiagnostic: ctx.onDiagnostic });
       const delegate = tool(
         // Only the signal goes through: the outer call's toolCall must not turn the inner result into a ToolMessage.
         (input: Record<string, unknown>, config) =>

@@ -34,7 +34,7 @@ export function mastraTools(ctx: RunnerContext) {
 export async function createMastraRunner(ctx: RunnerContext): Promise<FrameworkRunner> {
   // Mastra vendors its own copy of the AI SDK provider types; at runtime a V4 model is what it takes.
   const model = aiSdkModel(ctx.model) as unknown as MastraModelConfig;
-  const skills = createSkills({ shelf: ctx.shelf });
+  const skills = createSkills({ shelf: ctx.shelf, onDiagnostic: ctx.onDiagnostic });
   const tools = mastraTools(ctx);
   // Mastra's in-memory memory (a real app would use @mastra/memory with a store).
   const memory = new MockMemory();
@@ -44,7 +44,12 @@ export async function createMastraRunner(ctx: RunnerContext): Promise<FrameworkR
     async send(thread, text) {
       // Assembled per message from the shelf's current roles, so a role file added to the
       // workspace joins the team on the next message.
-      const roles = skills.delegateTool({ model, tools, maxSteps: SUB_AGENT_STEPS });
+      const roles = skills.delegateTool({
+        model,
+        tools,
+        maxSteps: SUB_AGENT_STEPS,
+        onDiagnostic: ctx.onDiagnostic,
+      });
       const delegate = createTool({
         id: roles.id,
         description: roles.description,

@@ -1,4 +1,4 @@
-import type { Generate, Shelf } from "@skillshelf/core";
+import type { Diagnostic, Generate, Shelf } from "@skillshelf/core";
 import type { DemoEventBus } from "../events.js";
 import type { DemoTool } from "../tools.js";
 
@@ -51,6 +51,8 @@ export interface RunnerContext {
   /** The lead agent's own instructions (skills add theirs). */
   instructions: string;
   agents: AgentScope;
+  /** Where the adapters' diagnostics go: the demo's bus, not the console in the transcript. */
+  onDiagnostic: (diagnostic: Diagnostic) => void;
 }
 
 /** One framework's agent team behind the same two calls, so the story runs on any of them. */
