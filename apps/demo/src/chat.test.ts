@@ -138,7 +138,7 @@ describe.each(FRAMEWORKS)("--chat through a skill's life on %s (offline model)",
   });
 
   it("hints once how a skill ends, right after the first answer that left one active", () => {
-    const hint = "(the skill ends when its task is done or you ask something else; /done ends it now)";
+    const hint = "(a skill ends with its task or a new request; /done ends it now)";
     expect(run.transcript.split(hint)).toHaveLength(2);
     const first = run.shown[0]!;
     expect(first.indexOf(hint)).toBeGreaterThan(first.indexOf("lead ›"));

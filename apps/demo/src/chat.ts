@@ -67,9 +67,7 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
       if (answer === "a" || answer === "accept" || answer === "y" || answer === "yes")
         return { accept: true, by: "you" };
       if (answer === "r" || answer === "reject" || answer === "n" || answer === "no") {
-        const reason = await ask(
-          `  ${c.yellow("│")} ${c.dim("why not? (kept, so the same idea is not proposed again)")} `,
-        );
+        const reason = await ask(`  ${c.yellow("│")} ${c.dim("why not? (kept: not proposed again)")} `);
         return { accept: false, reason: reason || "not wanted", by: "you" };
       }
     }
@@ -121,9 +119,7 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
         // Said once, the first time a skill is still active after its turn: how it will end.
         if (!hinted && stillActive(demo.bus.events.slice(start)).length > 0) {
           hinted = true;
-          renderer.line(
-            c.dim("(the skill ends when its task is done or you ask something else; /done ends it now)"),
-          );
+          renderer.line(c.dim("(a skill ends with its task or a new request; /done ends it now)"));
         }
         await reviewTurn(demo, thread, demo.bus.events.slice(start), decide);
       }

@@ -102,6 +102,10 @@ describe("main, the story on a pipe", () => {
   it("says the scripted user decided the card", () => {
     expect(plain.out).toContain("decided by the scripted user");
   });
+
+  it("has no line wider than 80 columns", () => {
+    expect(plain.out.split("\n").filter((l) => [...l].length > 80)).toEqual([]);
+  });
 });
 
 describe("main --yes --color", () => {
@@ -140,6 +144,7 @@ describe("main, usage", () => {
 describe("main --chat, from piped input", () => {
   let chat: Run;
   const input = [
+    "/help",
     "/skills",
     "Write the release notes for everything since v1.0.0.",
     "a",
@@ -156,6 +161,10 @@ describe("main --chat, from piped input", () => {
   ].join("\n");
   beforeAll(async () => {
     chat = await run(["--chat", "--framework", "mastra"], input);
+  });
+
+  it("has no line wider than 80 columns", () => {
+    expect(chat.out.split("\n").filter((l) => [...l].length > 80)).toEqual([]);
   });
 
   it("echoes the piped requests and lists the shelf", () => {
@@ -249,7 +258,7 @@ describe("main --chat /help and the offline model's repertoire", () => {
   });
 
   it("routes a known wording that does not name the skill", () => {
-    expect(chat.out).toMatch(/activated\s+release-notes \(the model chose it\)/);
+    expect(chat.out).toMatch(/activated\s+release-notes \(by the model\)/);
   });
 
   it("says plainly when a request is outside what it knows", () => {

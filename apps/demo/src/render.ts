@@ -16,6 +16,7 @@ import yoctoSpinner, { type Spinner } from "yocto-spinner";
 import type { DemoEvent } from "./events.js";
 import { short } from "./improve.js";
 import { OFFLINE_MODEL_NOTICE } from "./offline-model/policy.js";
+import { wrapToWidth } from "./wrap.js";
 
 export interface RendererOptions {
   out: Writable;
@@ -41,6 +42,8 @@ export interface Renderer {
 }
 
 const LABEL = 12;
+/** The transcript's width: it reads well in an 80-column terminal, and in a log. */
+const WIDTH = 80;
 
 export function createRenderer(options: RendererOptions): Renderer {
   // Event texts come from skill files, the model and the user: the styles escape every
@@ -65,7 +68,8 @@ export function createRenderer(options: RendererOptions): Renderer {
       spinner.stop();
       spinner = undefined;
     }
-    out.write(`${styles.render(text)}\n`);
+    const lines = styles.render(text).split("\n");
+    out.write(`${lines.map((l) => wrapToWidth(l, WIDTH)).join("\n")}\n`);
     if (busyText !== undefined) startSpinner();
   };
   const startSpinner = () => {
@@ -162,7 +166,7 @@ export function createRenderer(options: RendererOptions): Renderer {
         e.by === "user"
           ? `by the user${e.args ? `, args "${e.args}"` : ""}`
           : e.by === "model"
-            ? "the model chose it"
+            ? "by the model"
             : "by code";
       step(
         "activated",
