@@ -73,15 +73,20 @@ function parseMirror(files: readonly string[], mode: ParseMode) {
 }
 
 describeWithSharedData("the skills mirror", () => {
-  const files = mirrorFiles();
+  // Read in the tests, not while collecting them: a skipped describe still runs its body.
+  let cached: string[] | undefined;
+  const mirror = () => {
+    cached ??= mirrorFiles();
+    return cached;
+  };
 
   it("holds the 15,725 files its notice describes", () => {
-    expect(files).toHaveLength(15_725);
+    expect(mirror()).toHaveLength(15_725);
   });
 
   for (const mode of ["lenient", "strict"] as const) {
     it(`${mode}: every file parses or is skipped with a located error, and names resolve`, () => {
-      const { loaded, resolution } = parseMirror(files, mode);
+      const { loaded, resolution } = parseMirror(mirror(), mode);
       expect(loaded).toBeGreaterThan(0);
       expect(resolution.skills.length).toBeLessThanOrEqual(loaded);
       expect(resolution.skills.length + resolution.overridden.length).toBe(loaded);
