@@ -19,7 +19,7 @@ import {
   type Shelf,
   type ToolSpec,
 } from "@skillshelf/core";
-import { type OnDiagnostic, reportOnce, respondingModel } from "@skillshelf/core/adapter";
+import { type OnDiagnostic, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
 import type {
   ActiveTools,
   GenerateTextOnEndCallback,
@@ -36,7 +36,6 @@ import { guardTools } from "./guard.js";
 import { type Messages, toHistory } from "./history.js";
 import { withSkillInstructions } from "./instructions.js";
 import { createRoleTool, createRoleTools } from "./role-tool.js";
-import { skillModels } from "./skill-model.js";
 import { skillTool } from "./skill-tools.js";
 import { stepModel } from "./step-model.js";
 import { stepSessions } from "./step-sessions.js";

@@ -13,13 +13,12 @@
 
 import { type AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
 import type { SessionState, Shelf, ToolCall } from "@skillshelf/core";
-import { isBlockedResult, reportOnce, runHostTool } from "@skillshelf/core/adapter";
+import { isBlockedResult, reportOnce, runHostTool, skillModels } from "@skillshelf/core/adapter";
 import { createMiddleware, type ModelRequest } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
 import { type AgentRun, analyzeAfterRun, type ImproveOptions } from "./improve.js";
 import { addedMessages, aiMessageOf } from "./model-response.js";
 import { createResponses, type Response } from "./responses.js";
-import { skillModels } from "./skill-model.js";
 import { resultMessage, skillToolDeclaration, skillToolRunner } from "./skill-tools.js";
 import { STATE_KEY, skillsStateSchema, snapshot, storedState, toHistory } from "./state.js";
 import { toolName } from "./tool-name.js";

@@ -23,9 +23,8 @@ import {
   type Shelf,
   type TurnPlan,
 } from "@skillshelf/core";
-import { reportOnce, respondingModel } from "@skillshelf/core/adapter";
+import { reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
 import { toHistory } from "./history.js";
-import { skillModels } from "./skill-model.js";
 import { guardTools, skillTool } from "./tools.js";
 import { toTranscript } from "./transcript.js";
 

@@ -74,6 +74,7 @@ export {
 } from "./delegation.js";
 export { type OnDiagnostic, reportOnce } from "./diagnostics.js";
 export { respondingModel } from "./model-responses.js";
+export { skillModels } from "./skill-model.js";
 export {
   type Blocked,
   isBlockedResult,

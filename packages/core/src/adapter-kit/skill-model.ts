@@ -4,7 +4,7 @@
  * `resolveModel`, or it returns undefined or throws) the step keeps the host's model, and a
  * diagnostic says so once per id, so a skill file never picks a model the host did not offer.
  */
-import type { Diagnostic, Session } from "@skillshelf/core";
+import type { Diagnostic, Session } from "../types.js";
 
 export function skillModels<M>(
   resolve: ((id: string) => M | undefined) | undefined,
