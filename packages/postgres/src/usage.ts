@@ -10,13 +10,10 @@
  * unless a connection drops after the database committed a batch but before it answered.
  */
 import { type UsageRecord, type UsageStore, withUse } from "@skillshelf/core";
+import { applyUsageChanges, type UsageChange } from "@skillshelf/core/store";
 import type pg from "pg";
 
-interface Pending {
-  uses: number;
-  lastUsed?: string;
-  firstSeen?: string;
-}
+type Pending = UsageChange;
 
 export interface PostgresUsageStore extends UsageStore {
   /** Resolves once every use recorded so far is in the database (or its send failed and was reported). */
@@ -110,16 +107,7 @@ export function createPostgresUsageStore(
       next.set(row.skill, record);
     }
     // Uses not sent yet still count here.
-    for (const [name, change] of pending) {
-      let record = next.get(name);
-      if (change.uses > 0 && change.lastUsed)
-        record = withUse(record, new Date(change.lastUsed), change.uses);
-      if (change.firstSeen) {
-        record ??= { count: 0 };
-        if (!record.firstSeen || record.firstSeen > change.firstSeen) record.firstSeen = change.firstSeen;
-      }
-      if (record) next.set(name, record);
-    }
+    applyUsageChanges(next, pending);
     records = next;
     version++;
     lastPull = Date.now();

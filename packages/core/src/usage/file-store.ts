@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ensureStateFolder } from "../events/state-gitignore.js";
-import { type UsageRecord, type UsageStore, withUse } from "./store.js";
+import { applyUsageChanges, type UsageChange, type UsageRecord, type UsageStore, withUse } from "./store.js";
 import { withSyncLock } from "./sync-lock.js";
 
 export const USAGE_FILE = "usage.json";
@@ -40,11 +40,7 @@ interface UsageFile {
   skills: Record<string, UsageRecord>;
 }
 
-interface Pending {
-  uses: number;
-  lastUsed?: string;
-  firstSeen?: string;
-}
+type Pending = UsageChange;
 
 export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageStore {
   const file = path.join(options.dir, options.file ?? USAGE_FILE);
@@ -68,16 +64,7 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
 
   function merge(): void {
     const current = read(file, report);
-    for (const [name, change] of pending) {
-      let record = current.get(name);
-      if (change.uses > 0 && change.lastUsed)
-        record = withUse(record, new Date(change.lastUsed), change.uses);
-      if (change.firstSeen) {
-        record ??= { count: 0 };
-        if (!record.firstSeen || record.firstSeen > change.firstSeen) record.firstSeen = change.firstSeen;
-      }
-      if (record) current.set(name, record);
-    }
+    applyUsageChanges(current, pending);
     pending.clear();
     records = current;
     version++;

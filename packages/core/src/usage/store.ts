@@ -51,6 +51,33 @@ export function withUse(record: UsageRecord | undefined, at: Date, times = 1): U
   return next;
 }
 
+/** Uses recorded here and not yet merged with what the store holds. */
+export interface UsageChange {
+  uses: number;
+  lastUsed?: string;
+  firstSeen?: string;
+}
+
+/**
+ * Merge changes not yet written into records read back from a store (in place): counts add
+ * up, the latest use and the earliest first-seen win. One rule for every store, so a file
+ * and a database merge the same way.
+ */
+export function applyUsageChanges(
+  records: Map<string, UsageRecord>,
+  changes: ReadonlyMap<string, UsageChange>,
+): void {
+  for (const [name, change] of changes) {
+    let record = records.get(name);
+    if (change.uses > 0 && change.lastUsed) record = withUse(record, new Date(change.lastUsed), change.uses);
+    if (change.firstSeen) {
+      record ??= { count: 0 };
+      if (!record.firstSeen || record.firstSeen > change.firstSeen) record.firstSeen = change.firstSeen;
+    }
+    if (record) records.set(name, record);
+  }
+}
+
 /** A store that lives and dies with the process: tests, stateless hosts, or a base for others. */
 export function createMemoryUsageStore(initial: Record<string, UsageRecord> = {}): UsageStore {
   const records = new Map<string, UsageRecord>(Object.entries(initial).map(([k, v]) => [k, { ...v }]));
