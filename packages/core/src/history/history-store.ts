@@ -11,6 +11,7 @@
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { VersionStore } from "../store/state-store.js";
 import { type AtomicFs, atomicWrite, removeStaleTempFiles } from "./atomic-write.js";
 import { SkillWriteError } from "./errors.js";
 import { SHORT_HASH_LENGTH, sha256, shortHash } from "./hash.js";
@@ -41,22 +42,10 @@ export interface AddResult {
   previous: HistoryEntry | undefined;
 }
 
-export interface HistoryStore {
+/** The file form of a version store: one folder of `<time>_<version>_<hash8>.md` per skill. */
+export interface HistoryStore extends VersionStore {
   readonly dir: string;
   folderFor(name: string): string;
-  /** Newest first. */
-  list(name: string): Promise<HistoryEntry[]>;
-  read(name: string, id: string): Promise<Buffer>;
-  /** Records `content` as the newest version unless it already is; keeps at most `keep` entries. */
-  add(
-    name: string,
-    content: string | Uint8Array,
-    options: { version: string | undefined; keep: number },
-  ): Promise<AddResult>;
-  /** Whether a skill has any kept version (it has been written through skillshelf). */
-  isManaged(name: string): Promise<boolean>;
-  /** Id of the newest kept version, from the folder listing alone (no reads). */
-  newestId(name: string): Promise<string | undefined>;
 }
 
 const ENTRY = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)_(.+)_([0-9a-f]{8})\.md$/;
