@@ -214,7 +214,6 @@ function availableFor(v: SkillsView, left: readonly string[], usable: (name: str
 const activateSpecs = new WeakMap<object, Map<string, ToolSpec | undefined>>();
 
 function activateSpecFor(
-  _v: SkillsView,
   tool: string,
   pool: readonly string[] | readonly Skill[],
   top: readonly Skill[],
@@ -895,7 +894,7 @@ export function createSession(options: SessionOptions): Session {
       if (tool !== undefined) tools.push(skillSpec(skill, tool));
     }
     if (names.generic !== undefined) {
-      const spec = activateSpecFor(v, names.generic, catalog.names ?? available, top, left, usable);
+      const spec = activateSpecFor(names.generic, catalog.names ?? available, top, left, usable);
       if (spec) tools.push(spec);
     }
     const runningNames = running().map((a) => a.name);
