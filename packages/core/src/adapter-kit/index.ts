@@ -34,6 +34,7 @@ export {
   rolesOf,
 } from "../roles/index.js";
 export { currentSession, runInSession } from "../session/current-session.js";
+export { type ForkToolResult, forkResult, forkUnavailable, isForkOutput } from "../session/fork.js";
 export {
   ACTIVATE_SKILL_TOOL,
   activateSkillToolSpec,
@@ -81,5 +82,6 @@ export {
   notASkillTool,
   runHostTool,
   runSkillTool,
+  type SkillToolOptions,
   toolErrorOutput,
 } from "./tool-calls.js";

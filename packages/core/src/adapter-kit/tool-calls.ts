@@ -4,8 +4,11 @@
  * (so a sub-agent it starts is bounded by the conversation's active skills).
  */
 import { runInSession } from "../session/current-session.js";
+import { type ForkToolResult, forkResult } from "../session/fork.js";
 import type {
   ActivationResult,
+  Diagnostic,
+  Fork,
   GuardResult,
   ScriptRunResult,
   Session,
@@ -22,12 +25,45 @@ export function notASkillTool(toolName: string): Extract<ActivationResult, { sta
   };
 }
 
+export interface SkillToolOptions {
+  /**
+   * Start the framework's sub-agent for a `context: fork` skill core prepared (its
+   * instructions, tools, step limit, model id); resolve with its final text. Run every tool
+   * call it makes through `fork.guard`. Without it, such a skill answers FORK_UNAVAILABLE.
+   */
+  fork?: (fork: Fork) => Promise<string>;
+  /** Problems found preparing a fork (an `agent` that names no role, a whitelisted name that matches none). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
 /**
  * A call to one of skillshelf's tools, answered by the session: a result, or for a skill
- * script's run a promise of one (return it to the framework, or await it).
+ * script's run (and a forked skill's sub-agent) a promise of one (return it to the
+ * framework, or await it).
  */
-export function runSkillTool(session: Session, call: ToolCall): SkillToolResult | Promise<ScriptRunResult> {
+export function runSkillTool(
+  session: Session,
+  call: ToolCall,
+  options: SkillToolOptions = {},
+): SkillToolResult | Promise<ScriptRunResult> | Promise<ForkToolResult> {
+  const fork = options.fork ? session.fork(call) : undefined;
+  if (fork && options.fork) return runFork(session, fork, options.fork, options.onDiagnostic);
   return session.answerSkillTool(call) ?? notASkillTool(call.name);
+}
+
+/**
+ * The sub-agent runs inside the conversation's session, as a delegation does: code it calls
+ * (a delegation tool of the host's) is bounded by the conversation's active skills.
+ */
+async function runFork(
+  session: Session,
+  fork: Fork,
+  run: (fork: Fork) => Promise<string>,
+  onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined,
+): Promise<ForkToolResult> {
+  if (onDiagnostic) for (const diagnostic of fork.diagnostics) onDiagnostic(diagnostic);
+  const text = await runInSession(session, () => run(fork));
+  return forkResult(fork, typeof text === "string" ? text : String(text ?? ""));
 }
 
 export type Blocked = Extract<GuardResult, { allowed: false }>["result"];

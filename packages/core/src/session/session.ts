@@ -25,6 +25,7 @@ import type {
   EndResult,
   EventIds,
   EventSink,
+  Fork,
   GuardResult,
   HistoryItem,
   MatchResult,
@@ -58,6 +59,7 @@ import {
 import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
+import { forkUnavailable, isForkOutput, prepareFork } from "./fork.js";
 import * as say from "./messages.js";
 import type { ProtectedPaths } from "./protected-paths.js";
 import { readPath } from "./protected-paths.js";
@@ -404,6 +406,9 @@ export function createSession(options: SessionOptions): Session {
   const answered = new Map<string, ActivationResult | EndResult>();
   /** Reads and script runs by call id: a call asked again is never read or run twice. */
   const fileAnswers = new Map<string, SkillFileResult | Promise<ScriptRunResult>>();
+  /** Sub-agents of `context: fork` activations, by call id (and the latest, for a call without one). */
+  const forks = new Map<string, Fork>();
+  let lastFork: Fork | undefined;
 
   const isActive = (name: string) => state.active.some((a) => a.name === name);
   const running = () => state.active.filter((a) => !a.finished);
@@ -575,6 +580,7 @@ export function createSession(options: SessionOptions): Session {
       source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
     if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
+    if (skill.context === "fork" && by === "model") return startFork(skill, args, extra.call);
     const name = skill.name;
     const now = clock();
     const existing = state.active.find((a) => a.name === name);
@@ -631,6 +637,41 @@ export function createSession(options: SessionOptions): Session {
     );
   };
 
+  /**
+   * A `context: fork` skill the model activates: nothing joins the conversation's state or
+   * context; core prepares the sub-agent (bounded by the conversation as it is now) and the
+   * adapter runs it. The result kept here is what a host that starts no sub-agent returns.
+   */
+  const startFork = (skill: Skill, args: string | undefined, call: string | undefined): ActivationResult => {
+    lastFork = undefined;
+    if (silent > 0) return forkUnavailable(skill.name);
+    const now = clock();
+    const agent = skill.agent !== undefined ? source.get(skill.agent) : undefined;
+    const fork = prepareFork({
+      skill,
+      ...(args !== undefined && args !== "" ? { args } : {}),
+      ...(turnMessage !== undefined ? { request: turnMessage } : {}),
+      ...(agent ? { agent } : {}),
+      hostTools,
+      parent: policy(),
+      guard: (c) => guard(c),
+      toolAliases: aliases,
+      now,
+      ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
+    });
+    if (call !== undefined) forks.set(call, fork);
+    lastFork = fork;
+    const event: SkillEvent = { type: "activated", at: now.toISOString(), skill: skill.name, by: "model" };
+    if (args !== undefined && args !== "") event.args = args;
+    emit(event);
+    try {
+      options.usage?.record(skill.name, now);
+    } catch {
+      // Usage is a ranking hint; losing one record must not fail the activation.
+    }
+    return forkUnavailable(skill.name);
+  };
+
   const endByModel = (input: unknown): EndResult => {
     const names = running().map((a) => a.name);
     let target: string | undefined;
@@ -671,6 +712,7 @@ export function createSession(options: SessionOptions): Session {
     explicit = undefined;
     answered.clear();
     fileAnswers.clear();
+    forks.clear();
     // A skill the model ended was reported then (why "model"); its held limits go now.
     for (const entry of [...state.active]) if (entry.finished) end(entry.name, "released");
     const ended: EndedSkill[] = [];
@@ -792,6 +834,8 @@ export function createSession(options: SessionOptions): Session {
       endByModel(item.input);
       return;
     }
+    // A forked skill ran in its own sub-agent: the conversation never had it active.
+    if (isForkOutput(value)) return;
     const data = (value as { data?: { name?: unknown; policy?: unknown } } | undefined)?.data;
     const generic = names.isGeneric(item.toolName);
     let target = generic ? undefined : names.skillName(item.toolName);
@@ -1230,6 +1274,16 @@ export function createSession(options: SessionOptions): Session {
     isSkillTool,
     callSkillTool,
     answerSkillTool,
+    fork(call) {
+      const names = toolNames();
+      const activation =
+        names.isGeneric(call.name) || (!names.isEnd(call.name) && names.skillName(call.name) !== undefined);
+      if (!activation) return undefined;
+      if (call.id !== undefined && forks.has(call.id)) return forks.get(call.id);
+      const result = callSkillTool(call);
+      if (result?.status !== "error" || result.error_type !== "FORK_UNAVAILABLE") return undefined;
+      return call.id !== undefined ? forks.get(call.id) : lastFork;
+    },
     guard,
     activate(name, activateOptions = {}) {
       return activateInternal(name, activateOptions.by ?? "code", activateOptions.args);
