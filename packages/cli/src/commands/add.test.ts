@@ -127,7 +127,20 @@ describe("skillshelf add", () => {
     expect(await main(["add", "nowhere"], capture(root).ctx)).toBe(2);
     const remote = capture(root);
     expect(await main(["add", "ext::sh -c touch% /tmp/pwned"], remote.ctx)).toBe(2);
-    expect(await main(["add", "https://example.com/skills.git"], capture(root).ctx)).toBe(2);
+    expect(await main(["add", "ext::sh -c touch% /tmp/pwned#main"], capture(root).ctx)).toBe(2);
+    expect(await main(["add", "http://example.com/skills.git"], capture(root).ctx)).toBe(2);
+    expect(await main(["add", "git://example.com/skills.git"], capture(root).ctx)).toBe(2);
+    const password = capture(root);
+    expect(await main(["add", "https://me:secret@example.com/skills.git"], password.ctx)).toBe(2);
+    expect(password.err()).toContain("credential helper");
+    for (const spec of [
+      "npm:x@https://example.com/x.tgz",
+      "npm:x@file:../x",
+      "npm:../x",
+      "npm:x@github:a/b",
+    ]) {
+      expect(await main(["add", spec], capture(root).ctx), spec).toBe(2);
+    }
 
     const source = await tempDir();
     await write(source, "good/SKILL.md", skill("good"));

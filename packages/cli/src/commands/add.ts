@@ -1,37 +1,54 @@
 /**
- * `skillshelf add <source> [--root DIR | --user] [--force] [--json]`: installs the skills
- * in a local folder or local git repository into the project's (or the user's) skills,
- * records where they came from in the lock file and starts each one's history. All or
- * nothing: a source with a skill that does not load, or a name already installed (without
- * `--force`), installs none.
+ * `skillshelf add <source> [--path DIR] [--root DIR | --user] [--force] [--json]`: installs
+ * the skills in a folder, a git repository or an npm package into the project's (or the
+ * user's) skills, records where they came from in the lock file and starts each one's
+ * history. All or nothing: a source with a skill that does not load, or a name already
+ * installed (without `--force`), installs none.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { checkName, readSkillFile } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, plural } from "./format-diagnostics.js";
 import { recordBaselines } from "./install-history.js";
 import { INSTALL_HELP, installScope } from "./install-scope.js";
-import { type CopiedFolder, copySkillFolder, InstallRefused } from "./skill-copy.js";
+import { InstallRefused } from "./skill-copy.js";
+import {
+  describeSource,
+  findSkills,
+  lockEntry,
+  type StagedSkill,
+  stageAll,
+  swapIn,
+} from "./skill-install.js";
 import { type OpenedSource, openSource, SourceError } from "./skill-source.js";
-import { type InstalledSkill, LockFileError, updateSkillsLock } from "./skills-lock.js";
-import { collect } from "./validate.js";
+import { LockFileError, updateSkillsLock } from "./skills-lock.js";
 
-export const HELP = `Usage: skillshelf add <source> [--root DIR | --user] [--force] [--json]
+export const HELP = `Usage: skillshelf add <source> [--path DIR] [--root DIR | --user] [--force] [--json]
 
-Installs every skill (a folder with a SKILL.md) found in <source>: a local folder, or a
-local git repository, which is cloned with the machine's git (--depth 1) so that only
-committed files are installed. Each skill is copied to <skills>/<name> (links are not
-copied), recorded in the lock file (source, commit, sha256 of each file) and its history
-starts with the installed content, so a later edit can be rolled back.
+Installs every skill (a folder with a SKILL.md) found in <source>:
+  ./folder                  a local folder, as it is
+  ./repo[#ref]              a local git repository: one commit (HEAD, or a branch, tag or
+                            commit after #) is fetched, so only committed files are installed
+  https://host/repo.git[#ref], ssh://…, git@host:repo.git, file:///…
+                            a git repository through the machine's git (its config ignored)
+  npm:<name>[@range]        an npm package from the registry (npm pack, no scripts run)
+  ./package.tgz             an npm package tarball
+A package's skills are in the folder its package.json names ("skillshelf": { "skills":
+"skills" }), otherwise anywhere in it. A tarball with a link, a path outside it or more
+than its size limits is refused whole.
+
+Each skill is copied to <skills>/<name> (links are not copied), recorded in the lock file
+(source, commit or version and integrity, sha256 of each file) and its history starts with
+the installed content, so a later edit can be rolled back. 'skillshelf update' fetches it
+again.
 
 Project skills from elsewhere stay withheld by a shelf with the trust gate until you
 trust them: read them, then run 'skillshelf trust'.
 
 Options:
+  --path DIR       only the skills in this folder of the source
 ${INSTALL_HELP}
   --force          replace skills already installed under the same names (the replaced
                    SKILL.md is kept in history)
@@ -39,21 +56,13 @@ ${INSTALL_HELP}
   -h, --help       show this help
 
 Exit status: 0 when installed, 1 when refused (a name taken, a skill that does not load,
-no skill found, git failed), 2 on bad usage.
+no skill found, a refused archive, git or npm failed), 2 on bad usage.
 `;
-
-interface Found {
-  name: string;
-  /** Absolute folder in the (cloned) source. */
-  dir: string;
-  /** The folder inside the source, for the lock file. */
-  rel: string;
-}
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
   const parsed = startCommand("add", args, ctx, parse, HELP, {
     ok: (n) => n === 1,
-    usage: "give one source: a folder or a local git repository",
+    usage: "give one source: a folder, a git repository or an npm package",
   });
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
@@ -69,7 +78,11 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
 
   let source: OpenedSource;
   try {
-    source = await openSource(parsed.positionals[0]!, ctx.cwd);
+    source = await openSource(parsed.positionals[0]!, {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      ...(values.path !== undefined && { subfolder: values.path }),
+    });
   } catch (error) {
     if (!(error instanceof SourceError)) throw error;
     if (error.usage) {
@@ -79,7 +92,7 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     return fail(error.message);
   }
   try {
-    const found = await findSkills(source.dir);
+    const found = await findSkills(source);
     if (typeof found === "string") return fail(found);
     if (found.length === 0)
       return fail(`no skill (a folder with a SKILL.md) in ${displayPath(source.origin, ctx)}`);
@@ -95,27 +108,18 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
         if (exists && !values.force) taken.push(skill.name);
       }
       if (taken.length > 0) return { lock, result: { taken } };
-      await fs.mkdir(where.skillsDir, { recursive: true });
       const copies = await stageAll(found, where.skillsDir);
       const baselines = [];
-      for (const { skill, staged, copied } of copies) {
-        const dest = path.join(where.skillsDir, skill.name);
-        const replaced = await swapIn(staged, dest);
+      for (const copy of copies) {
+        const dest = path.join(where.skillsDir, copy.skill.name);
+        const replaced = await swapIn(copy.staged, dest);
         baselines.push({
-          name: skill.name,
+          name: copy.skill.name,
           ...(replaced && { replaced }),
           installed: await fs.readFile(path.join(dest, "SKILL.md")),
-          note: `installed by skillshelf add from ${source.origin}${source.commit ? ` at ${source.commit}` : ""}`,
+          note: `installed by skillshelf add from ${describeSource(source)}`,
         });
-        const entry: InstalledSkill = {
-          source: source.origin,
-          kind: source.kind,
-          ...(source.commit && { commit: source.commit }),
-          path: skill.rel,
-          installedAt,
-          files: copied.files,
-        };
-        lock.skills[skill.name] = entry;
+        lock.skills[copy.skill.name] = lockEntry(source, copy, installedAt);
       }
       const versions = await recordBaselines(where.stateDir, baselines);
       return { lock, result: { copies, versions } };
@@ -135,7 +139,7 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     }));
     if (values.json) {
       ctx.out(
-        `${JSON.stringify({ scope: where.scope, source: source.origin, commit: source.commit ?? null, lockFile: where.lockFile, installed }, null, 2)}\n`,
+        `${JSON.stringify({ scope: where.scope, source: source.origin, commit: source.commit ?? null, version: source.version ?? null, integrity: source.integrity ?? null, lockFile: where.lockFile, installed }, null, 2)}\n`,
       );
       return 0;
     }
@@ -144,7 +148,7 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
       (s) =>
         `${c.green("✔")} ${s.name}  ${displayPath(s.dir, ctx)}  (${plural(s.files, "file")}${s.skipped.length > 0 ? `; not copied: ${s.skipped.join(", ")}` : ""})`,
     );
-    const from = `${displayPath(source.origin, ctx)}${source.commit ? ` at ${source.commit.slice(0, 12)}` : ""}`;
+    const from = `${displayPath(source.origin, ctx)}${source.commit ? ` at ${source.commit.slice(0, 12)}` : ""}${source.version ? ` (version ${source.version})` : ""}`;
     const trustNote =
       where.scope === "project"
         ? `\n${c.dim("A shelf with the trust gate on withholds these project skills until you trust them: read them, then run 'skillshelf trust'.")}`
@@ -166,6 +170,7 @@ function parse(args: string[]) {
     args,
     allowPositionals: true,
     options: {
+      path: { type: "string" },
       root: { type: "string" },
       user: { type: "boolean" },
       "state-dir": { type: "string" },
@@ -176,80 +181,4 @@ function parse(args: string[]) {
   });
 }
 
-type Staged = Awaited<ReturnType<typeof stageAll>>[number];
-type Outcome = { taken: string[] } | { copies: Staged[]; versions: Map<string, string> };
-
-/** The skill folders in the source (a folder inside another skill's is that skill's resource), or why not. */
-async function findSkills(root: string): Promise<Found[] | string> {
-  const files = new Set<string>();
-  await collect(root, files);
-  const folders = [...files].map((file) => path.dirname(file)).sort();
-  const outermost = folders.filter(
-    (dir, i) => !folders.slice(0, i).some((outer) => dir.startsWith(`${outer}${path.sep}`)),
-  );
-  const found: Found[] = [];
-  const problems: string[] = [];
-  for (const dir of outermost) {
-    const rel = path.relative(root, dir) || ".";
-    const file = [...files].find((f) => path.dirname(f) === dir)!;
-    const { skill } = await readSkillFile(file, {
-      path: rel,
-      mode: "lenient",
-      folderName: path.basename(dir),
-    });
-    if (!skill) {
-      problems.push(`${rel} does not load (see 'skillshelf validate')`);
-      continue;
-    }
-    // The name becomes a folder: the core rules keep it a single, plain path segment.
-    const invalid = checkName(skill.name);
-    if (invalid.length > 0) problems.push(`${rel}: ${invalid[0]!.message}`);
-    else if (found.some((f) => f.name === skill.name))
-      problems.push(`${rel}: a second skill named ${skill.name}`);
-    else found.push({ name: skill.name, dir, rel });
-  }
-  if (problems.length > 0) return `nothing was installed: ${problems.join("; ")}`;
-  return found;
-}
-
-/** Copies every skill next to its destination first, so a copy that fails changes nothing installed. */
-async function stageAll(found: readonly Found[], skillsDir: string) {
-  const staged: { skill: Found; staged: string; copied: CopiedFolder }[] = [];
-  try {
-    for (const skill of found) {
-      const dir = path.join(skillsDir, `.${skill.name}.add-${randomBytes(6).toString("hex")}`);
-      staged.push({ skill, staged: dir, copied: { files: {}, skipped: [] } });
-      const copied = await copySkillFolder(skill.dir, dir);
-      staged[staged.length - 1]!.copied = copied;
-      // The copy is what gets installed: it must be the skill that was checked (a source
-      // folder can change while it is read).
-      const check = copied.files["SKILL.md"]
-        ? await readSkillFile(path.join(dir, "SKILL.md"), { mode: "lenient", folderName: false })
-        : undefined;
-      if (check?.skill?.name !== skill.name) {
-        throw new InstallRefused(`${skill.rel}/SKILL.md changed while it was copied; nothing was installed`);
-      }
-    }
-  } catch (error) {
-    await Promise.all(staged.map((s) => fs.rm(s.staged, { recursive: true, force: true })));
-    throw error;
-  }
-  return staged;
-}
-
-/** Moves `staged` to `dest`; an existing `dest` is moved aside first and removed after. Returns its SKILL.md. */
-async function swapIn(staged: string, dest: string): Promise<Buffer | undefined> {
-  const existing = await fs.lstat(dest).catch(() => undefined);
-  if (!existing) {
-    await fs.rename(staged, dest);
-    return undefined;
-  }
-  const aside = `${dest}.replaced-${randomBytes(6).toString("hex")}`;
-  const replaced = existing.isDirectory()
-    ? await fs.readFile(path.join(dest, "SKILL.md")).catch(() => undefined)
-    : undefined;
-  await fs.rename(dest, aside);
-  await fs.rename(staged, dest);
-  await fs.rm(aside, { recursive: true, force: true });
-  return replaced;
-}
+type Outcome = { taken: string[] } | { copies: StagedSkill[]; versions: Map<string, string> };

@@ -1,7 +1,8 @@
 /**
  * `.skillshelf/skills.lock.json`: where each skill `skillshelf add` installed came from
- * (source, commit, the folder inside it) and the sha256 of every file as installed, so a
- * later change is visible and `remove` only ever deletes what `add` put there.
+ * (source, commit or version and integrity, the folder inside it) and the sha256 of every
+ * file as installed, so a later change is visible, `update` knows what to fetch again and
+ * `remove` only ever deletes what `add` put there.
  *
  * Read-modify-write happens under an exclusive lock file (a second `add` waits, then fails
  * rather than lose the other's entry) and lands by rename, so a reader never sees half a
@@ -15,9 +16,16 @@ export const LOCK_FILE = "skills.lock.json";
 const LOCK_WAIT_MS = 5_000;
 
 export interface InstalledSkill {
+  /** An absolute path, a git URL, or `npm:<name>@<range>`: what `update` fetches again. */
   source: string;
-  kind: "folder" | "git";
+  kind: "folder" | "git" | "npm";
+  /** The branch, tag or commit asked for (git). */
+  ref?: string;
+  /** The commit installed (git). */
   commit?: string;
+  /** The package version installed and its tarball's integrity (npm). */
+  version?: string;
+  integrity?: string;
   /** The skill's folder inside the source (`.` when the source is the skill). */
   path: string;
   installedAt: string;

@@ -1,0 +1,207 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../main.js";
+import { capture } from "../test-utils/capture.js";
+import { bareCopy, commitAll, git, skill, tarball, tempDir, write } from "../test-utils/skill-sources.js";
+import type { SkillsLock } from "./skills-lock.js";
+import { MAX_UNPACKED_BYTES } from "./tarball-extract.js";
+
+const readLock = async (root: string) =>
+  JSON.parse(await fs.readFile(path.join(root, ".skillshelf/skills.lock.json"), "utf8")) as SkillsLock;
+const installed = (root: string, rel: string) =>
+  fs.readFile(path.join(root, ".skillshelf/skills", rel), "utf8");
+
+/** A repository whose first commit is tagged v1 and whose second changes deploy. */
+async function taggedRepository() {
+  const repo = await tempDir();
+  git(repo, "init", "-q", "-b", "main");
+  await write(repo, "skills/deploy/SKILL.md", skill("deploy", "1. Version one."));
+  await write(repo, "skills/notes/SKILL.md", skill("notes"));
+  await write(repo, "other/SKILL.md", skill("other"));
+  const first = commitAll(repo, "one");
+  git(repo, "tag", "v1");
+  await write(repo, "skills/deploy/SKILL.md", skill("deploy", "1. Version two.", "2.0.0"));
+  const second = commitAll(repo, "two");
+  return { repo, first, second, ...(await bareCopy(repo)) };
+}
+
+describe("skillshelf add from a git URL", () => {
+  it("fetches the default branch of a file:// URL (a bare repository); --path picks a folder", async () => {
+    const { url, second } = await taggedRepository();
+    const root = await tempDir();
+    const cap = capture(root);
+    expect(await main(["add", url, "--path", "skills"], cap.ctx)).toBe(0);
+    expect(cap.out()).toContain(`at ${second.slice(0, 12)}`);
+    expect((await fs.readdir(path.join(root, ".skillshelf/skills"))).sort()).toEqual(["deploy", "notes"]);
+    expect(await installed(root, "deploy/SKILL.md")).toContain("Version two");
+    expect((await readLock(root)).skills.deploy).toMatchObject({
+      source: url,
+      kind: "git",
+      commit: second,
+      path: "skills/deploy",
+    });
+  });
+
+  it("#tag and #commit select what is fetched, and the lock records the ref and the commit", async () => {
+    const { url, first } = await taggedRepository();
+    const root = await tempDir();
+    expect(await main(["add", `${url}#v1`, "--path", "skills/deploy"], capture(root).ctx)).toBe(0);
+    expect(await installed(root, "deploy/SKILL.md")).toContain("Version one");
+    expect((await readLock(root)).skills.deploy).toMatchObject({
+      ref: "v1",
+      commit: first,
+      path: "skills/deploy",
+    });
+
+    const other = await tempDir();
+    expect(await main(["add", `${url}#${first}`, "--path", "other"], capture(other).ctx)).toBe(0);
+    expect((await readLock(other)).skills.other).toMatchObject({ ref: first, commit: first, path: "other" });
+  });
+
+  it("a local repository path takes #ref too; a ref that is an option or a refspec is bad usage", async () => {
+    const { repo, first } = await taggedRepository();
+    const root = await tempDir();
+    expect(await main(["add", `${repo}#v1`, "--path", "skills/deploy"], capture(root).ctx)).toBe(0);
+    expect((await readLock(root)).skills.deploy).toMatchObject({ source: repo, commit: first });
+    for (const ref of ["--upload-pack=touch /tmp/x", "+refs/heads/*:refs/x", "a..b"]) {
+      expect(await main(["add", `${repo}#${ref}`], capture(root).ctx), ref).toBe(2);
+    }
+  });
+
+  it("a --path that is a committed link out of the repository, or climbs out, is refused", async () => {
+    const repo = await tempDir();
+    git(repo, "init", "-q");
+    const outside = await tempDir();
+    await write(outside, "stolen/SKILL.md", skill("stolen"));
+    await write(repo, "skills/ok/SKILL.md", skill("ok"));
+    await fs.symlink(outside, path.join(repo, "out"));
+    commitAll(repo, "link");
+    const { url } = await bareCopy(repo);
+    const root = await tempDir();
+    for (const folder of ["out", "out/stolen", "../"]) {
+      const cap = capture(root);
+      expect(await main(["add", url, "--path", folder], cap.ctx), folder).toBe(1);
+      expect(cap.err()).toMatch(/outside the source|no folder/);
+    }
+    await expect(fs.stat(path.join(root, ".skillshelf/skills/stolen"))).rejects.toThrow();
+  });
+
+  it("a ref that does not exist fails (exit 1) and leaves no temporary clone", async () => {
+    const { url } = await taggedRepository();
+    const root = await tempDir();
+    const cap = capture(root);
+    expect(await main(["add", `${url}#no-such-tag`], cap.ctx)).toBe(1);
+    expect(cap.err()).toContain("git could not fetch");
+  });
+});
+
+/** A package folder packed by npm itself (offline: a folder needs no registry). */
+async function packedPackage(version = "1.2.3", body = "1. From the package.") {
+  const pkg = await tempDir();
+  await write(
+    pkg,
+    "package.json",
+    JSON.stringify({
+      name: "team-skills",
+      version,
+      files: ["skills", "lib"],
+      scripts: { prepack: "touch PREPACK_RAN", postinstall: "touch POSTINSTALL_RAN" },
+      skillshelf: { skills: "skills" },
+    }),
+  );
+  await write(pkg, "skills/review/SKILL.md", skill("review", body, version));
+  await write(pkg, "lib/fixtures/SKILL.md", skill("fixture"));
+  const out = await tempDir();
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--silent"], {
+    cwd: pkg,
+    env: { PATH: process.env.PATH, HOME: out, npm_config_cache: path.join(out, ".npm") },
+  });
+  return path.join(out, `team-skills-${version}.tgz`);
+}
+
+const integrityOf = async (file: string) =>
+  `sha512-${createHash("sha512")
+    .update(await fs.readFile(file))
+    .digest("base64")}`;
+
+describe("skillshelf add from an npm package", () => {
+  it("a .tgz: the skills folder its package.json names, with version and integrity on record; no script runs", async () => {
+    const tgz = await packedPackage();
+    const root = await tempDir();
+    const cap = capture(root);
+    expect(await main(["add", tgz, "--json"], cap.ctx)).toBe(0);
+    const report = JSON.parse(cap.out());
+    expect(report).toMatchObject({ version: "1.2.3", integrity: await integrityOf(tgz) });
+    // lib/fixtures is outside the declared folder: not installed.
+    expect(await fs.readdir(path.join(root, ".skillshelf/skills"))).toEqual(["review"]);
+    expect((await readLock(root)).skills.review).toMatchObject({
+      source: tgz,
+      kind: "npm",
+      version: "1.2.3",
+      integrity: await integrityOf(tgz),
+      path: "skills/review",
+    });
+    const everything = await fs.readdir(root, { recursive: true });
+    expect(everything.filter((f) => f.includes("_RAN"))).toEqual([]);
+  });
+
+  it("--path overrides the package's folder", async () => {
+    const tgz = await packedPackage();
+    const root = await tempDir();
+    expect(await main(["add", tgz, "--path", "lib"], capture(root).ctx)).toBe(0);
+    expect(await fs.readdir(path.join(root, ".skillshelf/skills"))).toEqual(["fixture"]);
+  });
+
+  const hostile: [string, Parameters<typeof tarball>[1], RegExp][] = [
+    [
+      "a path climbing out",
+      [{ name: "package/../../escape/SKILL.md", content: skill("escape") }],
+      /points outside/,
+    ],
+    [
+      "an absolute path",
+      [{ name: "/tmp/skillshelf-absolute/SKILL.md", content: skill("abs") }],
+      /points outside/,
+    ],
+    [
+      "a symbolic link out",
+      [
+        { name: "package/skills/x/SKILL.md", content: skill("x") },
+        { name: "package/skills/x/key", type: "symlink", linkname: "/etc/passwd" },
+      ],
+      /is a symlink/,
+    ],
+    [
+      "a hard link",
+      [
+        { name: "package/skills/x/SKILL.md", content: skill("x") },
+        { name: "package/skills/x/key", type: "link", linkname: "/etc/passwd" },
+      ],
+      /is a link/,
+    ],
+    [
+      "a file that inflates past the limit",
+      [
+        { name: "package/skills/x/SKILL.md", content: skill("x") },
+        { name: "package/skills/x/bomb.bin", zeros: MAX_UNPACKED_BYTES + 1024 * 1024 },
+      ],
+      /unpacks to more than/,
+    ],
+  ];
+  for (const [what, entries, message] of hostile) {
+    it(`a tarball with ${what} is refused whole: nothing installed, nothing written outside`, async () => {
+      const tgz = await tarball(path.join(await tempDir(), "evil.tgz"), entries);
+      const root = await tempDir();
+      const cap = capture(root);
+      expect(await main(["add", tgz], cap.ctx)).toBe(1);
+      expect(cap.err()).toMatch(message);
+      expect(cap.err()).toContain("nothing was installed");
+      await expect(fs.stat(path.join(root, ".skillshelf/skills"))).rejects.toThrow();
+      await expect(fs.stat(path.join(path.dirname(tgz), "..", "escape"))).rejects.toThrow();
+      await expect(fs.stat("/tmp/skillshelf-absolute")).rejects.toThrow();
+    });
+  }
+});
