@@ -45,6 +45,10 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
     "Delete the NUL character (an invisible \\0, often left by a broken copy or an editor); SKILL.md is plain text.",
   "field-not-applied":
     "Nothing to do for skillshelf; the field is kept for hosts (such as Claude Code) that apply it.",
+  "invalid-parameters":
+    "Fix the parameter schema (JSON Schema draft-07, an object at the root, only local `$ref`s); until then the skill cannot be activated.",
+  "parameters-conflict":
+    "Keep the parameter schema in one place: delete the `parameters:` field or schema.json.",
   shadowed: "Rename one of the skills, or remove the one you do not want.",
   "duplicate-name": "Give each skill in this folder a distinct `name`.",
   locked: "This builtin skill cannot be overridden; choose another name.",

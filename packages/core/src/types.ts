@@ -53,6 +53,8 @@ export type DiagnosticCode =
   | "body-too-long"
   | "nul-character"
   | "field-not-applied"
+  | "invalid-parameters"
+  | "parameters-conflict"
   // load
   | "shadowed"
   | "duplicate-name"
@@ -102,6 +104,8 @@ export interface SkillMeta {
   argumentHint?: string;
   /** Named positional arguments for `$name` substitution. */
   arguments: string[];
+  /** `parameters`: a JSON Schema of the skill's typed arguments, as written (a `schema.json` beside SKILL.md wins over it). */
+  parameters?: Record<string, unknown>;
   version?: string;
   role: boolean;
   /** Model id the skill asks for (Claude Code's `model`), carried for every skill; role sub-agents run on it. */
@@ -291,9 +295,7 @@ export type ActivationErrorType =
   /** An exclusion of the skill matched the current request. */
   | "EXCLUDED"
   /** A project skill the user has not trusted (see the core README, "Trusting project skills"). */
-  | "UNTRUSTED"
-  /** A `context: fork` skill, and the host starts no sub-agent for it (its body never joins the conversation). */
-  | "FORK_UNAVAILABLE";
+  | "UNTRUSTED";
 
 /** What a model reads back. Structured, with a message that tells it what to do next. */
 export type ToolResult<TData = unknown, TError extends string = string> =
@@ -578,37 +580,3 @@ export interface Session {
 export type HistoryItem =
   | { kind: "user"; text: string }
   | { kind: "tool-call"; toolName: string; input: unknown; output?: unknown; id?: string };
-  /**
-   * The sub-agent a call activating a `context: fork` skill starts (the call is judged first,
-   * as `answerSkillTool` would); undefined for any other call or a refused one. Adapters run
-   * it through the adapter kit's `runSkillTool(session, call, { fork })`.
-   */
-  fork(call: ToolCall): Fork | undefined;
-/**
- * A `context: fork` skill's run: a sub-agent with its own context, whose answer is all the
- * conversation gets. Built by core; an adapter starts its framework's agent from it.
- */
-export interface Fork {
-  skill: string;
-  /** The role the skill's `agent` names, when it is one of the shelf's roles. */
-  role?: string;
-  /** The sub-agent's one user message: the activation's arguments, else the user's latest message. */
-  task: string;
-  /** Its system prompt: today's date, the role's instructions (with `agent`), then the skill's body. */
-  instructions: string;
-  /** The host tools it gets: the skill's whitelist (and the role's) within what the conversation allows now. */
-  tools: string[];
-  /** Tools the skill or role would allow that it does not get, because the conversation rules them out. */
-  withheld: string[];
-  /** The most steps it may take (the same in every framework). */
-  maxSteps: number;
-  /** The model id it should run on: the skill's `model`, else the role's. */
-  model?: string;
-  diagnostics: Diagnostic[];
-  /**
-   * Judge one of its tool calls: a tool it was not given, a write into a skill folder, a
-   * call the conversation's active skills forbid, are refused with core's result.
-   */
-  guard(call: ToolCall | string): GuardResult;
-}
-

@@ -44,6 +44,7 @@ const OPTIONAL_PROPS = [
   "whenToUse",
   "allowedTools",
   "argumentHint",
+  "parameters",
   "version",
   "model",
   "group",

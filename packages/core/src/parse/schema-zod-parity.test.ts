@@ -100,6 +100,7 @@ const ZOD: Partial<Record<keyof SkillMeta, z.ZodType>> = {
   agent: scalarText,
   paths: globs,
   hooks,
+  parameters: hooks,
   effort,
 };
 

@@ -136,6 +136,11 @@ function effort(value: unknown): string | undefined {
   return EFFORT_LEVELS.has(level) ? level : undefined;
 }
 
+/** `parameters`: a JSON Schema mapping, checked in full when the skill is first offered or activated. */
+function parameterSchema(value: unknown): Record<string, unknown> | undefined {
+  return isPlainMapping(value) ? value : undefined;
+}
+
 /** `hooks`: a mapping, kept as YAML means it (skillshelf never runs it). */
 function hooks(value: unknown): Record<string, unknown> | undefined {
   return isPlainMapping(value) ? value : undefined;
@@ -227,6 +232,7 @@ const FIELDS: readonly FieldSpec[] = [
   field("user-invocable", "userInvocable", flag, "true or false"),
   field("argument-hint", "argumentHint", argumentHint, "a string (or a list such as `[issue-number]`)"),
   field("arguments", "arguments", words, "a list of argument names, or one space-separated string"),
+  field("parameters", "parameters", parameterSchema, "a JSON Schema mapping (`type: object`, `properties: …`)", true),
   field("version", "version", scalarText, 'a version string (e.g. "1.2.0")'),
   field("role", "role", flag, "true or false"),
   field("model", "model", scalarText, "a model id string"),

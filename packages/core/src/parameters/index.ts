@@ -1,0 +1,17 @@
+export { MAX_ARGUMENTS_LENGTH } from "./limits.js";
+export {
+  declaresParameters,
+  type ParameterReport,
+  SCHEMA_FILE,
+  type SkillParameters,
+  skillParameters,
+} from "./skill-parameters.js";
+export type {
+  ArgumentProblem,
+  ArgumentsCheck,
+  InvalidArgumentsResult,
+  ParameterSchema,
+  ParameterSource,
+  ValidArguments,
+} from "./types.js";
+export { argumentsFromText, validateArguments } from "./validate-arguments.js";
