@@ -45,6 +45,10 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
     "Delete the NUL character (an invisible \\0, often left by a broken copy or an editor); SKILL.md is plain text.",
   "field-not-applied":
     "Nothing to do for skillshelf; the field is kept for hosts (such as Claude Code) that apply it.",
+  "invalid-steps":
+    "Write `steps` as a list of `{id, title, input: [...], output, verify}`; each input must be a parameter or an earlier step's output.",
+  "missing-step-file":
+    "Add the step's prompt as `steps/NN-<id>.md` beside SKILL.md (NN = its position, from 01).",
   "invalid-parameters":
     "Fix the parameter schema (JSON Schema draft-07, an object at the root, only local `$ref`s); until then the skill cannot be activated.",
   "parameters-conflict":

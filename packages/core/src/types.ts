@@ -55,6 +55,8 @@ export type DiagnosticCode =
   | "field-not-applied"
   | "invalid-parameters"
   | "parameters-conflict"
+  | "invalid-steps"
+  | "missing-step-file"
   // load
   | "shadowed"
   | "duplicate-name"
@@ -122,8 +124,36 @@ export interface SkillMeta {
   effort?: string;
   priority: number;
   group?: string;
+  /** The shelf (seed 004's domain) the skill belongs to: `domain:`, else its category folder. */
+  domain?: string;
+  /** Ordered workflow steps, each with its prompt in `steps/NN-<id>.md`: run by core's workflow runner. */
+  steps?: WorkflowStep[];
+  /** Default per-step timeout of this skill's steps, in seconds (`step-timeout`). */
+  stepTimeout?: number;
+  /** Default retries of this skill's steps (`step-retries`). */
+  stepRetries?: number;
   /** Unknown keys, kept verbatim. */
   extra: Record<string, unknown>;
+}
+
+/** One step of a workflow skill (seed 004's chapter): a contract of named inputs and one output. */
+export interface WorkflowStep {
+  id: string;
+  title: string;
+  /** Names this step reads: the user's parameters and earlier steps' outputs. */
+  input: string[];
+  /** The name its result is stored under for later steps. */
+  output: string;
+  /** What must hold afterwards: the name of a check the host registered, else a text the model checks against. */
+  verify?: string;
+  /** Seconds (default: the skill's `step-timeout`, else 120). */
+  timeout?: number;
+  /** Extra attempts after a failure (default: the skill's `step-retries`, else 2). */
+  retries?: number;
+  /** Who runs it: `model` (default), `tool:<host tool>`, or a function the host registered by that name. */
+  run?: string;
+  /** Largest output in characters before the model is asked to condense it (default 8,000). */
+  maxOutput?: number;
 }
 
 export interface Skill extends SkillMeta {

@@ -8,6 +8,7 @@
  * other problem is a warning and the skill loads. Strict mode makes them errors.
  */
 import type { SkillMeta } from "../types.js";
+import { contractProblems } from "../workflow/step-fields.js";
 import { COMPATIBILITY_MAX_LENGTH, DESCRIPTION_MAX_LENGTH, MAX_YAML_ALIASES } from "./limits.js";
 import { checkName, codePointLength, normalizeName, suggestName } from "./name-rules.js";
 import type { Locator, Report } from "./report.js";
@@ -53,6 +54,10 @@ const OPTIONAL_PROPS = [
   "paths",
   "hooks",
   "effort",
+  "domain",
+  "steps",
+  "stepTimeout",
+  "stepRetries",
 ] as const;
 
 /** Claude Code fields skillshelf keeps on the skill but does not act on (an `info` says so). */
@@ -174,6 +179,10 @@ export function normalizeMeta(
     }
     if (raw === null || raw === undefined) continue; // `key:` with nothing after it: not set
     const parsed = spec.schema.safeParse(raw);
+    if (!parsed.success && spec.problems) {
+      for (const problem of spec.problems(raw)) report.error("invalid-steps", problem, line());
+      continue;
+    }
     if (!parsed.success) {
       const required = spec.prop === "description";
       report.add(
@@ -254,6 +263,16 @@ export function normalizeMeta(
     const value = get<never>(prop);
     if (value !== undefined) meta[prop] = value;
   }
+  const contract = contractProblems(meta);
+  for (const problem of contract) {
+    report.error(
+      "invalid-steps",
+      problem,
+      lineOf("steps", "steps")(),
+      "Add the name to `arguments` (or `parameters`), or make an earlier step produce it as its `output`.",
+    );
+  }
+  if (contract.length > 0) return undefined;
   failClosed(meta, failed);
   return meta;
 }

@@ -75,6 +75,28 @@ const effort = z
   .refine((s) => EFFORT_LEVELS.includes(s.trim().toLowerCase()))
   .transform((s) => s.trim().toLowerCase());
 const hooks = z.custom<Record<string, unknown>>(isPlainMapping);
+// Seed 004's workflow fields, added after the switch, in zod the same way. (`steps` has its
+// own reader with one message per problem: workflow/step-fields.test.ts pins it.)
+const SECONDS = /^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$/i;
+const seconds = z.union([
+  z.number().finite().positive(),
+  z
+    .string()
+    .regex(SECONDS)
+    .transform((s) => {
+      const [, number, unit = "s"] = SECONDS.exec(s)!;
+      const u = unit.toLowerCase();
+      return Number(number) * (u.startsWith("h") ? 3600 : u.startsWith("m") ? 60 : 1);
+    })
+    .refine((n) => n > 0),
+]);
+const count = z.union([
+  z.number().int().nonnegative(),
+  z
+    .string()
+    .refine((s) => s.trim() !== "" && Number.isInteger(Number(s)) && Number(s) >= 0)
+    .transform(Number),
+]);
 const ZOD: Partial<Record<keyof SkillMeta, z.ZodType>> = {
   name: scalarText,
   description: scalarText,
@@ -102,9 +124,12 @@ const ZOD: Partial<Record<keyof SkillMeta, z.ZodType>> = {
   hooks,
   parameters: hooks,
   effort,
+  domain: scalarText,
+  stepTimeout: seconds,
+  stepRetries: count,
 };
 
-const SPECS = [...new Set(FIELD_BY_KEY.values())];
+const SPECS = [...new Set(FIELD_BY_KEY.values())].filter((spec) => spec.prop !== "steps");
 
 function expectSameVerdict(value: unknown): void {
   const shown = typeof value === "bigint" ? `${value}n` : JSON.stringify(value);

@@ -11,6 +11,7 @@
  * they replace are kept in schema-zod-parity.test.ts, which pins the two together.
  */
 import type { SkillMeta } from "../types.js";
+import { readCount, readSeconds, readSteps } from "../workflow/step-fields.js";
 
 export type FieldCheck<T = unknown> = { success: true; data: T } | { success: false };
 
@@ -202,6 +203,8 @@ export interface FieldSpec {
   key: string;
   /** Read the value exactly as YAML means it (numbers as numbers), not as text. */
   raw?: boolean;
+  /** A field whose refusal skips the skill, each reason its own error (a broken workflow must not run as prose). */
+  problems?: (value: unknown) => string[];
 }
 
 function field<T>(
@@ -244,6 +247,14 @@ const FIELDS: readonly FieldSpec[] = [
   field("paths", "paths", globs, "a list of path globs (or one comma-separated string)"),
   field("hooks", "hooks", hooks, "a mapping of hook events", true),
   field("effort", "effort", effort, "one of `low`, `medium`, `high`, `xhigh`, `max`"),
+  // Seed 004: the shelf a skill sits on, and its ordered steps.
+  field("domain", "domain", scalarText, "a string"),
+  {
+    ...field("steps", "steps", (value) => readSteps(value).steps, "a list of steps", true),
+    problems: (value) => readSteps(value).problems,
+  },
+  field("step-timeout", "stepTimeout", readSeconds, 'a number of seconds (e.g. 300 or "5m")', true),
+  field("step-retries", "stepRetries", readCount, "a whole number", true),
 ];
 
 /**
