@@ -37,6 +37,10 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Com
     summary: "list|show|accept|reject improvement proposals",
     load: () => import("./commands/improve.js"),
   },
+  studio: {
+    summary: "a local web page: shelf, match explorer, improvements, history",
+    load: () => import("./studio/command.js"),
+  },
 };
 
 export function usage(): string {
