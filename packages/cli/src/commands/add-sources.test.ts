@@ -1,11 +1,19 @@
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
-import { bareCopy, commitAll, git, skill, tarball, tempDir, write } from "../test-utils/skill-sources.js";
+import {
+  bareCopy,
+  commitAll,
+  git,
+  packedPackage,
+  skill,
+  tarball,
+  tempDir,
+  write,
+} from "../test-utils/skill-sources.js";
 import type { SkillsLock } from "./skills-lock.js";
 import { MAX_UNPACKED_BYTES } from "./tarball-extract.js";
 
@@ -97,30 +105,6 @@ describe("skillshelf add from a git URL", () => {
     expect(cap.err()).toContain("git could not fetch");
   });
 });
-
-/** A package folder packed by npm itself (offline: a folder needs no registry). */
-async function packedPackage(version = "1.2.3", body = "1. From the package.") {
-  const pkg = await tempDir();
-  await write(
-    pkg,
-    "package.json",
-    JSON.stringify({
-      name: "team-skills",
-      version,
-      files: ["skills", "lib"],
-      scripts: { prepack: "touch PREPACK_RAN", postinstall: "touch POSTINSTALL_RAN" },
-      skillshelf: { skills: "skills" },
-    }),
-  );
-  await write(pkg, "skills/review/SKILL.md", skill("review", body, version));
-  await write(pkg, "lib/fixtures/SKILL.md", skill("fixture"));
-  const out = await tempDir();
-  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--silent"], {
-    cwd: pkg,
-    env: { PATH: process.env.PATH, HOME: out, npm_config_cache: path.join(out, ".npm") },
-  });
-  return path.join(out, `team-skills-${version}.tgz`);
-}
 
 const integrityOf = async (file: string) =>
   `sha512-${createHash("sha512")

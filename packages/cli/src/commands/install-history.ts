@@ -1,7 +1,8 @@
 /**
  * An installed skill's history starts with the content installed, so a later hand edit
  * can be diffed and rolled back (`skillshelf history|diff|rollback`). A skill `--force`
- * replaces keeps the content it had first, so the replacement can be undone too.
+ * replaces (or `update` replaces) keeps the content it had first, so the replacement can be
+ * undone too; a hand edit `update` refuses to overwrite is kept all the same.
  */
 import { createFileStateStore, parseSkill } from "@skillshelf/core";
 
@@ -12,8 +13,11 @@ export interface Baseline {
   name: string;
   /** The SKILL.md being replaced, when there was one. */
   replaced?: Buffer;
-  installed: Buffer;
+  /** What replaces it; none when nothing was installed (a refused update keeps only `replaced`). */
+  installed?: Buffer;
   note: string;
+  /** The ledger's note for `replaced`. */
+  replacedNote?: string;
 }
 
 /** Records each skill's content as its newest version; returns the version id per name. */
@@ -24,7 +28,7 @@ export async function recordBaselines(
   const state = createFileStateStore({ dir: stateDir });
   const ids = new Map<string, string>();
   try {
-    for (const { name, replaced, installed, note } of baselines) {
+    for (const { name, replaced, installed, note, replacedNote } of baselines) {
       await state.writeSkill(name, async ({ history, ledger }) => {
         let before: string | null = null;
         if (replaced) {
@@ -37,10 +41,12 @@ export async function recordBaselines(
               before: kept.previous?.hash ?? null,
               after: kept.entry.hash,
               versionId: kept.entry.id,
-              note: "the content before skillshelf add --force replaced it",
+              note: replacedNote ?? "the content before skillshelf add --force replaced it",
             });
           }
+          if (!installed) ids.set(name, kept.entry.id);
         }
+        if (!installed) return;
         const version = versionOf(installed);
         const kept = await history.add(name, installed, { version, keep: KEEP });
         ids.set(name, kept.entry.id);

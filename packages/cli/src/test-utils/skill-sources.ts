@@ -42,6 +42,30 @@ export async function bareCopy(repo: string): Promise<{ bare: string; url: strin
   return { bare, url: `file://${bare}` };
 }
 
+/** A package folder packed by npm itself (offline: a folder needs no registry). */
+export async function packedPackage(version = "1.2.3", body = "1. From the package.", into?: string) {
+  const pkg = await tempDir();
+  await write(
+    pkg,
+    "package.json",
+    JSON.stringify({
+      name: "team-skills",
+      version,
+      files: ["skills", "lib"],
+      scripts: { prepack: "touch PREPACK_RAN", postinstall: "touch POSTINSTALL_RAN" },
+      skillshelf: { skills: "skills" },
+    }),
+  );
+  await write(pkg, "skills/review/SKILL.md", skill("review", body, version));
+  await write(pkg, "lib/fixtures/SKILL.md", skill("fixture"));
+  const out = into ?? (await tempDir());
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--silent"], {
+    cwd: pkg,
+    env: { PATH: process.env.PATH, HOME: out, npm_config_cache: path.join(out, ".npm") },
+  });
+  return path.join(out, `team-skills-${version}.tgz`);
+}
+
 export interface TarEntry {
   name: string;
   type?: "file" | "directory" | "symlink" | "link";
@@ -67,7 +91,7 @@ export async function tarball(file: string, entries: readonly TarEntry[]): Promi
       const chunk = Buffer.alloc(1024 * 1024);
       for (let left = entry.zeros; left > 0; left -= chunk.length) {
         const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
-        if (!stream.write(piece)) await new Promise((resolve) => stream.once("drain", resolve));
+        if (!stream.write(piece)) await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
       }
       await new Promise<void>((resolve, reject) =>
         stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
@@ -77,7 +101,7 @@ export async function tarball(file: string, entries: readonly TarEntry[]): Promi
     await new Promise<void>((resolve, reject) =>
       pack.entry(
         { name: entry.name, type, ...(entry.linkname && { linkname: entry.linkname }) },
-        type === "file" ? (entry.content ?? "") : undefined,
+        type === "file" ? (entry.content ?? "") : "",
         (error) => (error ? reject(error) : resolve()),
       ),
     );
