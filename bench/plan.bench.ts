@@ -45,7 +45,7 @@ const HOST_TOOLS = [
   "fetch_url",
 ];
 
-function messages(): string[] {
+export function messages(): string[] {
   const task1 = JSON.parse(
     fs.readFileSync(path.join(ROUTING_DIR, "metatool", "Task1.json"), "utf8"),
   ) as Array<{
