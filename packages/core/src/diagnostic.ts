@@ -62,6 +62,12 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
   "read-error": "Check that the file exists and is readable.",
   "kept-last-good":
     "Fix the error reported for this file; the last version that loaded stays active meanwhile.",
+  "prebuilt-unusable":
+    "Run `skillshelf build` again with the same options as the app (root, folders, mode); until then the skills are scanned from their folders.",
+  "prebuilt-stale":
+    "Run `skillshelf build` again when you deploy; changed files are read from their sources until then.",
+  "prebuilt-mismatch":
+    "Run `skillshelf build` again, and check who else writes the prebuilt shelf: it disagreed with the skill's own file, which was used instead.",
   "unknown-tool": "Fix the tool name in `allowed-tools`, or register that tool with the host.",
   "tool-glob-expansion":
     "Check that every tool listed should be allowed; name the tools instead of a glob to allow exactly those.",

@@ -14,6 +14,7 @@ import type { Improvements } from "./improve/improvements.js";
 import { createImprovements } from "./improve/lazy-improvements.js";
 import { ChangeMonitor } from "./load/change-monitor.js";
 import { SkillLoader } from "./load/loader.js";
+import { DEFAULT_PREBUILT_FILE, openPrebuiltShelf } from "./load/prebuilt.js";
 import { preferredFiles } from "./load/resolve.js";
 import { resolveSources } from "./load/sources.js";
 import { debounce, FolderWatcher, WATCH_DEBOUNCE_MS } from "./load/watch.js";
@@ -74,6 +75,13 @@ export interface ShelfOptions {
    */
   prefer?: Readonly<Record<string, string>>;
   mode?: ParseMode;
+  /**
+   * A shelf built ahead of time by `skillshelf build` (a path, relative to root), read instead
+   * of parsing every SKILL.md. Default: `<stateDir>/prebuilt-shelf.json` when it exists;
+   * `false` never reads one. The folders are still scanned: a file changed since the build is
+   * read from its source, and a prebuilt skill is checked against its file before it is activated.
+   */
+  prebuilt?: string | false;
   /**
    * How refresh() learns that nothing changed: "watch" (default) trusts a folder watcher when
    * the platform's is immediate (Linux), "stat" stats every skill file on every call.
@@ -225,8 +233,24 @@ const DEFAULT_READ_TOOLS: readonly string[] = [
  * current. Call refresh() before each turn (cheap when nothing changed), or watch().
  */
 export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
+  const sources = resolveSources(options);
+  const prebuilt =
+    options.prebuilt === false
+      ? undefined
+      : openPrebuiltShelf({
+          file: path.resolve(
+            options.root ?? process.cwd(),
+            options.prebuilt ?? path.join(options.stateDir ?? ".skillshelf", DEFAULT_PREBUILT_FILE),
+          ),
+          root: path.resolve(options.root ?? process.cwd()),
+          sources,
+          mode: options.mode ?? "lenient",
+          explicit: options.prebuilt !== undefined,
+        });
   const loader = new SkillLoader({
-    sources: resolveSources(options),
+    sources,
+    prebuilt: prebuilt?.source,
+    notes: prebuilt?.diagnostics,
     // The default roles are builtins too: lowest precedence, so a project or user skill of the same name replaces one.
     builtins: [...(options.builtins ?? []), ...(options.builtinRoles === false ? [] : builtinRoleSkills())],
     mode: options.mode ?? "lenient",

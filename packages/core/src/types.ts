@@ -65,6 +65,9 @@ export type DiagnosticCode =
   | "symlink-escape"
   | "read-error"
   | "kept-last-good"
+  | "prebuilt-unusable"
+  | "prebuilt-stale"
+  | "prebuilt-mismatch"
   // runtime
   | "unknown-tool"
   | "tool-glob-expansion"

@@ -7,12 +7,14 @@
  * so a host can call it before every turn. skills() keeps returning the same array until
  * a refresh actually changes the resolved set (consumers cache by identity).
  */
+import crypto from "node:crypto";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
+import { parseSkill } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
-import { readSkillFiles } from "./read.js";
+import { readBytes, readSkillFiles } from "./read.js";
 import { type Overridden, type Resolution, type ResolveEntry, resolveSkills } from "./resolve.js";
 import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
 import { type Signature, sameSignature, signatureOf } from "./signature.js";
@@ -27,6 +29,32 @@ export interface LoaderOptions {
   mode?: ParseMode;
   /** The file that wins for a name, whatever scope and folder order say (never over a role or a locked builtin). */
   prefer?: ReadonlyMap<string, string>;
+  /** What a prebuilt shelf recorded: the first load takes each unchanged file from it instead of reading it. */
+  prebuilt?: PrebuiltSource;
+  /** Findings about how the shelf is loaded (a prebuilt shelf that could not be used), reported with the rest. */
+  notes?: readonly Diagnostic[];
+}
+
+/** A file as a prebuilt shelf recorded it. */
+export interface PrebuiltEntry {
+  result: ParseResult;
+  /** The file lost to another of the same name when the shelf was built: only its stub was kept. */
+  lost: boolean;
+  /** The file's mtime is the recorded one too (else only its size is, and its bytes must be compared). */
+  sameTime: boolean;
+}
+
+export interface PrebuiltSource {
+  /** The prebuilt shelf's file, for diagnostics. */
+  file: string;
+  /** What was recorded for `file`, when its size is still the one recorded. */
+  entry(file: string, sig: Signature | undefined): PrebuiltEntry | undefined;
+  /** Whether `file` was recorded at all. */
+  has(file: string): boolean;
+  /** How many skill files were recorded (to count those that are gone). */
+  recorded: number;
+  /** Called with each skill made from an entry (the prebuilt index's terms go with it). */
+  adopted?(skill: Skill, file: string): void;
 }
 
 /** What one refresh changed; names refer to resolved skills. */
@@ -74,6 +102,11 @@ export class SkillLoader {
   private readonly files = new Map<string, FileRecord>();
   private readonly builtinSkills: Skill[];
   private readonly builtinDiagnostics: Diagnostic[];
+  /** Only until the first load has taken what it needs from it. */
+  private prebuilt: PrebuiltSource | undefined;
+  private readonly prebuiltFile: string | undefined;
+  /** Findings about the prebuilt shelf (stale files, sources that disagreed with it). */
+  private readonly prebuiltNotes: Diagnostic[] = [];
 
   private current: readonly Skill[] = [];
   private byName = new Map<string, Skill>();
@@ -90,6 +123,9 @@ export class SkillLoader {
     this.sources = options.sources;
     this.mode = options.mode ?? "lenient";
     this.prefer = options.prefer;
+    this.prebuilt = options.prebuilt;
+    this.prebuiltFile = options.prebuilt?.file;
+    append(this.prebuiltNotes, options.notes ?? []);
     const limit = createLimiter(LIST_CONCURRENCY);
     this.roots = options.sources.map((source) => ({
       source,
@@ -105,8 +141,14 @@ export class SkillLoader {
     return this.current;
   }
 
+  /**
+   * A skill taken from a prebuilt shelf is checked against its file the first time it is
+   * asked for by name — which is how sessions activate skills and apply their tools — and
+   * the file wins when they differ (see {@link verifyPrebuilt}).
+   */
   get(name: string): Skill | undefined {
-    return this.byName.get(name);
+    const skill = this.byName.get(name);
+    return skill && fromPrebuilt.has(skill) ? this.verifyPrebuilt(skill) : skill;
   }
 
   diagnostics(): readonly Diagnostic[] {
@@ -171,9 +213,101 @@ export class SkillLoader {
       }),
     );
     const located = this.locate();
-    await this.readAll(located);
+    const toRead = this.prebuilt ? this.takePrebuilt(located, this.prebuilt) : located;
+    this.prebuilt = undefined;
+    await this.readAll(toRead);
     this.loaded = true;
     return this.publish(new Set(located.map((l) => l.file)), []);
+  }
+
+  /**
+   * Records every located file the prebuilt shelf holds unchanged (same size and mtime) and
+   * returns the rest, to be read. Only files the scan found are taken: a recorded file that
+   * is gone is gone, and nothing outside the source folders can come in through the prebuilt.
+   */
+  private takePrebuilt(located: readonly Located[], prebuilt: PrebuiltSource): Located[] {
+    const toRead: Located[] = [];
+    for (const loc of located) {
+      const sig = loc.sig ?? signatureOf(loc.file);
+      const entry = prebuilt.entry(loc.file, sig);
+      if (!entry || (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))) {
+        toRead.push(loc);
+        continue;
+      }
+      this.record(loc, sig, entry.result);
+      const skill = this.files.get(loc.file)?.skill;
+      if (!skill) continue;
+      if (entry.lost) bodiless.add(skill);
+      else {
+        fromPrebuilt.add(skill);
+        prebuilt.adopted?.(skill, loc.file);
+      }
+    }
+    let known = 0;
+    for (const loc of located) if (prebuilt.has(loc.file)) known++;
+    const gone = prebuilt.recorded - known;
+    if (toRead.length > 0 || gone > 0) {
+      this.prebuiltNotes.push(
+        diagnostic({
+          severity: "info",
+          code: "prebuilt-stale",
+          message: `${prebuilt.file} is out of date: ${toRead.length} skill file(s) are new or changed since it was built (read from their sources), ${gone} recorded file(s) are gone. Run \`skillshelf build\` again.`,
+          file: prebuilt.file,
+        }),
+      );
+    }
+    return toRead;
+  }
+
+  /**
+   * Reads a prebuilt skill's file and parses it: the same skill (every field, security
+   * fields included) is marked checked and served; a different one — the file changed
+   * without its size or mtime moving, or the prebuilt shelf was edited — replaces it, with
+   * an error diagnostic; a file that cannot be read or no longer gives that name serves
+   * nothing until the next refresh reads it. A prebuilt shelf is never trusted over the
+   * source it claims to describe.
+   */
+  private verifyPrebuilt(skill: Skill): Skill | undefined {
+    const record = this.files.get(skill.file);
+    if (!record || record.skill !== skill) return undefined;
+    const sig = signatureOf(skill.file);
+    const bytes = readBytes(skill.file, sig);
+    const parsed = bytes
+      ? parseSkill(bytes, {
+          path: skill.file,
+          mode: this.mode,
+          folderName: path.basename(path.dirname(skill.file)),
+        })
+      : undefined;
+    const fresh = parsed?.skill ? this.skillOf(parsed.skill, record.source, skill.file) : undefined;
+    if (fresh && sameData(fresh, skill)) {
+      fromPrebuilt.delete(skill);
+      return skill;
+    }
+    const note = diagnostic({
+      severity: "error",
+      code: "prebuilt-mismatch",
+      message: `${skill.file} does not match what ${this.prebuiltFile ?? "the prebuilt shelf"} recorded for '${skill.name}'; the file is used instead. Run \`skillshelf build\` again.`,
+      file: skill.file,
+    });
+    this.prebuiltNotes.push(note);
+    this.currentDiagnostics = Object.freeze([...this.currentDiagnostics, note]);
+    if (!fresh || fresh.name !== skill.name || !parsed) {
+      record.sig = undefined; // the next refresh reads it and resolves again
+      fromPrebuilt.delete(skill);
+      return undefined;
+    }
+    record.skill = fresh;
+    record.diagnostics = parsed.diagnostics;
+    record.sig = sig;
+    const at = this.current.indexOf(skill);
+    if (at >= 0) {
+      const next = [...this.current];
+      next[at] = fresh;
+      this.current = Object.freeze(next);
+    }
+    this.byName.set(fresh.name, fresh);
+    return fresh;
   }
 
   // ── refresh ──────────────────────────────────────────────────────────────────
@@ -353,23 +487,22 @@ export class SkillLoader {
     if (result.skill) {
       const old = previous?.skill;
       // Same bytes as the active version (a `touch`, or a save without edits): keep the
-      // object, so the resolved list — and everything cached on it — stays the same.
+      // object, so the resolved list — and everything cached on it — stays the same. Not a
+      // prebuilt one: the file just read is the truth, whatever the prebuilt shelf said.
       record.skill =
-        old && old.hash === result.skill.hash && old.scope === loc.source.scope && !bodiless.has(old)
+        old &&
+        old.hash === result.skill.hash &&
+        old.scope === loc.source.scope &&
+        !bodiless.has(old) &&
+        !fromPrebuilt.has(old)
           ? old
-          : {
-              ...result.skill,
-              name: ownString(result.skill.name),
-              scope: loc.source.scope,
-              file: loc.file,
-              dir: path.dirname(loc.file),
-              locked: false,
-            };
+          : this.skillOf(result.skill, loc.source, loc.file);
       record.diagnostics = result.diagnostics;
     } else if (
       previous?.skill &&
       previous.source.scope === loc.source.scope &&
-      !bodiless.has(previous.skill)
+      !bodiless.has(previous.skill) &&
+      !fromPrebuilt.has(previous.skill)
     ) {
       record.skill = previous.skill;
       record.diagnostics = [
@@ -385,6 +518,39 @@ export class SkillLoader {
       record.diagnostics = result.diagnostics;
     }
     this.files.set(loc.file, record);
+  }
+
+  private skillOf(parsed: NonNullable<ParseResult["skill"]>, source: SourceRoot, file: string): Skill {
+    return {
+      ...parsed,
+      name: ownString(parsed.name),
+      scope: source.scope,
+      file,
+      dir: path.dirname(file),
+      locked: false,
+    };
+  }
+
+  /**
+   * Every skill file as the loader holds it now: what a prebuilt shelf records. `lost`: the
+   * file lost to another of the same name, and `skill` is only the stub resolution needs.
+   */
+  *records(): Generator<{
+    file: string;
+    sig?: Signature;
+    skill?: Skill;
+    diagnostics: readonly Diagnostic[];
+    lost: boolean;
+  }> {
+    for (const record of this.files.values()) {
+      yield {
+        file: record.file,
+        sig: record.sig,
+        skill: record.skill,
+        diagnostics: record.diagnostics,
+        lost: record.skill !== undefined && bodiless.has(record.skill),
+      };
+    }
   }
 
   /**
@@ -427,6 +593,7 @@ export class SkillLoader {
     for (const root of this.roots) for (const node of walk(root.node)) append(diagnostics, node.diagnostics);
     for (const record of this.files.values()) append(diagnostics, record.diagnostics);
     append(diagnostics, resolution.diagnostics);
+    append(diagnostics, this.prebuiltNotes);
     diagnostics.sort(compareDiagnostics);
     this.currentDiagnostics = Object.freeze(diagnostics);
     this.currentOverridden = Object.freeze(resolution.overridden);
@@ -469,6 +636,35 @@ async function realDir(dir: string): Promise<string> {
  * copies, whose bodies were half the heap. The loader reads the file again if it ever wins.
  */
 const bodiless = new WeakSet<Skill>();
+
+/** Skills taken from a prebuilt shelf and not yet checked against their file (see `get`). */
+const fromPrebuilt = new WeakSet<Skill>();
+
+/**
+ * Whether the file's bytes hash to `hash`: a copy of the app (a container image, an unpacked
+ * archive, a checkout) often keeps the files but not their mtimes, and hashing a file costs a
+ * fraction of parsing it.
+ */
+function sameBytes(file: string, sig: Signature | undefined, hash: string | undefined): boolean {
+  if (hash === undefined) return false;
+  const bytes = readBytes(file, sig);
+  return bytes !== undefined && crypto.createHash("sha256").update(bytes).digest("hex") === hash;
+}
+
+/** Deep equality of JSON-like data, where a key holding undefined is the same as no key. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, i) => sameData(item, b[i]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  for (const key of keys) if (!sameData(left[key], right[key])) return false;
+  return true;
+}
 
 /**
  * A deep copy whose strings share nothing with the original's (JSON data only: skills and

@@ -42,7 +42,7 @@ let scratch = Buffer.allocUnsafe(64 * 1024);
  * the read asks for one byte more than the stat said, so getting it means the size moved).
  * The bytes are a view of the shared buffer: valid until the next call.
  */
-function readBytes(file: string, sig: Signature | undefined): Uint8Array | undefined {
+export function readBytes(file: string, sig: Signature | undefined): Uint8Array | undefined {
   if (!sig?.isFile || sig.size > MAX_SKILL_FILE_BYTES) return undefined;
   let fd: number;
   try {

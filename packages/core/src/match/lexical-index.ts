@@ -492,3 +492,89 @@ function addExamples(skill: SkillTerms, d: number, e: number, examples: ExampleI
   }
   return e;
 }
+
+/**
+ * The term ids a skill's terms refer to (its distinct terms, then its example ids), each
+ * passed to `visit`: what a prebuilt shelf needs to carry the vocabulary along.
+ */
+export function forEachSkillTermId(skill: SkillTerms, visit: (id: number) => void): void {
+  for (let i = HEADER; i < HEADER + (skill[T] as number); i++) visit(skillTermOf(skill[i] as number));
+  const ids = exampleIdsAt(skill);
+  for (let i = ids; i < ids + (skill[X] as number); i++) visit(skill[i] as number);
+}
+
+/**
+ * A copy of `skill` with every term id replaced by `map[id]`, or undefined when the array is
+ * not a well-formed skill's terms or an id falls outside `map` (a prebuilt shelf is input:
+ * a bad array must not index out of range later, where typed arrays fail silently).
+ */
+export function remapSkillTerms(
+  skill: Int32Array,
+  map: Int32Array,
+  exampleCount: number,
+): SkillTerms | undefined {
+  if (!wellFormed(skill, map.length, exampleCount)) return undefined;
+  const out = skill.slice();
+  const remap = (id: number) => map[id] as number;
+  for (let i = HEADER; i < HEADER + (out[T] as number); i++) {
+    const stored = out[i] as number;
+    const id = remap(stored < 0 ? ~stored : stored);
+    if (id < 0) return undefined;
+    out[i] = stored < 0 ? ~id : id;
+  }
+  const ids = exampleIdsAt(out);
+  for (let i = ids; i < ids + (out[X] as number); i++) {
+    const id = remap(out[i] as number);
+    if (id < 0) return undefined;
+    out[i] = id;
+  }
+  return out;
+}
+
+/**
+ * Every count, offset and id of `skill` consistent with its length, `termCount` ids and a
+ * skill of `exampleCount` examples.
+ */
+function wellFormed(skill: Int32Array, termCount: number, exampleCount: number): boolean {
+  if (skill.length < HEADER) return false;
+  const terms = skill[T] as number;
+  const entries = skill[F] as number;
+  const examples = skill[E] as number;
+  const exampleIds = skill[X] as number;
+  const wide = skill[WIDE] as number;
+  if (terms < 0 || entries < 0 || examples < 0 || exampleIds < 0 || (wide !== 0 && wide !== 1)) return false;
+  const expected = HEADER + terms + entries * (wide + 1) + exampleIds + 2 * examples + 1;
+  if (skill.length !== expected) return false;
+  let previous = 0;
+  for (let f = 0; f <= FIELD_COUNT; f++) {
+    const start = skill[FIELD_START + f] as number;
+    if (start < previous || start > entries || (f === 0 && start !== 0)) return false;
+    previous = start;
+  }
+  if (previous !== entries) return false;
+  for (let f = 0; f < FIELD_COUNT; f++) if ((skill[LENGTHS + f] as number) < 0) return false;
+  for (let i = HEADER; i < HEADER + terms; i++) {
+    const stored = skill[i] as number;
+    const id = stored < 0 ? ~stored : stored;
+    if (id >= termCount) return false;
+  }
+  const at = HEADER + terms;
+  for (let k = 0; k < entries; k++) {
+    const u = wide ? (skill[at + 2 * k] as number) : (skill[at + k] as number) >>> 16;
+    const count = wide ? (skill[at + 2 * k + 1] as number) : (skill[at + k] as number) & 0xffff;
+    if (u < 0 || u >= terms || count <= 0) return false;
+  }
+  const ids = exampleIdsAt(skill);
+  for (let i = ids; i < ids + exampleIds; i++) {
+    const id = skill[i] as number;
+    if (id < 0 || id >= termCount) return false;
+  }
+  const starts = ids + exampleIds;
+  if (skill[starts] !== 0 || skill[starts + examples] !== exampleIds || examples > exampleCount) return false;
+  for (let k = 0; k < examples; k++) {
+    if ((skill[starts + k + 1] as number) < (skill[starts + k] as number)) return false;
+    const slot = skill[starts + examples + 1 + k] as number;
+    if (slot < 0 || slot >= exampleCount) return false;
+  }
+  return true;
+}

@@ -53,8 +53,37 @@ export interface SkillIndex {
   reused: number;
 }
 
+/** Terms read ahead of time, by a prebuilt shelf: usable under the vocabulary and tuning they were read with. */
+interface PreRead {
+  terms: SkillTerms;
+  vocabulary: Vocabulary;
+  tuning: string;
+}
+const preRead = new WeakMap<Skill, PreRead>();
+
+/** The part of a tuning that decides how a skill's text reads into terms. */
+export function termTuningKey(tuning: IndexTuning): string {
+  const { k1, b, fields } = tuning;
+  return JSON.stringify({ k1, b, fields });
+}
+
+/**
+ * Hands a skill's terms, read ahead of time into `vocabulary` under a tuning of `tuningKey`,
+ * to every index that later meets this Skill object: a matcher with the same tuning and
+ * vocabulary uses them instead of reading the skill's text.
+ */
+export function seedSkillTerms(
+  skill: Skill,
+  terms: SkillTerms,
+  vocabulary: Vocabulary,
+  tuningKey: string,
+): void {
+  preRead.set(skill, { terms, vocabulary, tuning: tuningKey });
+}
+
 export class SkillIndexCache {
   private readonly tuning: IndexTuning;
+  private readonly tuningKey: string;
   private readonly maxWords: number | undefined;
   private vocabulary: Vocabulary;
   private entries = new WeakMap<Skill, SkillEntry>();
@@ -62,6 +91,7 @@ export class SkillIndexCache {
   /** `maxWords`: the shared vocabulary's bound (tests lower it). */
   constructor(tuning: IndexTuning, maxWords?: number) {
     this.tuning = tuning;
+    this.tuningKey = termTuningKey(tuning);
     this.maxWords = maxWords;
     this.vocabulary = sharedVocabulary(maxWords);
   }
@@ -124,8 +154,10 @@ export class SkillIndexCache {
     const triggers = compile(skill.triggers, "triggers");
     const exclusions = compile(skill.exclusions, "exclusions");
     const name = compileTrigger(skill.name.replace(/\*/gu, " "));
+    const seeded = preRead.get(skill);
+    const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
     return {
-      terms: readSkillTerms(skill, this.vocabulary, this.tuning),
+      terms: usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning),
       triggers,
       exclusions,
       name: name.ok ? name.trigger : undefined,

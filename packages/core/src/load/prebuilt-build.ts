@@ -1,0 +1,106 @@
+/**
+ * `skillshelf build`: loads the skill folders the way a shelf does and writes what the load
+ * and the first index build produced to one file (prebuilt-format.ts), which `createShelf`
+ * then reads instead of parsing every SKILL.md (prebuilt.ts).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { readSkillTerms } from "../match/lexical-index.js";
+import { createMatcher, type MatcherOptions } from "../match/matcher.js";
+import { termTuningKey } from "../match/skill-index.js";
+import { Vocabulary } from "../match/vocabulary.js";
+import type { Diagnostic, ParseMode } from "../types.js";
+import { SkillLoader } from "./loader.js";
+import { coreVersion, DEFAULT_PREBUILT_FILE, probeTerms, storedPath } from "./prebuilt.js";
+import { PREBUILT_FORMAT, PREBUILT_VERSION, type StoredFile, type StoredShelf } from "./prebuilt-format.js";
+import { resolveSources, type SourceOptions } from "./sources.js";
+
+export interface BuildShelfOptions extends SourceOptions {
+  mode?: ParseMode;
+  /** The matcher options the app uses (the index terms depend on its field weights). */
+  matcher?: MatcherOptions;
+  /** Where to write; default `<root>/.skillshelf/prebuilt-shelf.json`, where createShelf looks. */
+  out?: string;
+}
+
+export interface BuildShelfResult {
+  file: string;
+  /** Skill files recorded, and the skills they resolve to. */
+  files: number;
+  skills: number;
+  bytes: number;
+  /** The load's diagnostics (also stored, per file, in the prebuilt shelf). */
+  diagnostics: readonly Diagnostic[];
+}
+
+export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promise<BuildShelfResult> {
+  const root = path.resolve(options.root ?? process.cwd());
+  const mode = options.mode ?? "lenient";
+  const sources = resolveSources({ ...options, root });
+  const loader = new SkillLoader({ sources, mode });
+  await loader.load();
+
+  const tuning = createMatcher(options.matcher).tuning;
+  const vocabulary = new Vocabulary();
+  const files: StoredFile[] = [];
+  let skills = 0;
+  for (const record of loader.records()) {
+    if (!record.sig) continue; // not read as a plain file: the app reads it itself
+    const stored: StoredFile = {
+      path: storedPath(root, record.file),
+      size: record.sig.size,
+      mtimeMs: record.sig.mtimeMs,
+      diagnostics: record.diagnostics.map((d) => ({ ...d, file: storedPath(root, d.file) })),
+    };
+    if (record.skill) {
+      const { scope: _scope, file: _file, dir: _dir, locked: _locked, ...skill } = record.skill;
+      stored.skill = skill as unknown as Record<string, unknown>;
+      if (record.lost) stored.lost = true;
+      else {
+        skills++;
+        const terms = readSkillTerms(record.skill, vocabulary, tuning);
+        stored.terms = Buffer.from(terms.buffer, terms.byteOffset, terms.byteLength).toString("base64");
+      }
+    }
+    files.push(stored);
+  }
+  const shelf: StoredShelf = {
+    format: PREBUILT_FORMAT,
+    version: PREBUILT_VERSION,
+    core: coreVersion(),
+    mode,
+    builtAt: new Date().toISOString(),
+    sources: sources.map((s) => ({ dir: storedPath(root, s.dir), scope: s.scope })),
+    files,
+    index: { tuning: termTuningKey(tuning), probe: probeTerms(), terms: vocabulary.terms },
+  };
+  const file = path.resolve(root, options.out ?? path.join(".skillshelf", DEFAULT_PREBUILT_FILE));
+  const text = JSON.stringify(shelf);
+  writeAtomically(file, text);
+  return {
+    file,
+    files: files.length,
+    skills,
+    bytes: Buffer.byteLength(text),
+    diagnostics: loader.diagnostics(),
+  };
+}
+
+/** A starting app never reads half a file: the new one is written beside it, then renamed over it. */
+function writeAtomically(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    const fd = fs.openSync(temp, "wx");
+    try {
+      fs.writeFileSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}

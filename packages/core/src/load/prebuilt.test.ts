@@ -1,0 +1,311 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
+import { describe, expect, it } from "vitest";
+import { remapSkillTerms } from "../match/lexical-index.js";
+import { createShelf, type ShelfOptions } from "../shelf.js";
+import type { Diagnostic } from "../types.js";
+import { buildPrebuiltShelf } from "./prebuilt-build.js";
+import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
+
+const DATA = sharedData();
+
+const codes = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => d.code);
+
+const RICH = `---
+name: release-notes
+description: Writes release notes from merged pull requests.
+when_to_use: When the user asks for a changelog or release notes.
+allowed-tools: Read Grep Bash(git log:*)
+disallowed-tools: Write
+disable-model-invocation: false
+triggers: ["release notes", "/changelog for v\\\\d+/"]
+exclusions: ["delete release"]
+examples: ["write the release notes for 2.0", "changelog please"]
+arguments: [version]
+metadata: { owner: docs, tier: 2 }
+hooks: { PreToolUse: [{ matcher: Bash }] }
+model: small-model
+paths: ["docs/**"]
+x-team-field: [1, 2, 3]
+---
+
+# Release notes
+
+Collect merged pull requests since $version and group them.
+`;
+
+const USER_ONLY = `---
+name: deploy-prod
+description: Deploys to production.
+disable-model-invocation: true
+allowed-tools: Read
+---
+
+Deploy with care.
+`;
+
+/** A project root whose home folder is inside it, so the machine's own skills never leak in. */
+async function project() {
+  const root = await tempDir("skillshelf-prebuilt-");
+  const skills = path.join(root, ".skillshelf/skills");
+  const options: ShelfOptions = { root, userDirs: [], builtinRoles: false, events: false };
+  return { root, skills, options, prebuilt: path.join(root, ".skillshelf/prebuilt-shelf.json") };
+}
+
+async function editStored(file: string, edit: (doc: any) => void): Promise<void> {
+  const doc = JSON.parse(await fs.readFile(file, "utf8"));
+  edit(doc);
+  await fs.writeFile(file, JSON.stringify(doc));
+}
+
+describe("prebuilt shelf", () => {
+  it("round-trips every field of every skill, diagnostics included, without the shelf parsing the files", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(skills, "deploy-prod", USER_ONLY);
+    await writeSkill(skills, "Bad_Name", skillText("Bad_Name"));
+    await writeSkill(skills, "broken", "---\nname: broken\n");
+    const scanned = await createShelf({ ...options, prebuilt: false });
+
+    const built = await buildPrebuiltShelf({ root, userDirs: [] });
+    expect(built.file).toBe(prebuilt);
+    expect(built.files).toBe(4);
+    const fromPrebuilt = await createShelf(options);
+
+    expect(fromPrebuilt.skills()).toEqual(scanned.skills());
+    expect(fromPrebuilt.diagnostics()).toEqual(scanned.diagnostics());
+    expect(fromPrebuilt.get("release-notes")?.extra).toEqual({ "x-team-field": [1, 2, 3] });
+    // The prebuilt's own copy is what the list serves: an edit to it (sizes and mtimes of the
+    // sources unchanged) shows in skills(), so the files were not read.
+    await editStored(prebuilt, (doc) => {
+      doc.files.find((f: any) => f.skill?.name === "release-notes").skill.description = "From the prebuilt.";
+    });
+    const marked = await createShelf(options);
+    expect(marked.skills().find((s) => s.name === "release-notes")?.description).toBe("From the prebuilt.");
+    for (const shelf of [scanned, fromPrebuilt, marked]) await shelf.close();
+  });
+
+  it("matches exactly like a scanned shelf on the real corpus (the index's terms come from the build)", async (ctx) => {
+    skipWithoutSharedData(ctx);
+    const { root, skills, options } = await project();
+    const corpus = path.join(DATA, "skills-corpus");
+    await fs.cp(corpus, skills, { recursive: true, preserveTimestamps: true });
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    const fromPrebuilt = await createShelf(options);
+    expect(fromPrebuilt.skills().length).toBe(scanned.skills().length);
+    expect(codes(fromPrebuilt.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    const requests = [
+      "write the release notes",
+      "review this pull request for security problems",
+      "make a pdf from these markdown files",
+      "部署到生产环境",
+      "deploy the kubernetes cluster",
+      "help me write a blog post about testing",
+    ];
+    for (const request of requests) expect(fromPrebuilt.match(request)).toEqual(scanned.match(request));
+    await scanned.close();
+    await fromPrebuilt.close();
+  });
+
+  it("serves the source, not a tampered prebuilt, once a skill is asked for: tools, model invocation, triggers", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(skills, "deploy-prod", USER_ONLY);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files) {
+        delete file.skill.allowedTools; // no whitelist = every tool
+        file.skill.disallowedTools = [];
+        file.skill.disableModelInvocation = false;
+        file.skill.triggers = ["anything at all"];
+      }
+    });
+    const shelf = await createShelf(options);
+    const notes = shelf.get("release-notes");
+    expect(notes?.allowedTools).toEqual(["Read", "Grep", "Bash(git log:*)"]);
+    expect(notes?.disallowedTools).toEqual(["Write"]);
+    expect(notes?.triggers).toEqual(["release notes", "/changelog for v\\d+/"]);
+    // A session asks by name before it activates: the model cannot run the user-only skill.
+    const session = shelf.session({ message: "deploy", tools: ["Read", "Bash"] });
+    const activation = session.activate("deploy-prod", { by: "model" });
+    expect(activation.status).toBe("error");
+    expect(shelf.get("deploy-prod")?.disableModelInvocation).toBe(true);
+    expect(shelf.skills().find((s) => s.name === "deploy-prod")?.allowedTools).toEqual(["Read"]);
+    expect(codes(shelf.diagnostics()).filter((c) => c === "prebuilt-mismatch")).toHaveLength(2);
+    await shelf.close();
+  });
+
+  it("reads files changed, added or removed since the build from their sources, and says the prebuilt is stale", async () => {
+    const { root, skills, options } = await project();
+    const edited = await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));
+    const removed = await writeSkill(skills, "beta", skillText("beta"));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    await fs.writeFile(edited, skillText("alpha", "New alpha, longer than before.", "allowed-tools: Read\n"));
+    await fs.rm(path.dirname(removed), { recursive: true });
+    await writeSkill(skills, "gamma", skillText("gamma"));
+    const shelf = await createShelf(options);
+    expect(shelf.skills().map((s) => s.name)).toEqual(["alpha", "gamma"]);
+    expect(shelf.skills()[0]?.description).toBe("New alpha, longer than before.");
+    expect(shelf.skills()[0]?.allowedTools).toEqual(["Read"]);
+    const stale = shelf.diagnostics().find((d) => d.code === "prebuilt-stale");
+    expect(stale?.message).toContain("2 skill file(s) are new or changed");
+    expect(stale?.message).toContain("1 recorded file(s) are gone");
+    await shelf.close();
+  });
+
+  it("moves with the app: a copy of the project elsewhere still uses it, mtimes kept or not", async () => {
+    const { root, skills, options } = await project();
+    await writeSkill(skills, "alpha", skillText("alpha"));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const moved = path.join(await tempDir("skillshelf-moved-"), "app");
+    await fs.cp(root, moved, { recursive: true, preserveTimestamps: true });
+    const prebuilt = path.join(moved, ".skillshelf/prebuilt-shelf.json");
+    await editStored(prebuilt, (doc) => {
+      doc.files[0].skill.description = "From the prebuilt.";
+    });
+    const shelf = await createShelf({ ...options, root: moved });
+    expect(shelf.diagnostics()).toEqual([]);
+    expect(shelf.skills()[0]?.description).toBe("From the prebuilt.");
+    expect(shelf.skills()[0]?.file).toBe(path.join(moved, ".skillshelf/skills/alpha/SKILL.md"));
+    await shelf.close();
+    // A checkout or an archive gives new mtimes: same bytes, so the prebuilt still holds.
+    const later = new Date(Date.now() + 60_000);
+    await fs.utimes(path.join(moved, ".skillshelf/skills/alpha/SKILL.md"), later, later);
+    const touched = await createShelf({ ...options, root: moved });
+    expect(touched.diagnostics()).toEqual([]);
+    expect(touched.skills()[0]?.description).toBe("From the prebuilt.");
+    await touched.close();
+  });
+
+  it("loads from a read-only folder and writes nothing there", async () => {
+    const { root, skills, options } = await project();
+    await writeSkill(skills, "alpha", skillText("alpha"));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const before = await listing(root);
+    // Root ignores permissions, so "read-only" is checked as "nothing written".
+    await fs.chmod(path.join(root, ".skillshelf"), 0o555);
+    try {
+      const shelf = await createShelf({ ...options, refreshCheck: "stat" });
+      expect(shelf.skills().map((s) => s.name)).toEqual(["alpha"]);
+      expect(shelf.match("alpha things").candidates[0]?.name).toBe("alpha");
+      await shelf.refresh();
+      await shelf.close();
+    } finally {
+      await fs.chmod(path.join(root, ".skillshelf"), 0o755);
+    }
+    expect(await listing(root)).toEqual(before);
+  });
+
+  describe("a corrupt or foreign prebuilt shelf is not used: a located diagnostic, and the folders are scanned", () => {
+    const cases: Array<[string, (file: string) => Promise<void>, RegExp, number?]> = [
+      [
+        "truncated JSON",
+        async (f) => fs.writeFile(f, (await fs.readFile(f, "utf8")).slice(0, 200)),
+        /not valid JSON/u,
+      ],
+      [
+        "a JSON error on line 3",
+        async (f) => fs.writeFile(f, '{\n"format": "skillshelf-prebuilt-shelf",\n"version": 1,,\n}'),
+        /not valid JSON/u,
+        3,
+      ],
+      [
+        "a wrong field type",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].skill.triggers = "release notes";
+          }),
+        /files\[0\]\.skill\.triggers/u,
+      ],
+      [
+        "a loader field smuggled in",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].skill.locked = true;
+          }),
+        /files\[0\]\.skill\.locked/u,
+      ],
+      [
+        "another format version",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.version = 99;
+          }),
+        /version: 99/u,
+      ],
+      [
+        "another core version",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.core = "0.0.0-other";
+          }),
+        /built by @skillshelf\/core 0\.0\.0-other/u,
+      ],
+      [
+        "other source folders",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.sources = [{ dir: "elsewhere", scope: "project" }];
+          }),
+        /other skill folders/u,
+      ],
+      ["not JSON at all", (f) => fs.writeFile(f, "\u0000\u0001 binary"), /not valid JSON/u],
+    ];
+    for (const [label, corrupt, reason, line] of cases) {
+      it(label, async () => {
+        const { root, skills, options, prebuilt } = await project();
+        await writeSkill(skills, "release-notes", RICH);
+        await buildPrebuiltShelf({ root, userDirs: [] });
+        await corrupt(prebuilt);
+        const scanned = await createShelf({ ...options, prebuilt: false });
+        const shelf = await createShelf(options);
+        const unusable = shelf.diagnostics().filter((d) => d.code === "prebuilt-unusable");
+        expect(unusable).toHaveLength(1);
+        expect(unusable[0]?.file).toBe(prebuilt);
+        expect(unusable[0]?.message).toMatch(reason);
+        if (line !== undefined) expect(unusable[0]?.line).toBe(line);
+        expect(shelf.skills()).toEqual(scanned.skills());
+        await shelf.close();
+        await scanned.close();
+      });
+    }
+
+    it("an explicit path that does not exist is reported; the default location when absent is not", async () => {
+      const { skills, options } = await project();
+      await writeSkill(skills, "alpha", skillText("alpha"));
+      const quiet = await createShelf(options);
+      expect(codes(quiet.diagnostics())).toEqual([]);
+      const told = await createShelf({ ...options, prebuilt: "build/shelf.json" });
+      expect(codes(told.diagnostics())).toEqual(["prebuilt-unusable"]);
+      expect(told.skills().map((s) => s.name)).toEqual(["alpha"]);
+      await quiet.close();
+      await told.close();
+    });
+  });
+
+  it("ignores malformed index terms (the skill's text is read instead) and never indexes out of range", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    await editStored(prebuilt, (doc) => {
+      const ints = new Int32Array(new Uint8Array(Buffer.from(doc.files[0].terms, "base64")).buffer);
+      ints[ints.length - 2] = 1 << 30; // an example id far past the vocabulary
+      doc.files[0].terms = Buffer.from(ints.buffer).toString("base64");
+    });
+    const shelf = await createShelf(options);
+    expect(shelf.match("write the release notes for 2.0")).toEqual(
+      scanned.match("write the release notes for 2.0"),
+    );
+    expect(remapSkillTerms(new Int32Array([1, 2, 3]), new Int32Array(10), 0)).toBeUndefined();
+    await shelf.close();
+    await scanned.close();
+  });
+});
+
+async function listing(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true });
+  return entries.map(String).sort();
+}

@@ -1,0 +1,213 @@
+/**
+ * Opening a prebuilt shelf (`skillshelf build`) for the first load of a shelf.
+ *
+ * What it saves: reading and parsing every SKILL.md, and reading every skill's text into the
+ * index's terms — most of a cold start. What it keeps: the folders are still scanned, so a
+ * skill added, removed or edited since the build is seen (an edited file — other size or
+ * mtime — is read from its source; the build's copy of it is dropped), and a skill served
+ * from the prebuilt is checked against its own file before it can be activated (the loader's
+ * `get`). Nothing is written: a read-only file system is fine.
+ *
+ * Fail closed: a file that cannot be read, is not JSON, has the wrong shape, another format
+ * version, another core version, another parse mode or other source folders is not used at
+ * all (a located `prebuilt-unusable` diagnostic says why, and the shelf is scanned as if
+ * there were none).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { diagnostic } from "../diagnostic.js";
+import { remapSkillTerms } from "../match/lexical-index.js";
+import { seedSkillTerms } from "../match/skill-index.js";
+import { sharedVocabulary, Vocabulary } from "../match/vocabulary.js";
+import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
+import type { PrebuiltEntry, PrebuiltSource } from "./loader.js";
+import {
+  checkStoredShelf,
+  PrebuiltFormatError,
+  type StoredFile,
+  type StoredShelf,
+} from "./prebuilt-format.js";
+import type { Signature } from "./signature.js";
+import type { SourceRoot } from "./sources.js";
+
+/** Where `createShelf` looks for a prebuilt shelf unless told: `<stateDir>/prebuilt-shelf.json`. */
+export const DEFAULT_PREBUILT_FILE = "prebuilt-shelf.json";
+
+/** Largest prebuilt shelf read (the 15,725-file mirror builds to ≈ 150 MB). */
+export const MAX_PREBUILT_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A text whose terms exercise every step of the analysis (stemming, stop words, camelCase,
+ * NFKC, accents, CJK segmentation): a build's terms are only used where it reads the same.
+ */
+const PROBE =
+  "Deploying the Kubernetes clusters' configurations quickly: runTests, PDFToText2 résumé ﬁle 然后写文章 テストを実行する";
+
+export function probeTerms(): string[] {
+  const vocabulary = new Vocabulary();
+  const count = vocabulary.read(PROBE);
+  return Array.from(vocabulary.ids.subarray(0, count), (id) => vocabulary.terms[id] as string);
+}
+
+let coreVersionMemo: string | undefined;
+/** This package's version (src/ and dist/ both sit two folders below package.json). */
+export function coreVersion(): string {
+  if (coreVersionMemo === undefined) {
+    try {
+      const manifest = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+      coreVersionMemo = typeof manifest.version === "string" ? manifest.version : "unknown";
+    } catch {
+      coreVersionMemo = "unknown";
+    }
+  }
+  return coreVersionMemo ?? "unknown";
+}
+
+/** How a path is stored: relative to `root` with `/` when inside it, else absolute. */
+export function storedPath(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return file;
+  return relative.split(path.sep).join("/");
+}
+
+function resolvedPath(root: string, stored: string): string {
+  return path.isAbsolute(stored) ? stored : path.resolve(root, ...stored.split("/"));
+}
+
+export interface OpenPrebuiltOptions {
+  file: string;
+  /** The shelf's root: stored paths are relative to it, so a built shelf can move with the app. */
+  root: string;
+  sources: readonly SourceRoot[];
+  mode: ParseMode;
+  /** Said by the host (not the default location): a missing file is worth a diagnostic. */
+  explicit: boolean;
+}
+
+export interface OpenedPrebuilt {
+  source?: PrebuiltSource;
+  diagnostics: Diagnostic[];
+}
+
+export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt {
+  const unusable = (why: string, line = 1): OpenedPrebuilt => ({
+    diagnostics: [
+      diagnostic({
+        severity: "warning",
+        code: "prebuilt-unusable",
+        message: `The prebuilt shelf ${options.file} is not used: ${why}. The skill folders are scanned instead.`,
+        file: options.file,
+        line,
+      }),
+    ],
+  });
+  let text: string;
+  try {
+    const size = fs.statSync(options.file).size;
+    if (size > MAX_PREBUILT_BYTES)
+      return unusable(`it is ${size} bytes, over the ${MAX_PREBUILT_BYTES}-byte limit`);
+    text = fs.readFileSync(options.file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !options.explicit) return { diagnostics: [] };
+    return unusable(`it cannot be read (${(error as Error).message})`);
+  }
+  let stored: StoredShelf;
+  try {
+    stored = checkStoredShelf(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof PrebuiltFormatError) return unusable(`at ${error.message}`);
+    return unusable(
+      `it is not valid JSON (${(error as Error).message})`,
+      jsonErrorLine(text, error as Error),
+    );
+  }
+  if (stored.core !== coreVersion())
+    return unusable(`it was built by @skillshelf/core ${stored.core}, this is ${coreVersion()}`);
+  if (stored.mode !== options.mode)
+    return unusable(`it was built in ${stored.mode} mode, the shelf is ${options.mode}`);
+  const folders = (list: ReadonlyArray<{ dir: string; scope: string }>) =>
+    list.map((s) => `${s.scope}:${s.dir}`).join(", ");
+  const builtFor = stored.sources.map((s) => ({ dir: resolvedPath(options.root, s.dir), scope: s.scope }));
+  if (folders(builtFor) !== folders(options.sources))
+    return unusable(
+      `it was built for other skill folders (${folders(builtFor)}), the shelf has ${folders(options.sources)}`,
+    );
+
+  const byFile = new Map<string, StoredFile>();
+  for (const file of stored.files) byFile.set(resolvedPath(options.root, file.path), file);
+  return { source: prebuiltSource(options, stored, byFile), diagnostics: [] };
+}
+
+function prebuiltSource(
+  options: OpenPrebuiltOptions,
+  stored: StoredShelf,
+  byFile: ReadonlyMap<string, StoredFile>,
+): PrebuiltSource {
+  const index = stored.index;
+  const termsUsable =
+    index !== undefined && os.endianness() === "LE" && index.probe.join("\0") === probeTerms().join("\0");
+  // Built on first use: the build's term numbers → the process vocabulary's.
+  let termMap: { map: Int32Array; vocabulary: ReturnType<typeof sharedVocabulary> } | undefined;
+  const mapTerms = () => {
+    const vocabulary = sharedVocabulary();
+    if (!termMap || termMap.vocabulary !== vocabulary) {
+      const terms = (index as NonNullable<typeof index>).terms;
+      const map = new Int32Array(terms.length);
+      for (let i = 0; i < terms.length; i++) map[i] = vocabulary.idOf(terms[i] as string);
+      termMap = { map, vocabulary };
+    }
+    return termMap;
+  };
+  return {
+    file: options.file,
+    recorded: byFile.size,
+    has: (file) => byFile.has(file),
+    entry(file: string, sig: Signature | undefined): PrebuiltEntry | undefined {
+      const recorded = byFile.get(file);
+      if (!recorded || !sig?.isFile || sig.size !== recorded.size) return undefined;
+      return {
+        result: storedResult(options.root, file, recorded),
+        lost: recorded.lost === true,
+        sameTime: sig.mtimeMs === recorded.mtimeMs,
+      };
+    },
+    adopted(skill: Skill, file: string) {
+      const encoded = termsUsable ? byFile.get(file)?.terms : undefined;
+      if (encoded === undefined || !index) return;
+      const raw = int32sOf(encoded);
+      const { map, vocabulary } = mapTerms();
+      const terms = raw && remapSkillTerms(raw, map, skill.examples.length);
+      // A malformed array is dropped: the index reads that skill's text instead.
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning);
+    },
+  };
+}
+
+function storedResult(root: string, file: string, recorded: StoredFile): ParseResult {
+  const diagnostics = recorded.diagnostics.map((d) => ({ ...d, file: resolvedPath(root, d.file) }));
+  if (!recorded.skill) return { diagnostics };
+  return {
+    skill: { ...(recorded.skill as unknown as NonNullable<ParseResult["skill"]>), file },
+    diagnostics,
+  };
+}
+
+function int32sOf(base64: string): Int32Array | undefined {
+  const bytes = Buffer.from(base64, "base64");
+  if (bytes.length % 4 !== 0) return undefined;
+  const out = new Int32Array(bytes.length / 4);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+/** The line of a JSON syntax error, when the engine's message gives its position. */
+function jsonErrorLine(text: string, error: Error): number {
+  const at = /position (\d+)/u.exec(error.message);
+  if (!at) return 1;
+  let line = 1;
+  const end = Math.min(Number(at[1]), text.length);
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
