@@ -12,16 +12,23 @@
  */
 
 import { type AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
-import type { SessionState, Shelf, ToolCall } from "@skillshelf/core";
-import { isBlockedResult, reportOnce, runHostTool, skillModels } from "@skillshelf/core/adapter";
+import type { EventIds, SessionState, Shelf, ToolCall } from "@skillshelf/core";
+import {
+  isBlockedResult,
+  reportedFiles,
+  reportOnce,
+  runHostTool,
+  skillModels,
+} from "@skillshelf/core/adapter";
 import { createMiddleware, type ModelRequest } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
+import { runForkAgent } from "./fork-agent.js";
 import { type AgentRun, analyzeAfterRun, type ImproveOptions } from "./improve.js";
 import { addedMessages, aiMessageOf } from "./model-response.js";
 import { createResponses, type Response } from "./responses.js";
 import { resultMessage, skillToolDeclaration, skillToolRunner } from "./skill-tools.js";
 import { STATE_KEY, skillsStateSchema, snapshot, storedState, toHistory } from "./state.js";
-import { toolName } from "./tool-name.js";
+import { type AnyTool, toolName } from "./tool-name.js";
 
 export interface SkillsMiddlewareOptions {
   shelf: Shelf;
@@ -46,9 +53,30 @@ export interface SkillsMiddlewareOptions {
    * `resolveModel`, keeps the agent's model, and an `onDiagnostic` says so once.
    */
   resolveModel?: (id: string) => ModelRequest["model"] | undefined;
+  /**
+   * The files this conversation touches, as your app knows them (opened, edited; relative to
+   * the project), read from the agent's state before each model call: a skill with `paths`
+   * is offered when one of them, or a path the message mentions, matches its globs.
+   */
+  files?: (state: Record<string, unknown>) => readonly string[] | undefined;
 }
 
 type ThreadState = Parameters<typeof storedState>[0] & { messages: BaseMessage[] };
+
+/** What a LangGraph run says about itself: its thread and run, stamped on every skill event. */
+type RunInfo = {
+  executionInfo?: { threadId?: string; runId?: string };
+  configurable?: { thread_id?: unknown; run_id?: unknown };
+};
+
+function idsOf(runtime: RunInfo | undefined): EventIds | undefined {
+  const thread = runtime?.executionInfo?.threadId ?? runtime?.configurable?.thread_id;
+  const run = runtime?.executionInfo?.runId ?? runtime?.configurable?.run_id;
+  const ids: EventIds = {};
+  if (typeof thread === "string" && thread !== "") ids.thread = thread;
+  if (typeof run === "string" && run !== "") ids.run = run;
+  return ids.thread !== undefined || ids.run !== undefined ? ids : undefined;
+}
 
 export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   const { shelf, refresh = true } = options;
@@ -60,9 +88,23 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   // The agent's tool names, as the last model request showed them: a session opened outside
   // a model call (a resumed thread) needs them too.
   let agentTools: readonly string[] = [];
+  // The agent's tools and model, for a forked skill's sub-agent (it runs on the agent's own).
+  let agentToolObjects: readonly AnyTool[] = [];
+  let agentModel: ModelRequest["model"] | undefined;
 
-  const open = (state: ThreadState, messages: readonly BaseMessage[] = state.messages) =>
-    shelf.openSession({ state: storedState(state), history: toHistory(messages), tools: agentTools });
+  /** The host's side of a session: the files it reports, the run's ids. */
+  const hostOptions = (state: Record<string, unknown>, runtime?: RunInfo) => {
+    const files = reportedFiles(options.files, state, report);
+    const ids = idsOf(runtime);
+    return { ...(files && { files }), ...(ids && { ids }) };
+  };
+  const open = (state: ThreadState, messages: readonly BaseMessage[] = state.messages, runtime?: RunInfo) =>
+    shelf.openSession({
+      state: storedState(state),
+      history: toHistory(messages),
+      tools: agentTools,
+      ...hostOptions(state, runtime),
+    });
 
   /**
    * The session of a response this process did not answer (a thread resumed elsewhere):
@@ -92,10 +134,13 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     wrapModelCall: async (request, handler) => {
       if (refresh) await shelf.refresh();
       agentTools = request.tools.map(toolName);
+      agentToolObjects = request.tools;
+      agentModel = request.model;
       const session = await shelf.openSession({
         state: storedState(request.state),
         history: toHistory(request.messages),
         tools: agentTools,
+        ...hostOptions(request.state, request.runtime as RunInfo),
       });
       const plan = session.plan();
       const planned = session.toJSON();
@@ -135,8 +180,22 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       const { session } = response;
 
       if (session.isSkillTool(toolCall.name)) {
+        const model = agentModel;
+        const tools = agentToolObjects;
+        const runner = skillToolRunner(session, toolCall.name, toolCall.id, {
+          onDiagnostic: report,
+          // A forked skill's sub-agent: the agent's own model, or the one its skill names.
+          ...(model && {
+            fork: (fork, signal) =>
+              runForkAgent(fork, {
+                tools,
+                model: modelFor(fork.model, session) ?? model,
+                ...(signal && { signal }),
+              }),
+          }),
+        });
         // Through the handler, so the middleware inside this one still sees the call.
-        return handler({ ...request, tool: skillToolRunner(session, toolCall.name, toolCall.id) });
+        return handler({ ...request, tool: runner });
       }
       const result = runHostTool(session, call, () => handler(request));
       if (isBlockedResult(result)) return resultMessage(result, toolCall.id ?? "", toolCall.name);

@@ -7,8 +7,8 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
-import type { Session, ToolResult, ToolSpec } from "@skillshelf/core";
-import { runSkillTool } from "@skillshelf/core/adapter";
+import type { Fork, Session, ToolResult, ToolSpec } from "@skillshelf/core";
+import { type OnDiagnostic, runSkillTool } from "@skillshelf/core/adapter";
 import { z } from "zod/v4";
 import { STATE_KEY, snapshot } from "./state.js";
 
@@ -22,15 +22,34 @@ export function skillToolDeclaration(spec: ToolSpec) {
   );
 }
 
+export interface SkillToolRunnerOptions {
+  /** Runs a `context: fork` skill's sub-agent; without it such a skill reads FORK_UNAVAILABLE. */
+  fork?: (fork: Fork, signal?: AbortSignal) => Promise<string>;
+  onDiagnostic?: OnDiagnostic;
+}
+
 /**
  * The tool that answers one call to a skillshelf tool with the response's session. Its
  * Command writes the session's full state (every call of the response writes the same one).
  */
-export function skillToolRunner(session: Session, name: string, toolCallId: string | undefined) {
+export function skillToolRunner(
+  session: Session,
+  name: string,
+  toolCallId: string | undefined,
+  options: SkillToolRunnerOptions = {},
+) {
   return tool(
-    // Async: a skill script's run is a promise (approval, then the process).
-    async (input: Record<string, unknown>) => {
-      const result = await runSkillTool(session, { name, input, ...(toolCallId && { id: toolCallId }) });
+    // Async: a skill script's run is a promise (approval, then the process), and so is a fork.
+    async (input: Record<string, unknown>, runtime) => {
+      const { fork, onDiagnostic } = options;
+      const result = await runSkillTool(
+        session,
+        { name, input, ...(toolCallId && { id: toolCallId }) },
+        {
+          ...(fork && { fork: (f: Fork) => fork(f, runtime?.signal) }),
+          ...(onDiagnostic && { onDiagnostic }),
+        },
+      );
       return new Command({
         update: {
           [STATE_KEY]: snapshot(session.toJSON()),

@@ -74,6 +74,7 @@ export {
   runDelegation,
 } from "./delegation.js";
 export { type OnDiagnostic, reportOnce } from "./diagnostics.js";
+export { reportedFiles } from "./host-files.js";
 export { respondingModel } from "./model-responses.js";
 export { skillModels } from "./skill-model.js";
 export {
