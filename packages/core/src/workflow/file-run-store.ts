@@ -6,7 +6,7 @@
  */
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { atomicWrite } from "../history/atomic-write.js";
+import { atomicWrite, removeStaleTempFiles } from "../history/atomic-write.js";
 import { withFileLock } from "../history/lock.js";
 import { assertRunId, type WorkflowCheckpoint, type WorkflowRunStore } from "./run-store.js";
 
@@ -48,7 +48,15 @@ export function createFileRunStore(stateDir: string): WorkflowRunStore & { reado
     },
     async hold(runId, task) {
       await ready();
-      return withFileLock(fileOf(runId, ".json"), () => task(), { wait: 30_000 });
+      return withFileLock(
+        fileOf(runId, ".json"),
+        async () => {
+          // Under the run's lock no live process owns a temp checkpoint: any left was a killed one's.
+          await removeStaleTempFiles(dir, `${runId}.json`);
+          return task();
+        },
+        { wait: 30_000 },
+      );
     },
   };
 }
