@@ -17,6 +17,15 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
       echo "[test] could not install PostgreSQL; the @skillshelf/postgres tests will say so" >&2
   fi
 fi
+# The studio's browser tests (@skillshelf/cli) drive Debian's Chromium (never a downloaded
+# browser); installed the same way when missing, and the same rule when it cannot be.
+if ! [ -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "[test] installing Chromium (apt-get install chromium) for the studio's browser tests" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >&2 ||
+      echo "[test] could not install Chromium; the studio's browser tests will say so" >&2
+  fi
+fi
 pnpm lint
 pnpm typecheck
 

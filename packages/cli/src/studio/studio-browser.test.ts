@@ -18,7 +18,7 @@ import {
 } from "../test-utils/studio-fixture.js";
 import { run as runStudio } from "./command.js";
 
-const CHROMIUM = process.env.SKILLSHELF_CHROMIUM ?? "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/studio/", import.meta.url));
 // What works on a closed network: no background connections, no first-run, no GPU.
 const FLAGS = [
@@ -33,7 +33,7 @@ const FLAGS = [
 
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
-  const why = `no Chromium at ${CHROMIUM}: install Debian's chromium package (apt-get install -y chromium), or set SKILLSHELF_CHROMIUM`;
+  const why = `no Chromium at ${CHROMIUM}: install Debian's chromium package (apt-get install -y chromium)`;
   if (IN_CI) throw new Error(`the studio's browser tests must run under CI, but there is ${why}`);
   console.info(`skipped: the studio's browser tests, ${why}`);
 }
