@@ -23,6 +23,10 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Com
     load: () => import("./commands/list.js"),
   },
   match: { summary: "stage-1 candidates for a message", load: () => import("./commands/match.js") },
+  build: {
+    summary: "write a prebuilt shelf for fast, read-only start-up",
+    load: () => import("./commands/build.js"),
+  },
   catalog: { summary: "the exact system text the model sees", load: () => import("./commands/catalog.js") },
   eval: { summary: "routing quality on a cases.jsonl file", load: () => import("./commands/eval.js") },
   stats: { summary: "usage, zero-use skills, blocked calls", load: () => import("./commands/stats.js") },

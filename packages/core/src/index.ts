@@ -49,8 +49,12 @@ export type {
 export type { SkillRecord, Transcript } from "./improve/prompts.js";
 export type { ImprovementProposal, ProposalStatus, RunOutcome } from "./improve/schema.js";
 export {
+  type BuildShelfOptions,
+  type BuildShelfResult,
+  buildPrebuiltShelf,
   builtinFile,
   CLAUDE_DIR,
+  DEFAULT_PREBUILT_FILE,
   DEFAULT_PROJECT_DIRS,
   DEFAULT_USER_DIRS,
   defaultSkillMeta,

@@ -1,0 +1,51 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createShelf } from "@skillshelf/core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { main } from "../main.js";
+import { capture } from "../test-utils/capture.js";
+
+let root: string;
+
+beforeAll(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "skillshelf-cli-build-")));
+  const skill = path.join(root, ".skillshelf/skills/release-notes/SKILL.md");
+  await fs.mkdir(path.dirname(skill), { recursive: true });
+  await fs.writeFile(
+    skill,
+    "---\nname: release-notes\ndescription: Writes release notes.\nallowed-tools: Read\n---\n\nCollect the merged pull requests.\n",
+  );
+  const broken = path.join(root, ".skillshelf/skills/broken/SKILL.md");
+  await fs.mkdir(path.dirname(broken), { recursive: true });
+  await fs.writeFile(broken, "---\nname: broken\n");
+});
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+it("writes the prebuilt shelf where createShelf looks, reports files that do not load, and the shelf uses it", async () => {
+  const c = capture(root);
+  expect(await main(["build"], c.ctx)).toBe(0);
+  expect(c.out()).toMatch(/^Wrote \.skillshelf\/prebuilt-shelf\.json: 1 skill from 2 files, \d+ KiB\.\n$/u);
+  expect(c.err()).toContain("broken/SKILL.md");
+  const stored = JSON.parse(await fs.readFile(path.join(root, ".skillshelf/prebuilt-shelf.json"), "utf8"));
+  expect(stored.files.map((f: { path: string }) => f.path).sort()).toEqual([
+    ".skillshelf/skills/broken/SKILL.md",
+    ".skillshelf/skills/release-notes/SKILL.md",
+  ]);
+  const shelf = await createShelf({ root, userDirs: [], builtinRoles: false, events: false });
+  expect(shelf.skills().map((s) => s.name)).toEqual(["release-notes"]);
+  expect(shelf.diagnostics().map((d) => d.code)).not.toContain("prebuilt-unusable");
+  await shelf.close();
+});
+
+it("--out writes elsewhere; an unwritable place exits 1 with the reason", async () => {
+  const c = capture(root);
+  expect(await main(["build", "--out", "dist/shelf.json"], c.ctx)).toBe(0);
+  expect((await fs.stat(path.join(root, "dist/shelf.json"))).isFile()).toBe(true);
+  await fs.writeFile(path.join(root, "a-file"), "");
+  const bad = capture(root);
+  expect(await main(["build", "--out", "a-file/shelf.json"], bad.ctx)).toBe(1);
+  expect(bad.err()).toMatch(/^skillshelf build: cannot write the prebuilt shelf: /u);
+});
