@@ -1,6 +1,7 @@
 // A shelf for the studio's tests, in a fresh temp folder: real skills from the shared corpus,
 // one CJK skill with an exclusion (for a veto), one hostile skill whose text is markup and
-// terminal controls, and pending proposals made the way an app makes them (tests only).
+// terminal controls, one file that does not parse, and pending proposals made the way an
+// app makes them (tests only).
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -56,6 +57,8 @@ export async function createStudioFixture(): Promise<StudioFixture> {
     "hostile-note",
     `---\nname: hostile-note\ndescription: ${JSON.stringify(`Notes ${HOSTILE}`)}\n---\n\n${HOSTILE}\n`,
   );
+  // A file that cannot load: the Shelf page lists it with its line and hint.
+  await put(root, "broken-skill", "---\nname: broken-skill\ndescription: [never closed\n---\n\nBody.\n");
   const evidence = ["This was meant for the leadership team, not engineers."];
   const common = { change: "change", target: "step", evidence };
   const shelf = await createShelf({
