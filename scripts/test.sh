@@ -21,8 +21,8 @@ fi
 # browser); installed the same way when missing, and the same rule when it cannot be.
 if ! [ -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "[test] installing Chromium (apt-get install chromium) for the studio's browser tests" >&2
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >&2 ||
+    echo "[test] installing Chromium and a CJK font (apt-get) for the studio's browser tests" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-droid-fallback; } >&2 ||
       echo "[test] could not install Chromium; the studio's browser tests will say so" >&2
   fi
 fi
