@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { createShelf, type Shelf } from "@skillshelf/core";
@@ -203,6 +204,23 @@ describeWithSharedData("skillshelf studio server", () => {
     const titles = pending.pending.map((p: { proposal: { title: string } }) => p.proposal.title).join("\n");
     expect(titles).toContain("\\u001b[31m");
     expect(titles).not.toContain("\u001b");
+  });
+
+  it("answers a refused write with core's message and writes nothing", async () => {
+    const file = fixture.skillFile("webapp-testing");
+    const before = await fs.readFile(file, "utf8");
+    const stale = await postJson("/api/rollback", {
+      skill: "webapp-testing",
+      ref: "~1",
+      expectedHash: "0".repeat(64),
+    });
+    expect(stale.status).toBe(409);
+    expect(JSON.parse(stale.body).error).toMatch(/CONFLICT|changed/i);
+    expect(await fs.readFile(file, "utf8")).toBe(before);
+    const unknown = await postJson("/api/improvements/accept", { id: "no-such-proposal" });
+    expect(unknown.status).toBe(404);
+    const builtin = await postJson("/api/rollback", { skill: "reviewer", ref: "~1" });
+    expect(builtin.status).toBe(409);
   });
 
   it("answers the match explorer with candidates, vetoes and the catalog budget", async () => {
