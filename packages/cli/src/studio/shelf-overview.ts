@@ -14,7 +14,10 @@ import {
   type UsageRecord,
 } from "@skillshelf/core";
 
-/** A skill unused this long (or never) is flagged, as `skillshelf stats` does by default. */
+/**
+ * A skill unused this long (or never) is flagged: `skillshelf stats`' default window, applied
+ * to the usage record the catalog orders by (kept even when the event log is off).
+ */
 export const ZERO_USE_DAYS = 30;
 
 export interface ShelfSkillRow {
