@@ -1,0 +1,46 @@
+// One cold start in a new process, for load-prebuilt.bench.ts: import @skillshelf/core, create
+// the shelf (scanning, or from a prebuilt shelf), then the first session.plan() — what a
+// serverless route pays before its first model call. Prints one JSON line: wall ms of each
+// step and of the whole, CPU ms of the whole (all threads), skills served, RSS at the end.
+// Usage: load-cold-start.ts <root> <skills dir> <prebuilt file | none> <message>
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [root, dir, prebuilt, message] = process.argv.slice(2);
+if (!root || !dir || !prebuilt || !message)
+  throw new Error("usage: load-cold-start.ts <root> <skills dir> <prebuilt file | none> <message>");
+const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
+
+const cpu = process.cpuUsage();
+const start = performance.now();
+const { createShelf } = await import("@skillshelf/core");
+const imported = performance.now();
+const shelf = await createShelf({
+  root,
+  projectDirs: [dir],
+  userDirs: [],
+  events: false,
+  stateDir,
+  prebuilt: prebuilt === "none" ? false : prebuilt,
+});
+const loaded = performance.now();
+const plan = shelf.session({ message, tools: ["read_file", "bash"] }).plan();
+const planned = performance.now();
+const used = process.cpuUsage(cpu);
+const unusable = shelf.diagnostics().filter((d) => d.code.startsWith("prebuilt-"));
+if (unusable.length > 0) throw new Error(unusable.map((d) => d.message).join("\n"));
+console.log(
+  JSON.stringify({
+    importMs: imported - start,
+    loadMs: loaded - imported,
+    planMs: planned - loaded,
+    totalMs: planned - start,
+    cpuMs: (used.user + used.system) / 1000,
+    skills: shelf.skills().length,
+    candidates: plan.candidates?.length ?? 0,
+    rssBytes: process.memoryUsage().rss,
+  }),
+);
+await shelf.close();
+fs.rmSync(stateDir, { recursive: true, force: true });

@@ -1,0 +1,94 @@
+/**
+ * Cold start from a prebuilt shelf (`skillshelf build`) against scanning: each sample is a new
+ * process that imports @skillshelf/core, creates the shelf and plans one model call
+ * (load-cold-start.ts), alternating the two ways so load drifts hit both alike. Sets: the
+ * copied corpus at 1,000 skills, an even 1,000-file part of the mirror, and the whole mirror.
+ * `pnpm bench load-prebuilt` (add `--runs=N`, default 5).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildPrebuiltShelf } from "@skillshelf/core";
+import { buildSkillTree, MIRROR_DIR, mirrorSubset } from "./corpus.ts";
+import { formatMs, median } from "./lib.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const runsArg = process.argv.find((a) => a.startsWith("--runs="));
+const runs = runsArg ? Number(runsArg.slice("--runs=".length)) : 5;
+const MESSAGE = "write the release notes for the new version from the merged pull requests";
+
+interface Sample {
+  importMs: number;
+  loadMs: number;
+  planMs: number;
+  totalMs: number;
+  cpuMs: number;
+  skills: number;
+  rssBytes: number;
+}
+
+function coldStart(root: string, dir: string, prebuilt: string | undefined): Sample {
+  const out = execFileSync(
+    process.execPath,
+    [
+      "--experimental-strip-types",
+      "--no-warnings",
+      path.join(here, "load-cold-start.ts"),
+      root,
+      dir,
+      prebuilt ?? "none",
+      MESSAGE,
+    ],
+    { cwd: here, encoding: "utf8", maxBuffer: 1 << 24 },
+  );
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+export async function run(): Promise<void> {
+  const sets: Array<[string, string]> = [
+    ["copied corpus · 1,000 files", buildSkillTree(1000)],
+    ["mirror part · 1,000 files", mirrorSubset(1000)],
+    ["mirror · 15,725 files", MIRROR_DIR],
+  ];
+  const rows: string[][] = [];
+  for (const [label, dir] of sets) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-prebuilt-"));
+    const out = path.join(root, "prebuilt-shelf.json");
+    const buildStart = performance.now();
+    const built = await buildPrebuiltShelf({ root, projectDirs: [dir], userDirs: [], out });
+    const buildMs = performance.now() - buildStart;
+    const scan: Sample[] = [];
+    const pre: Sample[] = [];
+    for (let i = 0; i < runs; i++) {
+      scan.push(coldStart(root, dir, undefined));
+      pre.push(coldStart(root, dir, out));
+    }
+    for (const [way, samples] of [
+      ["scan", scan],
+      [`prebuilt (${mib(built.bytes)}, built in ${formatMs(buildMs)})`, pre],
+    ] as const) {
+      const m = (key: keyof Sample) => median(samples.map((s) => s[key]));
+      rows.push([
+        `${label} — ${way}`,
+        String(m("skills")),
+        formatMs(m("importMs")),
+        formatMs(m("loadMs")),
+        formatMs(m("planMs")),
+        `**${formatMs(m("totalMs"))}**`,
+        formatMs(m("cpuMs")),
+        mib(m("rssBytes")),
+      ]);
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  console.log(`Fresh process per sample, median of ${runs} (wall; CPU = all threads, whole span).\n`);
+  const header = ["set — way", "skills", "import", "createShelf", "first plan()", "total", "CPU", "RSS"];
+  console.log(`| ${header.join(" | ")} |\n|---|${"---:|".repeat(header.length - 1)}`);
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
