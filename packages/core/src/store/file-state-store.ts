@@ -62,10 +62,16 @@ export function createFileStateStore(options: FileStateStoreOptions): FileStateS
     ledger,
     proposals: createProposalStore(join(dir, "improvements")),
     writeSkill: (_name, task) => task(scope),
-    // Each process reads usage.json once and merges into it on every use: re-reading it per
-    // session would cost a parse per model call, so the file store keeps that behaviour.
+    // Each process reads usage.json once and merges its uses into it (a second after them):
+    // re-reading it per session would cost a parse per model call.
     sync: async () => {},
-    flush: () => sink.flush(),
-    close: () => sink.flush(),
+    flush: () => {
+      usage.flush();
+      return sink.flush();
+    },
+    close: () => {
+      usage.flush();
+      return sink.flush();
+    },
   };
 }

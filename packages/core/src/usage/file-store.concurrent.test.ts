@@ -27,3 +27,15 @@ it(`loses no increment with ${PROCESSES} writing processes`, async () => {
   for (const writer of writers) expect(await writer.nextLine()).toBe("done");
   expect(createFileUsageStore({ dir }).get("shared")?.count).toBe(PROCESSES * USES);
 }, 60_000);
+
+it("a process that exits without flush() or close() still writes the uses it kept back", async () => {
+  const exitDir = await mkdtemp(path.join(tmpdir(), "skillshelf-usage-exit-"));
+  try {
+    const writer = await spawnWriter("usage-exit", exitDir, 3);
+    writers.push(writer);
+    expect(await writer.exited).toMatchObject({ code: 0 });
+    expect(createFileUsageStore({ dir: exitDir }).get("shared")?.count).toBe(3);
+  } finally {
+    await rm(exitDir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createShelf } from "../shelf.js";
 import { createFileUsageStore, USAGE_FILE } from "./file-store.js";
 import { createMemoryUsageStore, recency } from "./store.js";
 
@@ -22,6 +23,7 @@ describe("file usage store", () => {
     store.record("a", t1);
     store.record("a", t2);
     store.seen(["a", "b"], t1);
+    store.flush();
     const again = createFileUsageStore({ dir });
     expect(again.get("a")).toEqual({ count: 2, lastUsed: t2.toISOString(), firstSeen: t1.toISOString() });
     expect(again.get("b")).toEqual({ count: 0, firstSeen: t1.toISOString() });
@@ -29,7 +31,7 @@ describe("file usage store", () => {
   });
 
   it("writes atomically: no temp file is left and the file is always whole JSON", () => {
-    const store = createFileUsageStore({ dir });
+    const store = createFileUsageStore({ dir, writeDelay: 0 });
     for (let i = 0; i < 20; i++) {
       store.record(`skill-${i}`, t1);
       const text = fs.readFileSync(path.join(dir, USAGE_FILE), "utf8");
@@ -41,7 +43,9 @@ describe("file usage store", () => {
 
   it("creates the state folder when missing", () => {
     const nested = path.join(dir, "deep", ".skillshelf");
-    createFileUsageStore({ dir: nested }).record("a", t1);
+    const store = createFileUsageStore({ dir: nested });
+    store.record("a", t1);
+    store.flush();
     expect(fs.existsSync(path.join(nested, USAGE_FILE))).toBe(true);
   });
 
@@ -49,8 +53,10 @@ describe("file usage store", () => {
     const one = createFileUsageStore({ dir });
     const two = createFileUsageStore({ dir });
     one.record("a", t1);
+    one.flush();
     two.record("a", t2);
     two.record("b", t2);
+    two.flush();
     const fresh = createFileUsageStore({ dir });
     expect(fresh.get("a")?.count).toBe(2);
     expect(fresh.get("a")?.lastUsed).toBe(t2.toISOString());
@@ -69,6 +75,7 @@ describe("file usage store", () => {
       '{"version":1,"skills":{"a":{"count":3',
     );
     store.record("a", t1);
+    store.flush();
     expect(createFileUsageStore({ dir }).get("a")?.count).toBe(1);
   });
 
@@ -95,9 +102,11 @@ describe("file usage store", () => {
   it("seen() only marks new names and does not write when nothing changed", () => {
     const store = createFileUsageStore({ dir });
     store.seen(["a"], t1);
+    store.flush();
     const file = path.join(dir, USAGE_FILE);
     fs.utimesSync(file, new Date(0), new Date(0));
     store.seen(["a"], t2);
+    store.flush();
     expect(fs.statSync(file).mtimeMs).toBe(0);
     expect(store.get("a")?.firstSeen).toBe(t1.toISOString());
   });
@@ -108,8 +117,56 @@ describe("file usage store", () => {
     const errors: Error[] = [];
     const store = createFileUsageStore({ dir: blocker, onError: (e) => errors.push(e) });
     store.record("a", t1);
+    store.flush();
     expect(store.get("a")?.count).toBe(1);
     expect(errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe("file usage store: delayed writes", () => {
+  it("keeps a use off the disk during the call and writes the uses of the delay together", async () => {
+    const store = createFileUsageStore({ dir, writeDelay: 20 });
+    store.record("a", t1);
+    store.record("b", t2);
+    store.record("a", t2);
+    // In memory at once (the catalog's order sees it), on disk not yet.
+    expect(store.get("a")?.count).toBe(2);
+    expect(fs.existsSync(path.join(dir, USAGE_FILE))).toBe(false);
+    await vi.waitFor(() => expect(fs.existsSync(path.join(dir, USAGE_FILE))).toBe(true));
+    const fresh = createFileUsageStore({ dir });
+    expect(fresh.get("a")).toMatchObject({ count: 2, lastUsed: t2.toISOString() });
+    expect(fresh.get("b")?.count).toBe(1);
+  });
+
+  it("flush() writes what is pending at once, and reload() keeps the uses not written yet", () => {
+    const store = createFileUsageStore({ dir });
+    const other = createFileUsageStore({ dir, writeDelay: 0 });
+    store.record("a", t1);
+    other.record("a", t2);
+    store.reload();
+    expect(store.get("a")?.count).toBe(2);
+    store.flush();
+    expect(createFileUsageStore({ dir }).get("a")?.count).toBe(2);
+  });
+
+  it("a shelf writes the uses still pending when it closes", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-usage-shelf-"));
+    try {
+      const skillDir = path.join(root, ".skillshelf", "skills", "pdf-report");
+      fs.mkdirSync(skillDir, { recursive: true });
+      fs.writeFileSync(
+        path.join(skillDir, "SKILL.md"),
+        "---\nname: pdf-report\ndescription: Make a PDF report.\n---\n\nBody.\n",
+      );
+      const shelf = await createShelf({ root, userDirs: [], builtinRoles: false, events: false });
+      shelf.session({ tools: ["read_file"] }).activate("pdf-report", { by: "code" });
+      expect(fs.existsSync(path.join(root, ".skillshelf", USAGE_FILE))).toBe(false);
+      await shelf.close();
+      const saved = JSON.parse(fs.readFileSync(path.join(root, ".skillshelf", USAGE_FILE), "utf8"));
+      expect(saved.skills["pdf-report"].count).toBe(1);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,6 +3,10 @@
  *
  * - Atomic: every write goes to a temp file in the same folder, is fsynced, then renamed
  *   over the old file, so a reader (or a crash) never sees half a file.
+ * - Write-behind: a use changes the records in memory at once and is written within
+ *   `writeDelay` (default 1 s), the uses of that span in one merge: a locked read-merge-fsync
+ *   per activation would sit inside the model call that made it. `flush()`, the shelf's
+ *   close() and a normal process exit write what is pending; a crash loses at most that span.
  * - Merging: a write re-reads the file and applies only this process's changes since the
  *   last write (count deltas, latest lastUsed, earliest firstSeen), so two agents sharing a
  *   project do not erase each other's counts. The read-merge-rename holds a short lock
@@ -27,12 +31,16 @@ export interface FileUsageStoreOptions {
   file?: string;
   /** Told about a corrupt file moved aside or a failed write; the store keeps working in memory. */
   onError?: (error: Error) => void;
+  /** How long recorded uses may wait before they are written together (ms, default 1 000); 0 writes on every call. */
+  writeDelay?: number;
 }
 
 export interface FileUsageStore extends UsageStore {
   readonly file: string;
   /** Re-read the file (another process may have written it). */
   reload(): void;
+  /** Write the uses not written yet, now (nothing to do when there are none). */
+  flush(): void;
 }
 
 interface UsageFile {
@@ -42,14 +50,47 @@ interface UsageFile {
 
 type Pending = UsageChange;
 
+const DEFAULT_WRITE_DELAY_MS = 1_000;
+
+/** Stores with unwritten uses: a normal exit writes them (one listener for all of them). */
+const unwritten = new Set<() => void>();
+let exitHooked = false;
+function writeOnExit(flush: () => void): void {
+  unwritten.add(flush);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once("exit", () => {
+    for (const pending of [...unwritten]) pending();
+  });
+}
+
 export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageStore {
   const file = path.join(options.dir, options.file ?? USAGE_FILE);
   const report = options.onError ?? (() => {});
   let records = read(file, report);
   let version = 0;
   const pending = new Map<string, Pending>();
+  const writeDelay = options.writeDelay ?? DEFAULT_WRITE_DELAY_MS;
+  let timer: NodeJS.Timeout | undefined;
+
+  function changed(): void {
+    version++;
+    if (writeDelay <= 0) {
+      flush();
+      return;
+    }
+    writeOnExit(writeIfProjectRemains);
+    if (timer) return;
+    timer = setTimeout(flush, writeDelay);
+    // A pending write never keeps a process alive: the exit hook writes it.
+    timer.unref();
+  }
 
   function flush(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    unwritten.delete(writeIfProjectRemains);
+    if (pending.size === 0) return;
     let held: boolean;
     try {
       ensureStateFolder(path.dirname(file));
@@ -58,8 +99,16 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
       report(new Error(`skillshelf: could not lock ${file}: ${(error as Error).message}`));
       return;
     }
-    if (!held)
+    if (!held) {
       report(new Error(`skillshelf: ${file} stayed locked; usage changes are kept for the next write`));
+      writeOnExit(writeIfProjectRemains);
+    }
+  }
+
+  // At exit, not into a project folder that is gone (a removed temp project): that would recreate it.
+  function writeIfProjectRemains(): void {
+    if (fs.existsSync(path.dirname(options.dir))) flush();
+    else pending.clear();
   }
 
   function merge(): void {
@@ -90,24 +139,29 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
       const change = pending.get(name) ?? { uses: 0 };
       change.uses++;
       if (!change.lastUsed || change.lastUsed < iso) change.lastUsed = iso;
+      // Uses written together: the earliest of them is when the skill was first seen, if nothing was earlier.
+      if (!change.firstSeen || change.firstSeen > iso) change.firstSeen = iso;
       pending.set(name, change);
-      flush();
+      changed();
     },
     seen(names, at = new Date()) {
       const iso = at.toISOString();
-      let changed = false;
+      let added = false;
       for (const name of names) {
         if (records.has(name)) continue;
         records.set(name, { count: 0, firstSeen: iso });
         pending.set(name, { ...(pending.get(name) ?? { uses: 0 }), firstSeen: iso });
-        changed = true;
+        added = true;
       }
-      if (changed) flush();
+      if (added) changed();
     },
     reload() {
       records = read(file, report);
+      // Uses not written yet still count here.
+      applyUsageChanges(records, pending);
       version++;
     },
+    flush,
   };
 }
 

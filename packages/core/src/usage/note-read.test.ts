@@ -33,10 +33,10 @@ describeWithSharedData("shelf.noteRead", () => {
     const shelf = await shelfHere();
     shelf.noteRead(path.join(root, ".skillshelf", "skills", "mcp-builder", "SKILL.md"));
     shelf.noteRead(".skillshelf/skills/mcp-builder/SKILL.md"); // relative to the root
+    await shelf.close(); // writes the uses still pending
     const saved = JSON.parse(fs.readFileSync(path.join(root, ".skillshelf", USAGE_FILE), "utf8"));
     expect(saved.skills["mcp-builder"].count).toBe(2);
     expect(typeof saved.skills["mcp-builder"].lastUsed).toBe("string");
-    await shelf.close();
   });
 
   it("follows a symlinked path to the same SKILL.md", async () => {
@@ -44,9 +44,9 @@ describeWithSharedData("shelf.noteRead", () => {
     fs.symlinkSync(path.join(root, ".skillshelf", "skills", "skill-creator"), link);
     const shelf = await shelfHere();
     shelf.noteRead(path.join(link, "SKILL.md"));
+    await shelf.close();
     const saved = JSON.parse(fs.readFileSync(path.join(root, ".skillshelf", USAGE_FILE), "utf8"));
     expect(saved.skills["skill-creator"].count).toBe(1);
-    await shelf.close();
   });
 
   it("ignores files that are not a skill's SKILL.md", async () => {

@@ -13,6 +13,8 @@
  *                              long into <dir>/events.jsonl in one batch, print "done".
  *   usage <dir> <count>        after "go", record <count> uses of skill "shared" in
  *                              <dir>/usage.json, print "done".
+ *   usage-exit <dir> <count>   record <count> uses of "shared" with the default delayed
+ *                              write, then process.exit() at once.
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -93,9 +95,15 @@ if (mode === "events") {
   await sink.flush();
   process.stdout.write("done\n");
 } else if (mode === "usage") {
-  const usage = createFileUsageStore({ dir: root! });
+  // Every use its own locked merge, so the processes contend on each one.
+  const usage = createFileUsageStore({ dir: root!, writeDelay: 0 });
   process.stdout.write("ready\n");
   await lines.next(); // "go"
   for (let i = 0; i < Number(keep); i++) usage.record("shared");
   process.stdout.write("done\n");
+} else if (mode === "usage-exit") {
+  // The default write-behind store, and an exit without flush() or close(): the exit writes.
+  const usage = createFileUsageStore({ dir: root! });
+  for (let i = 0; i < Number(keep); i++) usage.record("shared");
+  process.exit(0);
 }
