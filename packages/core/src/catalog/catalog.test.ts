@@ -139,6 +139,43 @@ describe("buildCatalog", () => {
     expect(buildCatalog({ skills: edited, usage, now }).text).toContain("- alpha: First skill, edited.");
   });
 
+  it("keeps the usage order a full sort gives while uses come in one or many at a time", () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      skill({ name: `skill-${String(i).padStart(3, "0")}`, description: `Skill number ${i}.` }),
+    );
+    const usage = createMemoryUsageStore();
+    const names = (skills: typeof many) =>
+      buildCatalog({ skills, usage, now, budgetTokens: 100_000 }).entries.map((e) => e.name);
+    names(many);
+    // A fixed pseudo-random walk: single uses (moved in place), ties on time, and bursts
+    // larger than what is moved one by one (sorted again).
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    for (let round = 0; round < 60; round++) {
+      const burst = round % 10 === 9 ? 80 : 1 + (next() % 3);
+      for (let i = 0; i < burst; i++) {
+        usage.record(many[next() % many.length]!.name, new Date(now.getTime() + (next() % 50) * 1000));
+      }
+      // A copy of the list has no cached order: it is sorted from scratch.
+      expect(names(many)).toEqual(names([...many]));
+    }
+  });
+
+  it("orders a subset taken `from` a whole list as the subset alone would be, after uses too", () => {
+    const many = Array.from({ length: 50 }, (_, i) => skill({ name: `s-${i}`, description: `Skill ${i}.` }));
+    const usage = createMemoryUsageStore();
+    const names = (skills: typeof many, from?: typeof many) =>
+      buildCatalog({ skills, from, usage, now, budgetTokens: 100_000 }).entries.map((e) => e.name);
+    for (let round = 0; round < 10; round++) {
+      usage.record(`s-${(round * 7) % 50}`, new Date(now.getTime() + round * 1000));
+      const subset = many.filter((_, i) => i % 3 !== round % 3);
+      expect(names(subset, many)).toEqual(names([...subset]));
+    }
+  });
+
   it("applies the per-entry cap", () => {
     const long = skill({ name: "long", description: "x ".repeat(400) });
     const catalog = buildCatalog({ skills: [long], now, entryCap: 100 });

@@ -19,8 +19,9 @@
  * (while the usage store's `version()` is unchanged), and per-skill lines and token costs.
  */
 import type { Candidate, Skill } from "../types.js";
-import { recency, type UsageStore } from "../usage/store.js";
+import type { UsageStore } from "../usage/store.js";
 import { type CountTokens, estimateTokens } from "./tokens.js";
+import { usageOrder } from "./usage-order.js";
 
 export interface CatalogEntry {
   name: string;
@@ -54,6 +55,11 @@ export interface CatalogOptions {
   heading?: string;
   /** "Now", for ordering and first-seen marks (tests). */
   now?: Date;
+  /**
+   * The whole list `skills` was taken from (e.g. the shelf's, when `skills` leaves out the
+   * active ones): the usage order is kept once for it and filtered, instead of once per subset.
+   */
+  from?: readonly Skill[];
 }
 
 export const DEFAULT_CATALOG_HEADING =
@@ -116,14 +122,9 @@ function entryOf(skill: Skill, cap: number, countTokens: CountTokens): Entry {
   return entry;
 }
 
-// The usage order of a skill list only changes with the list or the usage data.
-const orders = new WeakMap<
-  readonly Skill[],
-  { usage: UsageStore | undefined; version: number; order: Skill[] }
->();
-
 /** What a skill list needs per call, computed once per list. */
 interface ListFacts {
+  skills: readonly Skill[];
   visible: readonly Skill[];
   byName: Map<string, Skill>;
   /** The usage state after this list was last marked seen (skip marking again). */
@@ -135,7 +136,7 @@ function factsOf(skills: readonly Skill[]): ListFacts {
   let f = facts.get(skills);
   if (!f) {
     const visible = skills.filter((s) => !s.disableModelInvocation && !s.role);
-    f = { visible, byName: new Map(visible.map((s) => [s.name, s])) };
+    f = { skills, visible, byName: new Map(visible.map((s) => [s.name, s])) };
     facts.set(skills, f);
   }
   return f;
@@ -176,7 +177,7 @@ export function buildCatalog(options: CatalogOptions): Catalog {
     const skill = list.byName.get(typeof c === "string" ? c : c.name);
     if (skill && !first.includes(skill)) first.push(skill);
   }
-  const rest = byUsage(skills, visible, usage, now.getTime());
+  const rest = restOrder(list, options.from, usage, now.getTime());
   const total = visible.length;
   let restAt = 0;
   let taken = 0;
@@ -243,35 +244,39 @@ export function buildCatalog(options: CatalogOptions): Catalog {
   return { text, tokens, entries: listed, omitted };
 }
 
-function render(lines: readonly string[], omitted: number): string {
-  return omitted > 0 ? `${lines.join("\n")}\n${more(omitted)}` : lines.join("\n");
-}
+// A subset's order is the whole list's order without the others: kept per order array (a new
+// one whenever the order changes) and subset.
+const subsetOrders = new WeakMap<readonly Skill[], WeakMap<ListFacts, readonly Skill[]>>();
 
-function byUsage(
-  skills: readonly Skill[],
-  visible: readonly Skill[],
+function restOrder(
+  list: ListFacts,
+  from: readonly Skill[] | undefined,
   usage: UsageStore | undefined,
   now: number,
-): Skill[] {
-  // Without usage every skill is equally new: the order is by name, and never changes.
-  const version = usage ? usage.version?.() : -1;
-  const cached = orders.get(skills);
-  if (cached && cached.usage === usage && version !== undefined && cached.version === version)
-    return cached.order;
-  const records = usage?.all() ?? {};
-  const key = new Map(
-    visible.map((s) => {
-      const record = records[s.name];
-      return [s, { recency: recency(record, now), count: record?.count ?? 0 }];
-    }),
-  );
-  const sorted = [...visible].sort((a, b) => {
-    const ka = key.get(a) as { recency: number; count: number };
-    const kb = key.get(b) as { recency: number; count: number };
-    if (ka.recency !== kb.recency) return kb.recency - ka.recency;
-    if (ka.count !== kb.count) return kb.count - ka.count;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-  });
-  if (version !== undefined) orders.set(skills, { usage, version, order: sorted });
-  return sorted;
+): readonly Skill[] {
+  if (!from) return usageOrder(list.skills, list.visible, usage, now);
+  const whole = factsOf(from);
+  const order = usageOrder(from, whole.visible, usage, now);
+  if (whole === list) return order;
+  let bySubset = subsetOrders.get(order);
+  if (!bySubset) {
+    bySubset = new WeakMap();
+    subsetOrders.set(order, bySubset);
+  }
+  let subset = bySubset.get(list);
+  if (!subset) {
+    const inList = order.filter((skill) => list.byName.get(skill.name) === skill);
+    if (inList.length < list.visible.length) {
+      // A skill of the subset that is not in the whole list (a caller's mistake) is still listed, last.
+      const found = new Set(inList);
+      inList.push(...list.visible.filter((skill) => !found.has(skill)));
+    }
+    subset = inList;
+    bySubset.set(list, subset);
+  }
+  return subset;
+}
+
+function render(lines: readonly string[], omitted: number): string {
+  return omitted > 0 ? `${lines.join("\n")}\n${more(omitted)}` : lines.join("\n");
 }

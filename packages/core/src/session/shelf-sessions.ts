@@ -137,6 +137,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     if (built === undefined) {
       const result = buildCatalog({
         skills,
+        from: list,
         candidates,
         usage,
         budgetTokens: options.budgetTokens,

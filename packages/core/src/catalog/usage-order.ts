@@ -1,0 +1,100 @@
+/**
+ * The catalog's order of the skills that are not candidates: last used first (a skill never
+ * used counts from when it was first seen), then by use count, then by name.
+ *
+ * Cached per skill list and usage store. When the store's `version()` moves, most often one
+ * skill was just used: the records are compared with the ones the order was made from and
+ * only the skills whose record changed are taken out and put back in their place (binary
+ * search, the same comparison as the full sort, so the result is the one a sort would give).
+ * Re-sorting every skill after each activation was most of an activation turn's cost at
+ * 1,000 skills (a use bumps the version every time). Many changes at once (another process's
+ * uses merged in, the first marking as seen) still sort from scratch.
+ */
+import type { Skill } from "../types.js";
+import { recency, type UsageRecord, type UsageStore } from "../usage/store.js";
+
+interface Key {
+  recency: number;
+  count: number;
+}
+
+interface Order {
+  usage: UsageStore | undefined;
+  version: number;
+  order: Skill[];
+  keys: Map<Skill, Key>;
+  /** Each skill's record when its key was computed, to see which changed since. */
+  records: Map<Skill, UsageRecord | undefined>;
+}
+
+const orders = new WeakMap<readonly Skill[], Order>();
+
+/** Up to this many changed records are moved one by one; more are sorted from scratch. */
+const MOVE_LIMIT = 64;
+
+function compare(keys: Map<Skill, Key>, a: Skill, b: Skill): number {
+  const ka = keys.get(a) as Key;
+  const kb = keys.get(b) as Key;
+  if (ka.recency !== kb.recency) return kb.recency - ka.recency;
+  if (ka.count !== kb.count) return kb.count - ka.count;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function sameRecord(a: UsageRecord | undefined, b: UsageRecord | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.count === b.count && a.lastUsed === b.lastUsed && a.firstSeen === b.firstSeen;
+}
+
+/**
+ * `visible` (the model-invocable skills of `skills`) by usage. Without a store every skill is
+ * equally new: by name. The returned array is shared: do not change it.
+ */
+export function usageOrder(
+  skills: readonly Skill[],
+  visible: readonly Skill[],
+  usage: UsageStore | undefined,
+  now: number,
+): readonly Skill[] {
+  const version = usage ? usage.version?.() : -1;
+  const cached = orders.get(skills);
+  if (cached && cached.usage === usage && version !== undefined && cached.version === version)
+    return cached.order;
+
+  const records = new Map<Skill, UsageRecord | undefined>();
+  for (const skill of visible) records.set(skill, usage?.get(skill.name));
+
+  if (cached && cached.usage === usage && version !== undefined) {
+    const changed: Skill[] = [];
+    for (const skill of visible) {
+      if (!sameRecord(records.get(skill), cached.records.get(skill))) changed.push(skill);
+      if (changed.length > MOVE_LIMIT) break;
+    }
+    if (changed.length <= MOVE_LIMIT) {
+      const moved = new Set(changed);
+      const order = cached.order.filter((skill) => !moved.has(skill));
+      const keys = cached.keys;
+      for (const skill of changed) {
+        const record = records.get(skill);
+        keys.set(skill, { recency: recency(record, now), count: record?.count ?? 0 });
+        let low = 0;
+        let high = order.length;
+        while (low < high) {
+          const mid = (low + high) >>> 1;
+          if (compare(keys, order[mid]!, skill) < 0) low = mid + 1;
+          else high = mid;
+        }
+        order.splice(low, 0, skill);
+      }
+      orders.set(skills, { usage, version, order, keys, records });
+      return order;
+    }
+  }
+
+  const keys = new Map<Skill, Key>();
+  for (const [skill, record] of records) {
+    keys.set(skill, { recency: recency(record, now), count: record?.count ?? 0 });
+  }
+  const order = [...visible].sort((a, b) => compare(keys, a, b));
+  if (version !== undefined) orders.set(skills, { usage, version, order, keys, records });
+  return order;
+}
