@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import type { VersionInfo } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
+import { columnWidth, padEndColumns } from "../text-width.js";
 import { displayPath } from "./format-diagnostics.js";
 import { formatTime, VERSIONED_HELP, VERSIONED_OPTIONS, withShelf } from "./versioned-shelf.js";
 
@@ -81,7 +82,10 @@ function human(name: string, file: string, versions: VersionInfo[], ctx: Command
     hash: v.hash.slice(0, 8) + (v.intact ? "" : " DAMAGED"),
   }));
   const width = (key: keyof (typeof rows)[number], title: string) =>
-    Math.max(title.length, ...rows.map((r) => r[key].length));
+    columnWidth(
+      rows.map((r) => r[key]),
+      title.length,
+    );
   const w = {
     ref: width("ref", "REF"),
     id: width("id", "ID"),
@@ -92,11 +96,11 @@ function human(name: string, file: string, versions: VersionInfo[], ctx: Command
   lines.push(
     "",
     c.dim(
-      `  ${"REF".padEnd(w.ref)}  ${"ID".padEnd(w.id)}  ${"VERSION".padEnd(w.version)}  ${"RECORDED (UTC)".padEnd(w.when)}  ${"SOURCE".padEnd(w.source)}  SHA256`,
+      `  ${padEndColumns("REF", w.ref)}  ${padEndColumns("ID", w.id)}  ${padEndColumns("VERSION", w.version)}  ${padEndColumns("RECORDED (UTC)", w.when)}  ${padEndColumns("SOURCE", w.source)}  SHA256`,
     ),
   );
   for (const r of rows) {
-    const line = `${r.mark} ${r.ref.padEnd(w.ref)}  ${r.id.padEnd(w.id)}  ${r.version.padEnd(w.version)}  ${r.when.padEnd(w.when)}  ${r.source.padEnd(w.source)}  ${r.hash}`;
+    const line = `${r.mark} ${padEndColumns(r.ref, w.ref)}  ${padEndColumns(r.id, w.id)}  ${padEndColumns(r.version, w.version)}  ${padEndColumns(r.when, w.when)}  ${padEndColumns(r.source, w.source)}  ${r.hash}`;
     lines.push(r.mark === "*" ? c.bold(line) : line);
   }
   lines.push(

@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import type { ImprovementProposal, Preview, ProposalStatus, Shelf } from "@skillshelf/core";
 import type { CommandContext } from "../context.js";
+import { columnWidth, padEndColumns } from "../text-width.js";
 import { colorDiff, formatTime, VERSIONED_HELP, VERSIONED_OPTIONS, withShelf } from "./versioned-shelf.js";
 
 export const HELP = `Usage: skillshelf improve <command> [options]
@@ -141,7 +142,10 @@ async function list(
       (p.status === "pending" && !p.applicable ? c.yellow(" [needs a model merge]") : ""),
   }));
   const w = (key: "id" | "skill" | "status" | "created" | "change", title: string) =>
-    Math.max(title.length, ...rows.map((r) => r[key].length));
+    columnWidth(
+      rows.map((r) => r[key]),
+      title.length,
+    );
   const widths = {
     id: w("id", "ID"),
     skill: w("skill", "SKILL"),
@@ -151,11 +155,11 @@ async function list(
   };
   const lines = [
     c.dim(
-      `${"ID".padEnd(widths.id)}  ${"SKILL".padEnd(widths.skill)}  ${"STATUS".padEnd(widths.status)}  ${"CREATED (UTC)".padEnd(widths.created)}  ${"CHANGE".padEnd(widths.change)}  TITLE`,
+      `${padEndColumns("ID", widths.id)}  ${padEndColumns("SKILL", widths.skill)}  ${padEndColumns("STATUS", widths.status)}  ${padEndColumns("CREATED (UTC)", widths.created)}  ${padEndColumns("CHANGE", widths.change)}  TITLE`,
     ),
     ...rows.map(
       (r) =>
-        `${r.id.padEnd(widths.id)}  ${c.bold(r.skill.padEnd(widths.skill))}  ${r.status.padEnd(widths.status)}  ${r.created.padEnd(widths.created)}  ${r.change.padEnd(widths.change)}  ${r.title}`,
+        `${padEndColumns(r.id, widths.id)}  ${c.bold(padEndColumns(r.skill, widths.skill))}  ${padEndColumns(r.status, widths.status)}  ${padEndColumns(r.created, widths.created)}  ${padEndColumns(r.change, widths.change)}  ${r.title}`,
     ),
   ];
   ctx.out(`${lines.join("\n")}\n`);

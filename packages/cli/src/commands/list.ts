@@ -23,6 +23,7 @@ import {
 } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
+import { columnWidth, padEndColumns } from "../text-width.js";
 import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
 import { duplicateGroups, formatDuplicateGroups } from "./list-duplicates.js";
 import { trustLabel } from "./trust.js";
@@ -162,16 +163,18 @@ export function formatList(result: LoadSkillsResult, ctx: CommandContext, trust:
     shadows: shadows.get(skill.file) ?? [],
   }));
   // A loop, not Math.max(...rows): spreading 100,000+ values as arguments overflows the stack.
-  let nameWidth = 4;
-  for (const row of rows) if (row.name.length > nameWidth) nameWidth = row.name.length;
+  const nameWidth = columnWidth(
+    rows.map((r) => r.name),
+    4,
+  );
   const scopeWidth = 7;
   if (rows.length > 0) {
-    lines.push(c.dim(`${"NAME".padEnd(nameWidth)}  ${"SCOPE".padEnd(scopeWidth)}  FILE`));
+    lines.push(c.dim(`${padEndColumns("NAME", nameWidth)}  ${padEndColumns("SCOPE", scopeWidth)}  FILE`));
     for (const row of rows) {
       const state =
         row.trust === "" ? "" : `  ${row.trust === "trusted" ? c.green(row.trust) : c.yellow(row.trust)}`;
       lines.push(
-        `${c.bold(row.name.padEnd(nameWidth))}  ${row.scope.padEnd(scopeWidth)}  ${row.file}${state}`,
+        `${c.bold(padEndColumns(row.name, nameWidth))}  ${padEndColumns(row.scope, scopeWidth)}  ${row.file}${state}`,
       );
       for (const o of row.shadows) {
         const what =

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import type { Candidate, MatchReason, MatchResult } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
+import { columnWidth, padEndColumns } from "../text-width.js";
 import { openShelf, SHELF_HELP, SHELF_OPTIONS } from "./runtime-shelf.js";
 
 export const HELP = `Usage: skillshelf match "<message>" [options]
@@ -83,7 +84,7 @@ export function describeReason(reason: MatchReason): string {
 
 function line(candidate: Candidate, rank: number, width: number, ctx: CommandContext): string {
   const reasons = candidate.reasons.map(describeReason).join("; ");
-  return `${String(rank).padStart(2)}. ${ctx.color.bold(candidate.name.padEnd(width))}  ${candidate.score.toFixed(3)}  ${ctx.color.dim(reasons)}`;
+  return `${String(rank).padStart(2)}. ${ctx.color.bold(padEndColumns(candidate.name, width))}  ${candidate.score.toFixed(3)}  ${ctx.color.dim(reasons)}`;
 }
 
 function human(result: MatchResult, skills: number, ctx: CommandContext): string {
@@ -91,7 +92,7 @@ function human(result: MatchResult, skills: number, ctx: CommandContext): string
   if (result.candidates.length === 0) {
     out.push(`No candidate: no skill of ${skills} applies to this message.`);
   } else {
-    const width = Math.max(...result.candidates.map((c) => c.name.length));
+    const width = columnWidth(result.candidates.map((c) => c.name));
     result.candidates.forEach((c, i) => {
       out.push(line(c, i + 1, width, ctx));
     });

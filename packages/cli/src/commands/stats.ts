@@ -16,6 +16,7 @@ import {
   summarizeEvents,
 } from "@skillshelf/core";
 import type { CommandContext } from "../context.js";
+import { columnWidth, padEndColumns, padStartColumns } from "../text-width.js";
 import { firstNotFolder } from "./runtime-shelf.js";
 
 const HELP = `Usage: skillshelf stats [options]
@@ -131,10 +132,12 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
 }
 
 function table(rows: string[][], align: ("left" | "right")[]): string[] {
-  const widths = align.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  const widths = align.map((_, i) => columnWidth(rows.map((r) => r[i] ?? "")));
   return rows.map((r) =>
     r
-      .map((cell, i) => (align[i] === "right" ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .map((cell, i) =>
+        align[i] === "right" ? padStartColumns(cell, widths[i]!) : padEndColumns(cell, widths[i]!),
+      )
       .join("  ")
       .trimEnd(),
   );
