@@ -1,3 +1,4 @@
+import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { wrapToWidth } from "./wrap.js";
 
@@ -31,5 +32,24 @@ describe("wrapToWidth", () => {
     const bold = (s: string) => `\u001b[1m${s}\u001b[22m`;
     const line = `  lead         ${bold("x".repeat(60))}`;
     expect(wrapToWidth(line, 80)).toBe(line);
+  });
+});
+
+describe("wrapToWidth with wide characters", () => {
+  const columns = (text: string) => Math.max(...text.split("\n").map((l) => stringWidth(l)));
+
+  it("counts a CJK character as two columns: a Chinese request stays inside 80", () => {
+    const line = `  user         ${"查询北京明天的天气并告诉我是否需要带伞".repeat(4)}`;
+    const wrapped = wrapToWidth(line, 80);
+    expect(columns(wrapped)).toBeLessThanOrEqual(80);
+    expect(wrapped.split("\n").length).toBeGreaterThan(1);
+    expect(wrapped.replace(/\s+/g, "")).toBe(line.replace(/\s+/g, ""));
+    for (const next of wrapped.split("\n").slice(1)) expect(next).toMatch(/^ {15}\S/);
+  });
+
+  it("wraps mixed words by their display width", () => {
+    const line = `  │ why      ${"天气 weather ".repeat(12).trim()}`;
+    const wrapped = wrapToWidth(line, 80);
+    expect(columns(wrapped)).toBeLessThanOrEqual(80);
   });
 });

@@ -2,10 +2,24 @@
  * Wraps a transcript line to a width, so the story and the chat read well at 80 columns.
  * Continuation lines hang under the text column: after a step's label ("  activated    "),
  * a card's field ("  │ why      ", keeping the card's edge), or the line's own indent.
+ * Widths are terminal columns: a CJK character takes two, so a Chinese request wraps where
+ * the terminal would, not past the card's edge.
  */
+import stringWidth from "string-width";
+
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-const visible = (text: string) => [...text.replace(ANSI, "")].length;
+const visible = (text: string) => stringWidth(text);
+
+/** The longest start of `text` that fits in `width` columns (at least one character). */
+function fitting(text: string, width: number): string {
+  let taken = "";
+  for (const ch of text) {
+    if (taken !== "" && stringWidth(taken + ch) > width) break;
+    taken += ch;
+  }
+  return taken;
+}
 
 /** The part of a line continuation lines align under, and what they start with instead. */
 function hangOf(plain: string): string {
@@ -31,10 +45,11 @@ export function wrapToWidth(line: string, width: number): string {
     }
     empty = false;
     // A word longer than a whole line (a path, a URL) is cut where it must be, if it is plain.
+    // Chinese or Japanese text has no spaces: it is one such word, cut by columns.
     while (visible(current) > width && !current.includes("\u001b")) {
-      const chars = [...current];
-      out.push(chars.slice(0, width).join(""));
-      current = hang + chars.slice(width).join("");
+      const head = fitting(current, width);
+      out.push(head);
+      current = hang + current.slice(head.length);
     }
   }
   if (current.trim() !== "") out.push(current);
