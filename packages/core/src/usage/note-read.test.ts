@@ -55,8 +55,8 @@ describeWithSharedData("shelf.noteRead", () => {
     const shelf = await shelfHere();
     shelf.noteRead(other);
     shelf.noteRead(path.join(root, "missing", "SKILL.md"));
-    expect(fs.existsSync(path.join(root, ".skillshelf", USAGE_FILE))).toBe(false);
     await shelf.close();
+    expect(fs.existsSync(path.join(root, ".skillshelf", USAGE_FILE))).toBe(false);
   });
 
   it("emits a skill-read event", async () => {

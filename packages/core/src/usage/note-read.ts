@@ -7,6 +7,27 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Skill } from "../types.js";
 
+/** A skill list's files, looked up by path: a linear scan per host file read was O(skills) per tool call. */
+interface ReadIndex {
+  byFile: Map<string, Skill>;
+  /** By each file's realpath, made the first time a path named SKILL.md is not found directly. */
+  byRealpath?: Map<string, Skill>;
+}
+
+// The shelf hands out a new array whenever a skill changes, so an index per array stays true.
+const indexes = new WeakMap<readonly Skill[], ReadIndex>();
+
+function indexOf(skills: readonly Skill[]): ReadIndex {
+  let index = indexes.get(skills);
+  if (!index) {
+    const byFile = new Map<string, Skill>();
+    for (const skill of skills) if (!byFile.has(skill.file)) byFile.set(skill.file, skill);
+    index = { byFile };
+    indexes.set(skills, index);
+  }
+  return index;
+}
+
 /**
  * The skill whose SKILL.md is at `filePath` (relative paths resolve against `root`), also
  * through symlinks and case-insensitive file systems' spellings via realpath. Undefined for
@@ -18,12 +39,24 @@ export function skillForReadPath(
   root: string,
 ): Skill | undefined {
   const resolved = path.resolve(root, filePath);
-  const direct = skills.find((s) => s.file === resolved);
+  const index = indexOf(skills);
+  const direct = index.byFile.get(resolved);
   if (direct) return direct;
   if (path.basename(resolved).toLowerCase() !== "skill.md") return undefined;
   const real = realpath(resolved);
   if (real === undefined) return undefined;
-  return skills.find((s) => !s.file.startsWith("builtin:") && realpath(s.file) === real);
+  if (!index.byRealpath) {
+    // Once per skill list, not once per read: a model reading paths named SKILL.md must not
+    // cost a realpath of every skill file each time.
+    const byRealpath = new Map<string, Skill>();
+    for (const skill of skills) {
+      if (skill.file.startsWith("builtin:")) continue;
+      const target = realpath(skill.file);
+      if (target !== undefined && !byRealpath.has(target)) byRealpath.set(target, skill);
+    }
+    index.byRealpath = byRealpath;
+  }
+  return index.byRealpath.get(real);
 }
 
 function realpath(file: string): string | undefined {
