@@ -141,6 +141,15 @@ const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${n
     await expect(accepted.locator("mark").first().textContent()).resolves.toBe(
       "This was meant for the leadership team, not engineers.",
     );
+    // The quote is marked inside the run's message that said it, after the one that led there.
+    const turns = accepted.locator('[data-test="transcript-turn"]');
+    await expect(turns.allTextContents()).resolves.toEqual([
+      "assistant(a technical update)",
+      "userHmm. This was meant for the leadership team, not engineers.",
+    ]);
+    await expect(turns.nth(1).locator("mark").textContent()).resolves.toBe(
+      "This was meant for the leadership team, not engineers.",
+    );
     await expect(accepted.locator('[data-test="guards"]').textContent()).resolves.toMatch(
       /^Guards: ok — body/,
     );

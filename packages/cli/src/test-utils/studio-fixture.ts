@@ -19,7 +19,12 @@ export const NEW_CLARIFY = "ask who will read it, then for more context about th
 export const HOSTILE =
   '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\u001b[31mred\u202eevil';
 
-export const TRANSCRIPT = `user: Write the weekly update.\nassistant: (a technical update)\nuser: This was meant for the leadership team, not engineers.\nuser: ${HOSTILE}`;
+export const TRANSCRIPT = [
+  { role: "user", content: "Write the weekly update." },
+  { role: "assistant", content: "(a technical update)" },
+  { role: "user", content: "Hmm. This was meant for the leadership team, not engineers." },
+  { role: "user", content: HOSTILE },
+];
 
 export interface StudioFixture {
   root: string;

@@ -177,6 +177,12 @@ describeWithSharedData("accept", () => {
     expect(await file()).toBe(COMMS);
   });
 
+  it("keeps the messages holding the evidence beside the proposal, for review", async () => {
+    const [p] = await propose({ evidence: ["Too much detail."] });
+    expect(p!.excerpt).toEqual([TRANSCRIPT[1], TRANSCRIPT[2]]);
+    expect((await improvements.get(p!.id)).excerpt).toEqual(p!.excerpt);
+  });
+
   it("flags instruction bloat when accepted proposals keep growing the skill", async () => {
     const lines = ["- Postmortems", "- Onboarding notes", "- Quarterly reviews"];
     let flags: string[] = [];

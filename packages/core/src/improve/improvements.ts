@@ -19,6 +19,7 @@ import type { Generate, ParseOptions, ParseResult, SkillSource } from "../types.
 import { type AnalyzeRunResult, analyzeRun } from "./analyze.js";
 import { applyEdits, editsAlreadyApplied } from "./apply-edits.js";
 import { ImproveError } from "./errors.js";
+import { evidenceExcerpt } from "./evidence-excerpt.js";
 import { bloatFlags, checkMerge, type GuardLimits, type MergeCheck } from "./guards.js";
 import { mergedContent, mergePrompt, type SkillRecord, type Transcript } from "./prompts.js";
 import { createProposalStore, newProposalId, type ProposalStore } from "./proposal-store.js";
@@ -209,6 +210,7 @@ export function createImprovements(options: ImprovementsOptions): Improvements {
           target: proposal.target,
           rationale: proposal.rationale,
           evidence: proposal.evidence,
+          excerpt: evidenceExcerpt(input.transcript, proposal.evidence),
           edits: proposal.edits,
           changesDescription: proposal.changesDescription,
           applicable: proposal.applicable,

@@ -55,6 +55,8 @@ export const StoredProposalSchema = z.object({
   target: z.string(),
   rationale: z.string(),
   evidence: z.array(z.string()),
+  /** The messages of the run holding the evidence (each with the one before it), for review. */
+  excerpt: z.array(z.object({ role: z.string(), content: z.string() })).optional(),
   edits: z.array(ModelEditSchema),
   changesDescription: z.boolean(),
   /** Whether the edits applied cleanly to the base content; if not, accepting needs a model merge. */

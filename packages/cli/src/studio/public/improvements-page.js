@@ -5,15 +5,35 @@ import { get, post } from "./api.js";
 import { diffView } from "./diff-view.js";
 import { el, errorLine, highlight, replace, time } from "./dom.js";
 
+// The run's messages that hold the evidence (kept with the proposal), quotes marked where
+// they were said; quotes found in no kept message (older proposals keep none) are listed.
+function transcript(proposal) {
+  const messages = proposal.excerpt ?? [];
+  const shown = new Set();
+  const rows = messages.map((message) => {
+    const { parts, missing } = highlight(message.content, proposal.evidence);
+    for (const quote of proposal.evidence) if (!missing.includes(quote)) shown.add(quote);
+    return el(
+      "div",
+      { className: `turn ${message.role}`, dataset: { test: "transcript-turn" } },
+      el("span", { className: "role" }, message.role),
+      el("p", {}, parts),
+    );
+  });
+  return { rows, unplaced: proposal.evidence.filter((quote) => !shown.has(quote)) };
+}
+
 function evidence(proposal) {
   const feedback = proposal.outcome.feedback ?? "";
   const { parts } = highlight(feedback, proposal.evidence);
+  const { rows, unplaced } = transcript(proposal);
   return el(
     "section",
     { className: "evidence", dataset: { test: "evidence" } },
     el("h4", {}, `Evidence — from a run that ended: ${proposal.outcome.status}`),
     feedback ? el("p", { className: "feedback" }, "“", parts, "”") : null,
-    proposal.evidence.map((quote) => el("blockquote", {}, el("mark", {}, quote))),
+    rows.length > 0 ? el("div", { className: "transcript", dataset: { test: "transcript" } }, rows) : null,
+    unplaced.map((quote) => el("blockquote", {}, el("mark", {}, quote))),
   );
 }
 
