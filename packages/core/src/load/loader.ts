@@ -237,9 +237,12 @@ export class SkillLoader {
       this.record(loc, sig, entry.result);
       const skill = this.files.get(loc.file)?.skill;
       if (!skill) continue;
-      if (entry.lost) bodiless.add(skill);
-      else {
+      if (entry.lost) {
+        bodiless.add(skill);
+        skill.body ??= ""; // a stub: read again if it ever wins
+      } else {
         fromPrebuilt.add(skill);
+        if (entry.result.skill && !("body" in entry.result.skill)) this.readBodyLater(skill);
         prebuilt.adopted?.(skill, loc.file);
       }
     }
@@ -257,6 +260,24 @@ export class SkillLoader {
       );
     }
     return toRead;
+  }
+
+  /**
+   * A prebuilt shelf does not carry bodies (they were most of its size, and of a shelf's
+   * memory): the first read of `body` checks the skill against its file, as `get` does,
+   * and keeps the file's body. A skill whose file no longer matches has none ("").
+   */
+  private readBodyLater(skill: Skill): void {
+    lazyBody.add(skill);
+    Object.defineProperty(skill, "body", {
+      configurable: true,
+      enumerable: true,
+      get: () => {
+        this.verifyPrebuilt(skill);
+        if (lazyBody.has(skill)) setBody(skill, ""); // no longer the loader's: nothing to check it against
+        return skill.body;
+      },
+    });
   }
 
   /**
@@ -280,10 +301,13 @@ export class SkillLoader {
         })
       : undefined;
     const fresh = parsed?.skill ? this.skillOf(parsed.skill, record.source, skill.file) : undefined;
-    if (fresh && sameData(fresh, skill)) {
+    const lazy = lazyBody.has(skill);
+    if (fresh && sameData(fresh, skill, lazy ? "body" : undefined)) {
       fromPrebuilt.delete(skill);
+      if (lazy) setBody(skill, fresh.body);
       return skill;
     }
+    if (lazy) setBody(skill, "");
     const note = diagnostic({
       severity: "error",
       code: "prebuilt-mismatch",
@@ -651,8 +675,19 @@ function sameBytes(file: string, sig: Signature | undefined, hash: string | unde
   return bytes !== undefined && crypto.createHash("sha256").update(bytes).digest("hex") === hash;
 }
 
-/** Deep equality of JSON-like data, where a key holding undefined is the same as no key. */
-function sameData(a: unknown, b: unknown): boolean {
+/** Prebuilt skills whose `body` is still a getter (see `readBodyLater`). */
+const lazyBody = new WeakSet<Skill>();
+
+function setBody(skill: Skill, body: string): void {
+  lazyBody.delete(skill);
+  Object.defineProperty(skill, "body", { value: body, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * Deep equality of JSON-like data, where a key holding undefined is the same as no key;
+ * `skip` is a top-level key left out.
+ */
+function sameData(a: unknown, b: unknown, skip?: string): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -662,7 +697,7 @@ function sameData(a: unknown, b: unknown): boolean {
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  for (const key of keys) if (!sameData(left[key], right[key])) return false;
+  for (const key of keys) if (key !== skip && !sameData(left[key], right[key])) return false;
   return true;
 }
 

@@ -53,7 +53,7 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
       diagnostics: record.diagnostics.map((d) => ({ ...d, file: storedPath(root, d.file) })),
     };
     if (record.skill) {
-      const { scope: _scope, file: _file, dir: _dir, locked: _locked, ...skill } = record.skill;
+      const { scope: _scope, file: _file, dir: _dir, locked: _locked, body: _body, ...skill } = record.skill;
       stored.skill = skill as unknown as Record<string, unknown>;
       if (record.lost) stored.lost = true;
       else {

@@ -25,7 +25,10 @@ export interface StoredFile {
   path: string;
   size: number;
   mtimeMs: number;
-  /** The parsed skill without the loader's own fields (scope, file, dir, locked); absent when it did not load. */
+  /**
+   * The parsed skill without the loader's own fields (scope, file, dir, locked), and without
+   * its body, which is read from the file when first needed; absent when it did not load.
+   */
   skill?: Record<string, unknown>;
   diagnostics: Diagnostic[];
   /** It lost to another file of the same name: `skill` is a stub. */
@@ -83,7 +86,7 @@ const SEVERITIES: readonly Severity[] = ["error", "warning", "info"];
 const SKILL_FIELDS: Readonly<Record<string, { check: Check; optional?: true }>> = {
   name: { check: isString },
   description: { check: isString },
-  body: { check: isString },
+  body: { check: isString, optional: true },
   hash: { check: (v) => typeof v === "string" && /^[0-9a-f]{64}$/u.test(v) },
   bodyLine: { check: isNumber },
   triggers: { check: isStringList },

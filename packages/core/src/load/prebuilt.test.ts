@@ -137,6 +137,47 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("carries no bodies: a body is read from its file when first needed, and activation gets it", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    expect(await fs.readFile(prebuilt, "utf8")).not.toContain("Collect merged pull requests");
+    const shelf = await createShelf(options);
+    const session = shelf.session({ message: "write the release notes", tools: ["Read"] });
+    const activation = session.activate("release-notes", { by: "model" });
+    expect(activation.status).toBe("success");
+    expect(activation.status === "success" && activation.data.instructions).toContain(
+      "Collect merged pull requests since",
+    );
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    expect(shelf.skills()[0]?.body).toBe(scanned.skills()[0]?.body);
+    await scanned.close();
+    expect(codes(shelf.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    await shelf.close();
+  });
+
+  it("a file changed without its size or mtime moving is caught when the skill is used: the file wins", async () => {
+    const { root, skills, options } = await project();
+    const file = await writeSkill(skills, "deploy-prod", USER_ONLY);
+    const second = 1_700_000_000; // whole seconds: utimes keeps them exactly
+    await fs.utimes(file, second, second);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    await fs.writeFile(
+      file,
+      USER_ONLY.replace("allowed-tools: Read", "allowed-tools: Bash").replace("care", "CARE"),
+    );
+    await fs.utimes(file, second, second);
+    const shelf = await createShelf(options);
+    const listed = shelf.skills()[0]!;
+    expect(listed.allowedTools).toEqual(["Read"]); // the list is the prebuilt's until the skill is used
+    expect(listed.body).toBe(""); // its body is no longer the file's: none
+    expect(shelf.get("deploy-prod")?.allowedTools).toEqual(["Bash"]);
+    expect(shelf.get("deploy-prod")?.body).toContain("Deploy with CARE.");
+    expect(shelf.skills()[0]?.allowedTools).toEqual(["Bash"]);
+    expect(codes(shelf.diagnostics())).toContain("prebuilt-mismatch");
+    await shelf.close();
+  });
+
   it("reads files changed, added or removed since the build from their sources, and says the prebuilt is stale", async () => {
     const { root, skills, options } = await project();
     const edited = await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));

@@ -36,7 +36,9 @@ const ASCII_WORD = /^[a-z]+$/u;
 const ASCII_TEXT = /^[\x00-\x7f]*$/u;
 const ASCII_RUN = /[a-zA-Z0-9]+/gu;
 
-const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
+// Made on the first CJK text, not at import: ICU's word dictionary costs ≈ 20 ms to load,
+// and a shelf of English skills planning an English message never needs it.
+let segmenter: Intl.Segmenter | undefined;
 
 // Stemming is the hot path of indexing 10,000 skills; words repeat a lot.
 const stemCache = new Map<string, string>();
@@ -75,6 +77,7 @@ export function containsCjk(text: string): boolean {
 export function segmentCjk(run: string): string[] {
   if (run.length === 1) return [run];
   const words: string[] = [];
+  segmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
   for (const part of segmenter.segment(run)) words.push(part.segment);
   return words;
 }
