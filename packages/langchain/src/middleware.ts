@@ -202,12 +202,15 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       return result;
     },
 
-    afterAgent: async (state) => {
-      const stored = storedState(state);
-      await improve?.({ state: stored ?? { active: [] }, messages: state.messages });
-      const active = stored?.active ?? [];
-      if (active.length > 0) await options.afterRun?.({ active, messages: state.messages });
-    },
+    // Only with something to do after a run: every hook is a node LangGraph runs in each invoke.
+    ...((improve || options.afterRun) && {
+      afterAgent: async (state: ThreadState) => {
+        const stored = storedState(state);
+        await improve?.({ state: stored ?? { active: [] }, messages: state.messages });
+        const active = stored?.active ?? [];
+        if (active.length > 0) await options.afterRun?.({ active, messages: state.messages });
+      },
+    }),
   });
 
   /** A tool call no response in the state holds (a host running the tool node on its own). */
