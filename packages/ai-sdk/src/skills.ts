@@ -12,6 +12,8 @@
  */
 import {
   type AfterRunResult,
+  type EventIds,
+  type Fork,
   type ImproveOptions,
   improveAfterRun,
   type RefreshResult,
@@ -19,7 +21,13 @@ import {
   type Shelf,
   type ToolSpec,
 } from "@skillshelf/core";
-import { type OnDiagnostic, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
+import {
+  type OnDiagnostic,
+  reportedFiles,
+  reportOnce,
+  respondingModel,
+  skillModels,
+} from "@skillshelf/core/adapter";
 import type {
   ActiveTools,
   GenerateTextOnEndCallback,
@@ -32,6 +40,7 @@ import type {
   ToolCallRepairFunction,
   ToolSet,
 } from "ai";
+import { runForkAgent } from "./fork-agent.js";
 import { guardTools } from "./guard.js";
 import { type Messages, toHistory } from "./history.js";
 import { withSkillInstructions } from "./instructions.js";
@@ -69,6 +78,13 @@ export interface CreateSkillsOptions {
    * `resolveModel`, keeps the step's model, and an `onDiagnostic` says so once.
    */
   resolveModel?: (id: string) => LanguageModel | undefined;
+  /**
+   * The files a conversation touches, as your app knows them (opened, edited; relative to the
+   * project), read from the step's messages before each step: a skill with `paths` is offered
+   * when one of them, or a path the message mentions, matches its globs. `wrap({ files })`
+   * overrides it for one request.
+   */
+  files?: (messages: readonly ModelMessage[]) => readonly string[] | undefined;
 }
 
 export interface WrapOptions<TOOLS extends ToolSet> {
@@ -87,6 +103,10 @@ export interface WrapOptions<TOOLS extends ToolSet> {
   repairToolCall?: ToolCallRepairFunction<TOOLS>;
   /** Your own end-of-run callback; the returned `onEnd` calls it after skillshelf's. */
   onEnd?: GenerateTextOnEndCallback<TOOLS>;
+  /** This request's files (as `createSkills({ files })`, which it overrides). */
+  files?: (messages: readonly ModelMessage[]) => readonly string[] | undefined;
+  /** Your chat's thread and this request's run id, stamped on every skill event of the request. */
+  ids?: EventIds;
 }
 
 export interface WrappedOptions<TOOLS extends ToolSet> {
@@ -173,9 +193,26 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
   ): WrappedOptions<TOOLS> {
     const hostTools: ToolSet = wrapOptions.tools ?? {};
     const hostToolNames = Object.keys(hostTools);
-    const sessions = stepSessions((messages) =>
-      shelf.session({ history: toHistory(messages), tools: hostToolNames }),
-    );
+    const filesOf = wrapOptions.files ?? options.files;
+    const ids = wrapOptions.ids;
+    const open = (messages: readonly ModelMessage[]) => {
+      const files = reportedFiles(filesOf, messages, report);
+      return {
+        history: toHistory(messages),
+        tools: hostToolNames,
+        ...(files && { files }),
+        ...(ids && { ids }),
+      };
+    };
+    const sessions = stepSessions((messages) => shelf.session(open(messages)));
+    // The step's own model (before a skill's `model:`): a forked skill's sub-agent runs on it.
+    let agentModel: LanguageModel | undefined;
+    const fork = (f: Fork, abortSignal?: AbortSignal) =>
+      runForkAgent(f, {
+        tools: hostTools,
+        model: (f.model !== undefined ? options.resolveModel?.(f.model) : undefined) ?? agentModel!,
+        ...(abortSignal && { abortSignal }),
+      });
 
     // The AI SDK reads this object again on every step (after prepareStep), so a skill tool
     // the step's plan offers is put in (or refreshed: its description and schema are the
@@ -189,7 +226,7 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     const offer = (specs: readonly ToolSpec[]) => {
       for (const spec of specs) {
         if (spec.name in hostTools) continue; // core never names one after a host tool; belt and braces
-        tools[spec.name] = skillTool(spec, sessions);
+        tools[spec.name] = skillTool(spec, sessions, { fork, onDiagnostic: report });
         skillToolNames.add(spec.name);
       }
     };
@@ -197,7 +234,8 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     const prepareStep: PrepareStepFunction<TOOLS> = async (step) => {
       if (refreshEachRun && step.stepNumber === 0) await shelf.refresh();
       const own = await wrapOptions.prepareStep?.(step);
-      const session = await shelf.openSession({ history: toHistory(step.messages), tools: hostToolNames });
+      const session = await shelf.openSession(open(step.messages));
+      agentModel = own?.model ?? step.model;
       sessions.begin(session, step.messages, own?.messages);
       firstMessages ??= step.messages;
       lastSession = session;

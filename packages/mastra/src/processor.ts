@@ -14,8 +14,11 @@ import type {
   ProcessOutputResultArgs,
   Processor,
 } from "@mastra/core/processors";
+import { MASTRA_THREAD_ID_KEY, type RequestContext } from "@mastra/core/request-context";
 import {
   type Diagnostic,
+  type EventIds,
+  type Fork,
   type ImproveOptions,
   improveAfterRun,
   type Session,
@@ -23,7 +26,8 @@ import {
   type Shelf,
   type TurnPlan,
 } from "@skillshelf/core";
-import { reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
+import { reportedFiles, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
+import { runForkAgent } from "./fork-agent.js";
 import { toHistory } from "./history.js";
 import { guardTools, skillTool } from "./tools.js";
 import { toTranscript } from "./transcript.js";
@@ -57,6 +61,28 @@ export interface SkillsProcessorOptions {
    * `resolveModel`, keeps the agent's model, and an `onDiagnostic` says so once.
    */
   resolveModel?: (id: string) => MastraModelConfig | undefined;
+  /**
+   * The files the conversation touches, as your app knows them (opened, edited; relative to
+   * the project), read at the start of each run: a skill with `paths` is offered when one of
+   * them, or a path the message mentions, matches its globs.
+   */
+  files?: (run: {
+    messages: readonly MastraDBMessage[];
+    requestContext?: RequestContext;
+  }) => readonly string[] | undefined;
+}
+
+/** The run's thread (memory's, from the request context or the messages) and Mastra's run id. */
+function idsOf(args: ProcessInputStepArgs): EventIds | undefined {
+  const fromContext = args.requestContext?.get(MASTRA_THREAD_ID_KEY);
+  const fromMessages = (args.messages as MastraDBMessage[]).findLast(
+    (m) => typeof m.threadId === "string",
+  )?.threadId;
+  const thread = typeof fromContext === "string" && fromContext !== "" ? fromContext : fromMessages;
+  const ids: EventIds = {};
+  if (thread) ids.thread = thread;
+  if (typeof args.runId === "string" && args.runId !== "") ids.run = args.runId;
+  return ids.thread !== undefined || ids.run !== undefined ? ids : undefined;
 }
 
 /** What the processor keeps for one run (Mastra's per-request processor state). */
@@ -68,6 +94,8 @@ interface Run {
   callerActive: Set<string> | undefined;
   /** Write the live state back where the caller carries it (no-op otherwise). */
   save: () => void;
+  /** The agent's model as the run started: a forked skill's sub-agent runs on it (or its skill's). */
+  model: MastraModelConfig;
 }
 
 const RUN = Symbol("skillshelf.run");
@@ -90,7 +118,16 @@ export function createSkillsProcessor(
     const hostTools = { ...(args.tools ?? {}) };
     const context = args.requestContext;
     const carried = context?.get(stateKey) as SessionState | undefined;
+    const messages = args.messages as MastraDBMessage[];
+    const files = reportedFiles(
+      options.files,
+      { messages, ...(context && { requestContext: context }) },
+      report,
+    );
+    const ids = idsOf(args);
     const session = await shelf.openSession({
+      ...(files && { files }),
+      ...(ids && { ids }),
       ...(carried !== undefined ? { state: carried } : {}),
       history: toHistory(args.messages as MastraDBMessage[]),
       // Every tool the agent has: a host tool named like a skill tool (`skill_pdf`,
@@ -103,6 +140,7 @@ export function createSkillsProcessor(
       hostTools,
       callerActive: args.activeTools ? new Set(args.activeTools) : undefined,
       save,
+      model: args.model as MastraModelConfig,
     };
   }
 
@@ -129,8 +167,15 @@ export function createSkillsProcessor(
       if (plan.system) args.messageList.addSystem(plan.system, id);
 
       const ours: Record<string, unknown> = {};
+      const { hostTools, model: agentModel } = run;
+      const fork = async (f: Fork, abortSignal?: AbortSignal) =>
+        runForkAgent(f, {
+          tools: hostTools,
+          model: (f.model !== undefined ? options.resolveModel?.(f.model) : undefined) ?? agentModel,
+          ...(abortSignal && { abortSignal }),
+        });
       for (const spec of plan.tools) {
-        ours[spec.name] = skillTool(spec, session, run.save);
+        ours[spec.name] = skillTool(spec, session, run.save, { fork, onDiagnostic: report });
       }
       const usable = Object.keys(run.hostTools).filter((name) => run.callerActive?.has(name) ?? true);
       const allowed = new Set(session.allowedTools(usable));

@@ -5,8 +5,8 @@
  * already shown the whole response to, so call order and Mastra's concurrency change nothing.
  */
 import { createTool } from "@mastra/core/tools";
-import type { Session, ToolCall, ToolSpec } from "@skillshelf/core";
-import { runHostTool, runSkillTool } from "@skillshelf/core/adapter";
+import type { Fork, Session, ToolCall, ToolSpec } from "@skillshelf/core";
+import { type OnDiagnostic, runHostTool, runSkillTool } from "@skillshelf/core/adapter";
 
 /** The call's id as Mastra passes it to `execute` (converted tools and createTool tools differ). */
 function callId(context: unknown): string | undefined {
@@ -27,14 +27,30 @@ function callOf(name: string, input: unknown, context: unknown): ToolCall {
  * input schema is core's JSON Schema (Mastra accepts JSON Schema); its result is core's
  * structured result, which stays in the thread so the next turn's session can be rebuilt.
  */
-export function skillTool(spec: ToolSpec, session: Session, onChange: () => void = () => undefined) {
+export interface SkillToolOptions {
+  /** Runs a `context: fork` skill's sub-agent; without it such a skill reads FORK_UNAVAILABLE. */
+  fork?: (fork: Fork, abortSignal?: AbortSignal) => Promise<string>;
+  onDiagnostic?: OnDiagnostic;
+}
+
+export function skillTool(
+  spec: ToolSpec,
+  session: Session,
+  onChange: () => void = () => undefined,
+  options: SkillToolOptions = {},
+) {
+  const { fork, onDiagnostic } = options;
   return createTool({
     id: spec.name,
     description: spec.description,
     // biome-ignore lint/suspicious/noExplicitAny: core's ToolSpec carries plain JSON Schema, which Mastra accepts.
     inputSchema: spec.inputSchema as any,
     execute: async (input: unknown, context: unknown) => {
-      const result = runSkillTool(session, callOf(spec.name, input, context));
+      const abortSignal = (context as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
+      const result = runSkillTool(session, callOf(spec.name, input, context), {
+        ...(fork && { fork: (f: Fork) => fork(f, abortSignal) }),
+        ...(onDiagnostic && { onDiagnostic }),
+      });
       onChange();
       return result;
     },

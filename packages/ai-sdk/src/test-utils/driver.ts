@@ -130,8 +130,13 @@ function aiTool(host: HostTool) {
 
 export const aiSdkDriver: ConformanceDriver = {
   name: "ai-sdk",
-  async conversation({ shelf, tools, model, system, roleModel }: DriverOptions) {
-    const skills = await createSkills({ shelf, onDiagnostic: () => {} });
+  async conversation({ shelf, tools, model, system, roleModel, models = {}, files }: DriverOptions) {
+    const skills = await createSkills({
+      shelf,
+      onDiagnostic: () => {},
+      resolveModel: (id) => (models[id] ? mockModel(models[id]) : undefined),
+      ...(files && { files: () => files }),
+    });
     const lead = mockModel(model);
     // The host's "delegate" is the delegation tool (what a skill's `Task` maps to).
     const own: ToolSet = Object.fromEntries(

@@ -5,16 +5,7 @@
  */
 import { runInSession } from "../session/current-session.js";
 import { type ForkToolResult, forkResult } from "../session/fork.js";
-import type {
-  ActivationResult,
-  Diagnostic,
-  Fork,
-  GuardResult,
-  ScriptRunResult,
-  Session,
-  SkillToolResult,
-  ToolCall,
-} from "../types.js";
+import type { ActivationResult, Diagnostic, Fork, GuardResult, Session, ToolCall } from "../types.js";
 
 /** What the model reads when a call names none of skillshelf's tools (any more). */
 export function notASkillTool(toolName: string): Extract<ActivationResult, { status: "error" }> {
@@ -45,7 +36,7 @@ export function runSkillTool(
   session: Session,
   call: ToolCall,
   options: SkillToolOptions = {},
-): SkillToolResult | Promise<ScriptRunResult> | Promise<ForkToolResult> {
+): NonNullable<ReturnType<Session["answerSkillTool"]>> | Promise<ForkToolResult> {
   const fork = options.fork ? session.fork(call) : undefined;
   if (fork && options.fork) return runFork(session, fork, options.fork, options.onDiagnostic);
   return session.answerSkillTool(call) ?? notASkillTool(call.name);

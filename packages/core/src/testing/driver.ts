@@ -54,6 +54,14 @@ export interface DriverOptions {
   system: string;
   /** Role sub-agents: the scripted model the sub-agent runs on (delegation scenarios). */
   roleModel?: ScriptedModel;
+  /**
+   * Models a skill's `model:` id may switch to: the driver maps each id to its framework's
+   * model with the adapter's `resolveModel`. A forked skill's sub-agent runs on the agent's
+   * own model (`model`), or on one of these when its skill names one.
+   */
+  models?: Readonly<Record<string, ScriptedModel>>;
+  /** Files the host reports as touched, passed with the adapter's `files` option. */
+  files?: readonly string[];
 }
 
 /** One conversation (a thread) in a framework. */

@@ -6,8 +6,15 @@
  */
 import { hostDelegationSpec, runDelegation } from "../adapter-kit/delegation.js";
 import { runHostTool, runSkillTool } from "../adapter-kit/tool-calls.js";
-import type { HistoryItem, ToolCall } from "../types.js";
-import type { ConformanceDriver, HostTool, ModelView, SeenMessage, SeenTool } from "./driver.js";
+import type { GuardResult, HistoryItem, ToolCall } from "../types.js";
+import type {
+  ConformanceDriver,
+  HostTool,
+  ModelView,
+  ScriptedModel,
+  SeenMessage,
+  SeenTool,
+} from "./driver.js";
 
 /** Steps per user message before the loop gives up (a scripted model that never answers). */
 export const MAX_STEPS = 12;
@@ -18,13 +25,22 @@ function seen(tool: HostTool): SeenTool {
 
 export const referenceDriver: ConformanceDriver = {
   name: "reference",
-  conversation({ shelf, tools, model, system, roleModel }) {
+  conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const history: HistoryItem[] = [];
     const messages: SeenMessage[] = [];
     const names = tools.map((t) => t.name);
     let counter = 0;
 
-    const runSubAgent = async (instructions: string, task: string, allowed: readonly string[]) => {
+    /** A step's model: the one a skill's `model:` id names, when the host maps it, else the agent's. */
+    const modelFor = (id: string | undefined): ScriptedModel => (id !== undefined && models[id]) || model;
+
+    const runSubAgent = async (
+      script: ScriptedModel,
+      instructions: string,
+      task: string,
+      allowed: readonly string[],
+      guard?: (call: ToolCall) => GuardResult,
+    ) => {
       const sub: SeenMessage[] = [{ role: "user", text: task }];
       for (let step = 0; step < MAX_STEPS; step++) {
         const view: ModelView = {
@@ -32,13 +48,18 @@ export const referenceDriver: ConformanceDriver = {
           tools: tools.filter((t) => allowed.includes(t.name)).map(seen),
           messages: [...sub],
         };
-        const reply = (roleModel ?? (() => ({ text: "" })))(view);
+        const reply = script(view);
         if ("text" in reply) return reply.text;
         sub.push({
           role: "assistant",
           calls: reply.calls.map((c) => ({ name: c.name, input: c.input ?? {} })),
         });
         for (const call of reply.calls) {
+          const verdict = guard?.({ name: call.name, input: call.input ?? {} });
+          if (verdict && !verdict.allowed) {
+            sub.push({ role: "tool", name: call.name, result: verdict.result });
+            continue;
+          }
           const tool = allowed.includes(call.name) ? tools.find((t) => t.name === call.name) : undefined;
           sub.push({ role: "tool", name: call.name, result: tool ? await tool.run(call.input ?? {}) : null });
         }
@@ -52,7 +73,7 @@ export const referenceDriver: ConformanceDriver = {
         history.push({ kind: "user", text });
         messages.push({ role: "user", text });
         for (let step = 0; step < MAX_STEPS; step++) {
-          const session = await shelf.openSession({ history, tools: names });
+          const session = await shelf.openSession({ history, tools: names, ...(files && { files }) });
           const plan = session.plan();
           const allowed = new Set(plan.allowedTools);
           const delegation =
@@ -73,7 +94,7 @@ export const referenceDriver: ConformanceDriver = {
             ],
             messages: [...messages],
           };
-          const reply = model(view);
+          const reply = modelFor(plan.model)(view);
           if ("text" in reply) {
             messages.push({ role: "assistant", text: reply.text });
             return;
@@ -87,12 +108,16 @@ export const referenceDriver: ConformanceDriver = {
           session.respond(calls);
           for (const call of calls) {
             let result: unknown;
-            if (session.isSkillTool(call.name)) result = await runSkillTool(session, call);
-            else if (call.name === "delegate" && roleModel) {
+            if (session.isSkillTool(call.name)) {
+              // A forked skill's sub-agent runs on the agent's model (or its skill's), guarded by core.
+              result = await runSkillTool(session, call, {
+                fork: (f) => runSubAgent(modelFor(f.model), f.instructions, f.task, f.tools, f.guard),
+              });
+            } else if (call.name === "delegate" && roleModel) {
               result = await runHostTool(session, call, () =>
                 runDelegation(shelf, call.input, {
                   tools: names.filter((n) => n !== "delegate"),
-                  run: (d) => runSubAgent(d.instructions, d.task, d.tools),
+                  run: (d) => runSubAgent(roleModel, d.instructions, d.task, d.tools),
                 }),
               );
             } else {

@@ -118,7 +118,7 @@ let threads = 0;
 
 export const langchainDriver: ConformanceDriver = {
   name: "langchain",
-  conversation({ shelf, tools, model, system, roleModel }) {
+  conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const own = tools.filter((t) => !(roleModel && t.name === DELEGATE)).map(langchainTool);
     const delegation =
       roleModel && tools.some((t) => t.name === DELEGATE)
@@ -135,7 +135,14 @@ export const langchainDriver: ConformanceDriver = {
       model: new ScriptedChatModel(model),
       tools: [...own, ...delegation],
       systemPrompt: system,
-      middleware: [skillsMiddleware({ shelf, onDiagnostic: () => {} })],
+      middleware: [
+        skillsMiddleware({
+          shelf,
+          onDiagnostic: () => {},
+          resolveModel: (id) => (models[id] ? new ScriptedChatModel(models[id]) : undefined),
+          ...(files && { files: () => files }),
+        }),
+      ],
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: `conformance-${++threads}` } };

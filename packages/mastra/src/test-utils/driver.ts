@@ -140,8 +140,13 @@ function mastraTool(tool: HostTool) {
 /** The driver, running each user turn through `agent.generate()` or `agent.stream()`. */
 export const mastraDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
   name: `mastra (${mode})`,
-  conversation({ shelf, tools, model, system, roleModel }) {
-    const skills = createSkills({ shelf, onDiagnostic: () => undefined });
+  conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
+    const skills = createSkills({
+      shelf,
+      onDiagnostic: () => undefined,
+      resolveModel: (id) => (models[id] ? mastraModel(models[id]) : undefined),
+      ...(files && { files: () => files }),
+    });
     const own = Object.fromEntries(tools.map((tool) => [tool.name, mastraTool(tool)]));
     // A scenario's `delegate` host tool stands for the delegation tool, as in a real app.
     const { delegate: _standIn, ...others } = own;
