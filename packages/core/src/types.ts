@@ -335,18 +335,38 @@ export type ToolResult<TData = unknown, TError extends string = string> =
   | { status: "success"; data: TData; message: string }
   | { status: "error"; error_type: TError; message: string };
 
-export type ActivationResult = ToolResult<
-  {
-    name: string;
-    instructions: string;
-    /** The host tools allowed while it is active; null when it does not restrict. */
-    allowedTools: string[] | null;
-    resources: string[];
-    /** Its whitelist as written, pinned for as long as it is active (a stateless host replays it). */
-    policy?: PinnedPolicy;
-  },
-  ActivationErrorType
->;
+/** What a successful activation hands the model. */
+export interface ActivationData {
+  name: string;
+  instructions: string;
+  /** The host tools allowed while it is active; null when it does not restrict. */
+  allowedTools: string[] | null;
+  resources: string[];
+  /** Its whitelist as written, pinned for as long as it is active (a stateless host replays it). */
+  policy?: PinnedPolicy;
+  /** A skill with parameters: its arguments as checked, defaults filled in (what a workflow's steps receive). */
+  arguments?: Record<string, unknown>;
+}
+
+export type ActivationResult = ToolResult<ActivationData, ActivationErrorType> | InvalidArgumentsResult;
+
+/** One argument that does not fit a skill's parameters, said so the model can send the right value. */
+export interface ArgumentProblem {
+  /** The argument, as a dotted path (`time_range`, `filters.0.field`); "" for the whole object. */
+  field: string;
+  /** What is wrong with the value that was sent. */
+  problem: string;
+  /** What to send instead. */
+  expected: string;
+}
+
+/** Arguments that do not fit the skill's parameters: the skill is not activated, and `errors` say what to send. */
+export interface InvalidArgumentsResult {
+  status: "error";
+  error_type: "INVALID_ARGUMENTS";
+  message: string;
+  errors: ArgumentProblem[];
+}
 
 /** The end tool's result. */
 export type EndResult = ToolResult<{ ended: string[] }, "NOT_ACTIVE" | "INVALID_ARGUMENTS">;

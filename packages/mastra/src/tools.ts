@@ -5,8 +5,8 @@
  * already shown the whole response to, so call order and Mastra's concurrency change nothing.
  */
 import { createTool } from "@mastra/core/tools";
-import type { Fork, Session, ToolCall, ToolSpec } from "@skillshelf/core";
-import { type OnDiagnostic, runHostTool, runSkillTool } from "@skillshelf/core/adapter";
+import type { Session, ToolCall, ToolSpec } from "@skillshelf/core";
+import { runHostTool, runSkillTool } from "@skillshelf/core/adapter";
 
 /** The call's id as Mastra passes it to `execute` (converted tools and createTool tools differ). */
 function callId(context: unknown): string | undefined {
@@ -23,34 +23,35 @@ function callOf(name: string, input: unknown, context: unknown): ToolCall {
 }
 
 /**
- * A Mastra tool for one of core's ToolSpecs (skill_<name>, activate_skill, end_skill). Its
- * input schema is core's JSON Schema (Mastra accepts JSON Schema); its result is core's
- * structured result, which stays in the thread so the next turn's session can be rebuilt.
+ * Core's JSON Schema as a Standard Schema that accepts every input: the model is shown the
+ * schema as it is, and core checks the call itself. Mastra's own check would answer a typed
+ * skill's wrong arguments with its own error text (and without the schema's formats) before
+ * core could give the structured INVALID_ARGUMENTS every adapter gives.
  */
-export interface SkillToolOptions {
-  /** Runs a `context: fork` skill's sub-agent; without it such a skill reads FORK_UNAVAILABLE. */
-  fork?: (fork: Fork, abortSignal?: AbortSignal) => Promise<string>;
-  onDiagnostic?: OnDiagnostic;
+function checkedByCore(schema: Record<string, unknown>) {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "skillshelf",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
 }
 
-export function skillTool(
-  spec: ToolSpec,
-  session: Session,
-  onChange: () => void = () => undefined,
-  options: SkillToolOptions = {},
-) {
-  const { fork, onDiagnostic } = options;
+/**
+ * A Mastra tool for one of core's ToolSpecs (skill_<name>, activate_skill, end_skill). Its
+ * input schema is core's JSON Schema, checked by core; its result is core's structured
+ * result, which stays in the thread so the next turn's session can be rebuilt.
+ */
+export function skillTool(spec: ToolSpec, session: Session, onChange: () => void = () => undefined) {
   return createTool({
     id: spec.name,
     description: spec.description,
-    // biome-ignore lint/suspicious/noExplicitAny: core's ToolSpec carries plain JSON Schema, which Mastra accepts.
-    inputSchema: spec.inputSchema as any,
+    // biome-ignore lint/suspicious/noExplicitAny: a Standard Schema over core's plain JSON Schema.
+    inputSchema: checkedByCore(spec.inputSchema) as any,
     execute: async (input: unknown, context: unknown) => {
-      const abortSignal = (context as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
-      const result = runSkillTool(session, callOf(spec.name, input, context), {
-        ...(fork && { fork: (f: Fork) => fork(f, abortSignal) }),
-        ...(onDiagnostic && { onDiagnostic }),
-      });
+      const result = runSkillTool(session, callOf(spec.name, input, context));
       onChange();
       return result;
     },

@@ -1,3 +1,4 @@
+export { currentRequestNote } from "./current-request.js";
 export { MAX_ARGUMENTS_LENGTH } from "./limits.js";
 export {
   declaresParameters,
@@ -14,4 +15,4 @@ export type {
   ParameterSource,
   ValidArguments,
 } from "./types.js";
-export { argumentsFromText, validateArguments } from "./validate-arguments.js";
+export { argumentsFromText, recordedArguments, validateArguments } from "./validate-arguments.js";

@@ -10,23 +10,9 @@ export type ParameterSchema = Record<string, unknown>;
 /** Where a skill's parameter schema came from. */
 export type ParameterSource = "schema.json" | "frontmatter";
 
-/** One argument that does not fit, said so the model can send the right value instead. */
-export interface ArgumentProblem {
-  /** The argument, as a dotted path (`time_range`, `filters.0.field`); "" for the whole object. */
-  field: string;
-  /** What is wrong with the value that was sent. */
-  problem: string;
-  /** What to send instead. */
-  expected: string;
-}
+export type { ArgumentProblem, InvalidArgumentsResult } from "../types.js";
 
-/** The result an activation with arguments that do not fit its schema gets; the skill is not activated. */
-export interface InvalidArgumentsResult {
-  status: "error";
-  error_type: "INVALID_ARGUMENTS";
-  message: string;
-  errors: ArgumentProblem[];
-}
+import type { InvalidArgumentsResult } from "../types.js";
 
 /** The arguments checked against the skill's schema, defaults filled in. */
 export interface ValidArguments {

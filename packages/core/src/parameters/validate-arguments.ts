@@ -121,3 +121,23 @@ export function argumentsFromText(text: string, split: (text: string) => string[
   }
   return values;
 }
+
+/**
+ * The checked arguments an activation recorded (their JSON in `args`), for a skill with
+ * parameters; undefined for any other skill, or when `args` is not such an object.
+ */
+export function recordedArguments(
+  skill: ParameterSkill,
+  args: string | undefined,
+): Record<string, unknown> | undefined {
+  if (args === undefined || !args.trimStart().startsWith("{")) return undefined;
+  if (!skillParameters(skill).parameters) return undefined;
+  try {
+    const value = JSON.parse(args) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

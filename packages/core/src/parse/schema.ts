@@ -235,7 +235,7 @@ const FIELDS: readonly FieldSpec[] = [
   field("user-invocable", "userInvocable", flag, "true or false"),
   field("argument-hint", "argumentHint", argumentHint, "a string (or a list such as `[issue-number]`)"),
   field("arguments", "arguments", words, "a list of argument names, or one space-separated string"),
-  field("parameters", "parameters", parameterSchema, "a JSON Schema mapping (`type: object`, `properties: …`)", true),
+  field("parameters", "parameters", parameterSchema, "a JSON Schema mapping (`type: object`)", true),
   field("version", "version", scalarText, 'a version string (e.g. "1.2.0")'),
   field("role", "role", flag, "true or false"),
   field("model", "model", scalarText, "a model id string"),

@@ -101,9 +101,29 @@ describe("readActivationInput", () => {
       args: "x",
     });
     expect(readActivationInput('{"name":"pdf"}', true)).toEqual({ ok: true, name: "pdf", args: undefined });
-    expect(readActivationInput(undefined, false)).toEqual({ ok: true, args: undefined });
-    expect(readActivationInput("", false)).toEqual({ ok: true, args: undefined });
-    expect(readActivationInput({ args: ["a", 2] }, false)).toEqual({ ok: true, args: "a 2" });
+    expect(readActivationInput(undefined, false)).toEqual({ ok: true, args: undefined, values: {} });
+    expect(readActivationInput("", false)).toEqual({ ok: true, args: undefined, values: {} });
+    expect(readActivationInput({ args: ["a", 2] }, false)).toEqual({
+      ok: true,
+      args: "a 2",
+      values: { args: ["a", 2] },
+    });
+  });
+
+  it("reads a typed skill's arguments: the whole input of its tool, `arguments` of activate_skill", () => {
+    expect(readActivationInput({ time_range: "current_month" }, false)).toEqual({
+      ok: true,
+      values: { time_range: "current_month" },
+    });
+    expect(readActivationInput({ name: "q", arguments: { limit: 3 } }, true)).toEqual({
+      ok: true,
+      name: "q",
+      values: { limit: 3 },
+    });
+    expect(readActivationInput({ name: "q", arguments: '{"limit":3}' }, true)).toMatchObject({
+      values: { limit: 3 },
+    });
+    expect(readActivationInput({ name: "q" }, true)).toEqual({ ok: true, name: "q" });
   });
 
   it("explains what is wrong", () => {

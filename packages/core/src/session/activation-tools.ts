@@ -3,6 +3,7 @@
  * stage-1 candidate (its description is the whole pitch: what, when, and what NOT for), and
  * one `activate_skill` tool with an enum of every other skill the model may activate.
  */
+import { skillParameters } from "../parameters/skill-parameters.js";
 import type { Skill, ToolSpec } from "../types.js";
 
 export const ACTIVATE_SKILL_TOOL = "activate_skill";
@@ -168,14 +169,35 @@ function takesArguments(skill: Skill): boolean {
   return Boolean(skill.argumentHint) || skill.arguments.length > 0 || skill.body.includes("$ARGUMENTS");
 }
 
+/**
+ * A skill's parameter schema as a tool's input schema: the model fills the typed arguments
+ * (enums, formats, defaults, required) in the call itself. `$schema` and `$id` are left out:
+ * providers' tool schemas take neither, and references stay local (`#/definitions/…`).
+ */
+function parametersInputSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+const FILL_FROM_CURRENT_REQUEST =
+  " Fill its arguments from the user's current request only, not from earlier messages, unless the request refers back to them.";
+
 /** The `skill_<name>` tool for one candidate. */
 export function skillToolSpec(skill: Skill, toolName: string = skillToolName(skill.name)): ToolSpec {
+  const typed = skillParameters(skill);
+  if (typed.parameters) {
+    return {
+      name: toolName,
+      description: skillToolDescription(skill) + FILL_FROM_CURRENT_REQUEST,
+      inputSchema: parametersInputSchema(typed.parameters.schema),
+    };
+  }
   return {
     name: toolName,
     description: skillToolDescription(skill),
     inputSchema: {
       type: "object",
-      properties: takesArguments(skill) ? { args: argsProperty(skill) } : {},
+      properties: !typed.broken && takesArguments(skill) ? { args: argsProperty(skill) } : {},
       additionalProperties: false,
     },
   };
@@ -201,6 +223,12 @@ export function activateSkillToolSpec(
           description: "The skill's name, exactly as in the catalog.",
         },
         args: argsProperty(undefined),
+        arguments: {
+          type: "object",
+          description:
+            "For a skill that takes typed parameters: its arguments as an object, from the user's current request only. " +
+            "If they do not fit, the result says which fields to send and how.",
+        },
       },
       required: ["name"],
       additionalProperties: false,
@@ -239,11 +267,17 @@ export function endSkillToolSpec(
   };
 }
 
-/** The skill name and arguments in an activation tool call's input, or what is wrong with it. */
+/**
+ * The skill name and arguments in an activation tool call's input, or what is wrong with it.
+ * `values` is the object a skill with typed parameters is checked against: the whole input of
+ * its `skill_<name>` tool, or the `arguments` object of `activate_skill`.
+ */
 export function readActivationInput(
   input: unknown,
   needsName: boolean,
-): { ok: true; name?: string; args?: string } | { ok: false; problem: string } {
+):
+  | { ok: true; name?: string; args?: string; values?: Record<string, unknown> }
+  | { ok: false; problem: string } {
   let value = input;
   if (typeof value === "string") {
     // Some hosts hand over the raw JSON text of the arguments.
@@ -258,6 +292,7 @@ export function readActivationInput(
     return { ok: false, problem: "the input must be an object" };
   }
   const record = value as Record<string, unknown>;
+  const values = needsName ? typedArguments(record.arguments) : record;
   let args: string | undefined;
   if (record.args !== undefined && record.args !== null) {
     if (typeof record.args === "string") args = record.args;
@@ -268,11 +303,26 @@ export function readActivationInput(
       args = record.args.map(String).join(" ");
     } else return { ok: false, problem: '"args" must be a string' };
   }
-  if (!needsName) return { ok: true, args };
+  if (!needsName) return { ok: true, args, values };
   if (typeof record.name !== "string" || record.name.trim() === "") {
     return { ok: false, problem: '"name" (the skill to activate) is missing' };
   }
-  return { ok: true, name: record.name.trim(), args };
+  return { ok: true, name: record.name.trim(), args, values };
+}
+
+/** `activate_skill`'s `arguments`: an object, or its JSON text (some models send it as a string). */
+function typedArguments(value: unknown): Record<string, unknown> | undefined {
+  let parsed = value;
+  if (typeof parsed === "string") {
+    try {
+      parsed = JSON.parse(parsed);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
 
 /** The confined reader's names, preferred first (the others when a host tool has the name). */

@@ -3,6 +3,7 @@
  * and the tools it may use. A skill file, a resource name or the model's own arguments must
  * never be able to close or forge that framing, so everything inside is escaped.
  */
+import { recordedArguments } from "../parameters/validate-arguments.js";
 import type { ActiveSkill, Skill } from "../types.js";
 import { skillResources } from "./resources.js";
 import { currentDateLine, substituteArguments } from "./substitute.js";
@@ -33,12 +34,15 @@ export function takesPositionalArguments(skill: Skill): boolean {
 }
 
 export function instructionsOf(skill: Skill, entry: Pick<ActiveSkill, "args">): string {
+  const values = recordedArguments(skill, entry.args);
   return escapeFraming(
     substituteArguments(skill.body, {
       args: entry.args,
       argumentNames: skill.arguments,
+      values,
       skillDir: skill.dir,
-      positional: takesPositionalArguments(skill),
+      // Typed arguments are named: `$1` in such a body is text (a price), not a position.
+      positional: values === undefined && takesPositionalArguments(skill),
     }).trim(),
   );
 }

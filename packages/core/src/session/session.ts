@@ -10,6 +10,9 @@
  * replayed silently: no event, no usage count, the same outcome.
  */
 
+import { currentRequestNote } from "../parameters/current-request.js";
+import { skillParameters } from "../parameters/skill-parameters.js";
+import { argumentsFromText, recordedArguments, validateArguments } from "../parameters/validate-arguments.js";
 import { matchesSkillPaths, mentionedPaths } from "../parse/path-globs.js";
 import type { ToolAliases } from "../policy/aliases.js";
 import { createToolPolicy, type ToolPolicy } from "../policy/tool-policy.js";
@@ -67,7 +70,7 @@ import { activeSection, instructionsOf, MAX_ARGS_LENGTH, toolList } from "./rend
 import { skillResources } from "./resources.js";
 import { DEFAULT_SCOPE, END_COMMAND, endsOnNewMessage } from "./scope.js";
 import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "./state.js";
-import { currentDateLine } from "./substitute.js";
+import { currentDateLine, splitArguments } from "./substitute.js";
 import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
@@ -567,6 +570,8 @@ export function createSession(options: SessionOptions): Session {
       resources,
     };
     if (entry.policy) data.policy = entry.policy;
+    const typed = recordedArguments(skill, entry.args);
+    if (typed) data.arguments = typed;
     return { status: "success", data, message: text };
   };
 
@@ -574,12 +579,23 @@ export function createSession(options: SessionOptions): Session {
     requested: string,
     by: ActiveSkill["by"],
     args: string | undefined,
-    extra: { call?: string; pinned?: PinnedPolicy } = {},
+    extra: { call?: string; pinned?: PinnedPolicy; values?: Record<string, unknown> } = {},
   ): ActivationResult => {
     const skill =
       source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
     if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
+    const typed = skillParameters(skill);
+    if (typed.parameters || typed.broken) {
+      // Typed arguments are checked before anything of the skill is loaded: the model gets
+      // what to send instead, and the skill stays inactive.
+      const check = validateArguments(skill, extra.values ?? argumentsFromText(args ?? "", splitArguments));
+      if (!check.ok) {
+        refuse(skill.name, by, check.result);
+        return check.result;
+      }
+      args = JSON.stringify(check.values);
+    }
     if (skill.context === "fork" && by === "model") return startFork(skill, args, extra.call);
     const name = skill.name;
     const now = clock();
@@ -592,6 +608,8 @@ export function createSession(options: SessionOptions): Session {
         // Activated again after the model ended it: it runs again, under the same pinned limits.
         delete existing.finished;
         existing.at = now.toISOString();
+        // A typed skill runs again on the arguments of this call, not the last one's.
+        if (typed.parameters && args !== undefined) existing.args = args;
         emit({ type: "activated", at: existing.at, skill: name, by });
         return success(skill, existing, `Skill "${name}" is active again. Follow its instructions.`);
       }
@@ -836,7 +854,8 @@ export function createSession(options: SessionOptions): Session {
     }
     // A forked skill ran in its own sub-agent: the conversation never had it active.
     if (isForkOutput(value)) return;
-    const data = (value as { data?: { name?: unknown; policy?: unknown } } | undefined)?.data;
+    const data = (value as { data?: { name?: unknown; policy?: unknown; arguments?: unknown } } | undefined)
+      ?.data;
     const generic = names.isGeneric(item.toolName);
     let target = generic ? undefined : names.skillName(item.toolName);
     if (!generic && target === undefined) {
@@ -847,7 +866,17 @@ export function createSession(options: SessionOptions): Session {
     }
     const parsed = readActivationInput(item.input, generic);
     if (!parsed.ok) return;
-    restoreActivation(target ?? parsed.name!, parsed.args, item.id, readPinnedPolicy(data?.policy));
+    // A typed skill ran with the arguments its result recorded (defaults filled in).
+    const recorded =
+      data?.arguments && typeof data.arguments === "object" && !Array.isArray(data.arguments)
+        ? JSON.stringify(data.arguments)
+        : undefined;
+    restoreActivation(
+      target ?? parsed.name!,
+      recorded ?? parsed.args,
+      item.id,
+      readPinnedPolicy(data?.policy),
+    );
   };
 
   // ── open: from the state or the history, then the latest user message ──
@@ -927,6 +956,13 @@ export function createSession(options: SessionOptions): Session {
       const skill = source.get(name);
       if (skill && !top.includes(skill)) top.push(skill);
     }
+    // A typed skill stays callable while active: a new request routed to it runs it again
+    // with that request's arguments.
+    for (const c of match.candidates) {
+      const skill = source.get(c.name);
+      if (!skill || !isActive(c.name) || vetoed.has(c.name) || top.includes(skill)) continue;
+      if (skillParameters(skill).parameters) top.push(skill);
+    }
     const left = [...state.active.map((a) => a.name), ...vetoed];
     if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
     const available = availableFor(v, left, usable);
@@ -970,6 +1006,11 @@ export function createSession(options: SessionOptions): Session {
     }
     if (matchProblem) diagnostics.push(matchProblem);
     if (catalog.problem) diagnostics.push(catalog.problem);
+    const typedSkills = [...top, ...running().flatMap((a) => source.get(a.name) ?? [])].filter((skill) => {
+      const report = skillParameters(skill);
+      if (report.diagnostics.length > 0) diagnostics.push(...report.diagnostics);
+      return report.parameters !== undefined;
+    });
 
     const shownCandidates = candidates.slice(0, Math.max(topCount, 2));
     const ambiguous = match.ambiguous && candidates.length > 1;
@@ -983,6 +1024,12 @@ export function createSession(options: SessionOptions): Session {
       ambiguous ? say.ambiguityNote(shownCandidates.slice(0, 2).map((c) => c.name)) : "",
       say.endedNote(ended, (name) => (reoffered.includes(name) ? names.toolName(name) : undefined)),
       turnNote ?? "",
+      typedSkills.length > 0
+        ? currentRequestNote(
+            turnMessage,
+            running().length > 0 ? undefined : currentDateLine(now, options.timeZone),
+          )
+        : "",
       activeSection(
         entries,
         now,
@@ -1180,7 +1227,7 @@ export function createSession(options: SessionOptions): Session {
             target ?? parsed.name!,
             "model",
             parsed.args,
-            call.id !== undefined ? { call: call.id } : {},
+            call.id !== undefined ? { call: call.id, values: parsed.values } : { values: parsed.values },
           )
         : refuse(target ?? "", "model", {
             error_type: "INVALID_ARGUMENTS",

@@ -41,6 +41,11 @@ export interface SubstituteOptions {
   args?: string;
   /** Names for `$name`, by position (the skill's `arguments`). */
   argumentNames?: readonly string[];
+  /**
+   * A typed skill's checked arguments: `$name` is the value of the parameter `name` (text as
+   * it is, anything else as JSON), and `$ARGUMENTS` is `args` (their JSON).
+   */
+  values?: Readonly<Record<string, unknown>>;
   /** Fill `${SKILL_DIR}` / `${CLAUDE_SKILL_DIR}`. */
   skillDir?: string;
   /**
@@ -68,7 +73,10 @@ function escapeRegExp(text: string): string {
 export function substituteArguments(body: string, options: SubstituteOptions = {}): string {
   const args = options.args ?? "";
   const parts = splitArguments(args);
-  const names = (options.argumentNames ?? []).filter((n) => NAME.test(n));
+  const values = options.values;
+  const typedNames = values ? Object.keys(values) : [];
+  const positionalNames = (options.argumentNames ?? []).filter((n) => NAME.test(n));
+  const names = [...new Set([...positionalNames, ...typedNames.filter((n) => NAME.test(n))])];
   const namePattern = [...names]
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp)
@@ -100,7 +108,11 @@ export function substituteArguments(body: string, options: SubstituteOptions = {
         value = options.skillDir;
       } else if (position !== undefined)
         value = options.positional ? (parts[Number(position)] ?? "") : undefined;
-      else if (name !== undefined) value = parts[names.indexOf(name)] ?? "";
+      else if (name !== undefined)
+        value =
+          values && Object.hasOwn(values, name)
+            ? valueText(values[name])
+            : (parts[positionalNames.indexOf(name)] ?? "");
       if (value === undefined) return match;
       if (escaped) return match.slice(1);
       if (isArgument) usedArguments = true;
@@ -109,6 +121,13 @@ export function substituteArguments(body: string, options: SubstituteOptions = {
   );
   if (!usedArguments && args.trim() !== "") return `${text.trimEnd()}\n\nARGUMENTS: ${args.trim()}`;
   return text;
+}
+
+/** A parameter's value in the body: text as written, numbers and structures as JSON. */
+function valueText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  return JSON.stringify(value) ?? "";
 }
 
 const dateFormats = new Map<

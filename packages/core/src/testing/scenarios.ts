@@ -28,8 +28,6 @@ export interface CallRecord {
   skillTools: Array<{ name: string; description: string; inputSchema: unknown }>;
   /** The tool results the model reads in this call that arrived since its previous call. */
   results: Array<{ name: string; result: unknown }>;
-  /** The scenario's model id that answered, when a skill's `model:` switched to one (absent: the agent's own). */
-  model?: string;
 }
 
 export interface ScenarioRecords {
@@ -54,10 +52,6 @@ export interface Scenario {
   replies: ModelReply[];
   /** A role sub-agent's replies (delegation scenarios). */
   roleReplies?: ModelReply[];
-  /** Model ids the host maps (`resolveModel`); they answer from `replies`, in call order, as the agent's model does. */
-  models?: string[];
-  /** Files the host reports as touched (the adapters' `files` option). */
-  hostFiles?: string[];
   /** The scenario's own expectations on the records; throws with a message when one fails. */
   check(records: ScenarioRecords): void;
 }
@@ -166,18 +160,6 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
         return main(view);
       },
       ...(scenario.roleReplies && { roleModel: role }),
-      ...(scenario.models && {
-        models: Object.fromEntries(
-          scenario.models.map((id): [string, ScriptedModel] => [
-            id,
-            (view) => {
-              records.calls.push({ ...record(view, root), model: id });
-              return main(view);
-            },
-          ]),
-        ),
-      }),
-      ...(scenario.hostFiles && { files: scenario.hostFiles }),
     });
     for (const turn of scenario.turns) {
       await turn.before?.(root);
@@ -248,6 +230,30 @@ const calls = (...list: Array<[string, Record<string, unknown>?]>): ModelReply =
 });
 const text = (t: string): ModelReply => ({ text: t });
 const errorOf = (result: unknown) => (result as { error_type?: string } | null)?.error_type;
+
+const MEMBER_QUERY = `---
+name: member-query
+description: Query member spending (top members, totals) for a time range.
+triggers: [top members, member spending]
+---
+Query the top $limit members for $time_range.
+`;
+
+const MEMBER_QUERY_SCHEMA = JSON.stringify({
+  type: "object",
+  properties: {
+    time_range: {
+      type: "string",
+      enum: ["current_month", "last_month", "last_3_months", "last_7_days", "custom"],
+      description: "The period; custom needs start_date and end_date.",
+    },
+    start_date: { type: "string", format: "date", description: "First day, YYYY-MM-DD (custom only)." },
+    end_date: { type: "string", format: "date", description: "Last day, YYYY-MM-DD (custom only)." },
+    limit: { type: "integer", minimum: 1, maximum: 100, default: 10 },
+  },
+  required: ["time_range"],
+  additionalProperties: false,
+});
 
 export const conformanceScenarios: Scenario[] = [
   {
@@ -657,81 +663,125 @@ export const conformanceScenarios: Scenario[] = [
     },
   },
   {
-    name: "a context: fork skill runs in a sub-agent: it sees the body and its tools, the conversation only the answer",
-    skills: {
-      "dep-audit": `---\nname: dep-audit\ndescription: Audit the project's dependencies for known risks.\ntriggers: [audit the dependencies]\ncontext: fork\nallowed-tools: read_file\n---\nFORK-BODY: read $ARGUMENTS and list the risky packages.\n`,
-    },
-    tools: ["read_file", "web_search", "send_email"],
-    turns: [{ user: "audit the dependencies" }, { user: "email the summary to the team" }],
-    replies: [
-      call("skill_dep-audit", { args: "package-lock.json" }),
-      // the sub-agent, on the agent's own model
-      call("read_file", { path: "package-lock.json" }),
-      text("Two risky packages: left-pad, event-stream."),
-      // the conversation again
-      text("The audit found two risky packages."),
-      call("send_email", { to: "team" }),
-      text("Sent."),
-    ],
-    check({ calls: c, ran }) {
-      expect(
-        c[0]?.skillTools.some((t) => t.name === "skill_dep-audit"),
-        "the forked skill is offered",
-      );
-      expect(c[1]?.system.includes("FORK-BODY: read package-lock.json"), "the sub-agent reads the body");
-      expect(!c[1]?.system.includes("<skill_content"), "as its own instructions, not an active skill");
-      expect(JSON.stringify(c[1]?.tools) === '["read_file"]', "the sub-agent gets only its whitelist");
-      const answer = c[3]?.results[0]?.result as {
-        status?: string;
-        data?: { text?: string; forked?: boolean };
+    name: "a skill's typed parameters are its tool's schema: enums, formats, defaults and required reach the model",
+    skills: { "member-query": MEMBER_QUERY },
+    files: { ".skillshelf/skills/member-query/schema.json": MEMBER_QUERY_SCHEMA },
+    tools: ["web_search"],
+    turns: [{ user: "show the top members by spending this month" }],
+    replies: [call("skill_member-query", { time_range: "current_month" }), text("Here are the top 10.")],
+    check({ calls: c }) {
+      const tool = c[0]?.skillTools.find((t) => t.name === "skill_member-query");
+      const schema = tool?.inputSchema as {
+        properties?: Record<string, { enum?: unknown[]; format?: string; default?: unknown }>;
+        required?: string[];
       };
       expect(
-        answer?.status === "success" && answer.data?.forked === true,
-        "the conversation reads the fork's result",
+        JSON.stringify(schema?.properties?.time_range?.enum) ===
+          '["current_month","last_month","last_3_months","last_7_days","custom"]',
+        "the enum reaches the model",
       );
-      expect(answer?.data?.text === "Two risky packages: left-pad, event-stream.", "its answer");
-      expect(!JSON.stringify(c[3]).includes("FORK-BODY"), "the conversation never sees the body");
-      expect(!JSON.stringify(c[4]).includes("FORK-BODY"), "nor later");
-      expect(c[4]?.tools.includes("send_email"), "the fork's whitelist never limited the conversation");
+      expect(schema?.properties?.start_date?.format === "date", "the format reaches the model");
+      expect(schema?.properties?.limit?.default === 10, "the default reaches the model");
+      expect(JSON.stringify(schema?.required) === '["time_range"]', "required reaches the model");
+      const result = c[1]?.results[0]?.result as {
+        status?: string;
+        data?: { arguments?: Record<string, unknown> };
+      };
+      expect(result?.status === "success", "valid arguments activate the skill");
       expect(
-        JSON.stringify(ran) ===
-          JSON.stringify([
-            { name: "read_file", input: { path: "package-lock.json" } },
-            { name: "send_email", input: { to: "team" } },
-          ]),
-        "the sub-agent's read and the conversation's email ran",
+        JSON.stringify(result?.data?.arguments) === '{"time_range":"current_month","limit":10}',
+        "with the default filled in",
+      );
+      expect(
+        c[1]?.system.includes("Query the top 10 members for current_month."),
+        "the arguments are substituted into the body",
       );
     },
   },
   {
-    name: "a skill with model: runs its steps on that model while it is active",
-    skills: {
-      "quick-answer": `---\nname: quick-answer\ndescription: Give a one-line answer fast.\ntriggers: [quick answer]\nmodel: fast-model\n---\nAnswer in one line.\n`,
-    },
-    models: ["fast-model"],
+    name: "typed arguments that do not fit get INVALID_ARGUMENTS naming the field and what to send; the skill stays inactive",
+    skills: { "member-query": MEMBER_QUERY },
+    files: { ".skillshelf/skills/member-query/schema.json": MEMBER_QUERY_SCHEMA },
     tools: ["web_search"],
-    turns: [{ user: "give me a quick answer: what is 2 + 2" }, { user: "/done" }],
-    replies: [call("skill_quick-answer"), text("4."), text("Done.")],
+    turns: [{ user: "show the top members by spending this month" }],
+    replies: [
+      call("skill_member-query", { time_range: "this_month", limit: 500 }),
+      call("skill_member-query", { time_range: "current_month" }),
+      text("Here are the top 10."),
+    ],
     check({ calls: c }) {
-      expect(c[0]?.model === undefined, "the agent's model picks the skill");
-      expect(c[1]?.model === "fast-model", "the skill's steps run on its model");
-      expect(c[1]?.system.includes('<skill_content name="quick-answer">'), "with the skill active");
-      expect(c[2]?.model === undefined, "back on the agent's model once it ended");
+      const refusal = c[1]?.results[0]?.result as {
+        status?: string;
+        error_type?: string;
+        message?: string;
+        errors?: Array<{ field: string; problem: string; expected: string }>;
+      };
+      expect(errorOf(refusal) === "INVALID_ARGUMENTS", "the model reads INVALID_ARGUMENTS");
+      const range = refusal?.errors?.find((e) => e.field === "time_range");
+      expect(range?.expected.includes('"current_month"'), "naming the values it may send");
+      expect(range?.problem.includes('"this_month"'), "and what it sent");
+      expect(
+        refusal?.errors?.some((e) => e.field === "limit" && e.expected.includes("<= 100")),
+        "every field that does not fit",
+      );
+      expect(!c[1]?.system.includes("<skill_content"), "the skill was not activated");
+      expect(
+        c[1]?.skillTools.some((t) => t.name === "skill_member-query"),
+        "its tool is still offered, to call again",
+      );
+      expect(
+        (c[2]?.results[0]?.result as { status?: string })?.status === "success",
+        "corrected, it activates",
+      );
     },
   },
   {
-    name: "a skill with paths is offered when the host reports a file its globs match",
-    skills: {
-      "sql-fix": `---\nname: sql-fix\ndescription: Fix a broken SQL query.\ntriggers: [fix the query]\npaths: ["**/*.sql"]\n---\nFix the SQL.\n`,
-    },
-    hostFiles: ["db/report.sql"],
-    tools: ["read_file"],
-    turns: [{ user: "fix the query" }],
-    replies: [text("Fixing db/report.sql.")],
+    name: "while a typed skill is offered, the model is told to fill parameters from the current request, quoted apart",
+    skills: { "member-query": MEMBER_QUERY },
+    files: { ".skillshelf/skills/member-query/schema.json": MEMBER_QUERY_SCHEMA },
+    tools: ["web_search"],
+    turns: [
+      { user: "how did member spending look over the last three months" },
+      { user: "now the top members by spending this month" },
+    ],
+    replies: [
+      call("skill_member-query", { time_range: "last_3_months" }),
+      text("Spending grew."),
+      call("skill_member-query", { time_range: "current_month" }),
+      text("Here are this month's top members."),
+    ],
     check({ calls: c }) {
       expect(
-        c[0]?.skillTools.some((t) => t.name === "skill_sql-fix"),
-        "offered for the host's db/report.sql",
+        c[0]?.system.includes(
+          "Skill parameters: fill a skill's arguments only from the user's current request",
+        ),
+        "the guard is shown when it is offered",
+      );
+      expect(
+        c[0]?.system.includes(
+          "<current_request>\nhow did member spending look over the last three months\n</current_request>",
+        ),
+        "quoting the current request",
+      );
+      expect(c[0]?.system.includes("Today is <date>."), "with the date line");
+      const second = c[2]?.system ?? "";
+      expect(
+        second.includes("<current_request>\nnow the top members by spending this month\n</current_request>"),
+        "the next request is the one quoted",
+      );
+      expect(!second.includes("<current_request>\nhow did"), "never the earlier one");
+      expect(
+        c[2]?.skillTools.some((t) => t.name === "skill_member-query"),
+        "the active typed skill can run again",
+      );
+      const rerun = c[3]?.results[0]?.result as {
+        status?: string;
+        data?: { arguments?: { time_range?: string } };
+      };
+      expect(rerun?.data?.arguments?.time_range === "current_month", "with this request's arguments");
+      expect(
+        c[3]?.system.includes("Query the top 10 members for current_month."),
+        "which the body now shows",
       );
     },
   },
