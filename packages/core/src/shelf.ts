@@ -36,6 +36,8 @@ import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./
 import type { ScriptOptions, ScriptRequest } from "./skill-files/scripts.js";
 import { createFileStateStore } from "./store/file-state-store.js";
 import type { StateStore } from "./store/state-store.js";
+import { createFileRunStore } from "./workflow/file-run-store.js";
+import type { WorkflowHost } from "./workflow/runner.js";
 import { isTrusted, type TrustState } from "./trust/evaluate.js";
 import { createTrustGate } from "./trust/gate.js";
 import { defaultTrustFile } from "./trust/trust-store.js";
@@ -138,6 +140,12 @@ export interface ShelfOptions {
   trust?: boolean | { file?: string; home?: string };
   /** Let the model run active skills' `scripts/` entries, each run approved by `approve` (default off). */
   scripts?: ScriptOptions;
+  /**
+   * Run workflow skills (`steps:`) when the model activates one (default off): each step on
+   * `generate` (or a function/tool the host registers), checkpointed in the store. See the
+   * README, "Workflow skills".
+   */
+  workflows?: WorkflowHost;
   /** Offer skills whose `allowed-tools` admit none of the host's tools (default false). */
   offerWithoutTools?: boolean;
 }
@@ -344,6 +352,11 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   const sessions = createShelfSessions({
     skills: served,
     scripts,
+    workflows: options.workflows && {
+      ...options.workflows,
+      generate: options.workflows.generate ?? options.generate,
+      store: options.workflows.store ?? state.workflows ?? createFileRunStore(stateDir),
+    },
     withheld: gate?.withheld,
     offerWithoutTools: options.offerWithoutTools,
     matcher,

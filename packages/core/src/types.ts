@@ -434,6 +434,44 @@ export type ScriptRunResult = ToolResult<
 /** Any of skillshelf's own tools' results. */
 export type SkillToolResult = ActivationResult | EndResult | SkillFileResult | ScriptRunResult;
 
+/** Why a workflow skill's run did not finish (see the core README, "Workflow skills"). */
+export type WorkflowErrorType =
+  | "STEP_FAILED"
+  | "DECLINED"
+  | "INVALID_WORKFLOW"
+  | "SKILL_CHANGED"
+  | "MISSING_PARAMETERS";
+
+/** What the model reads when it started a workflow skill: the run, step by step, and its outputs. */
+export type WorkflowToolResult =
+  | {
+      status: "success";
+      data: {
+        name: string;
+        run_id: string;
+        steps: Array<{ id: string; title: string; attempts: number; duration_ms: number; resumed: boolean }>;
+        /** Each step's output, by its `output` name. */
+        outputs: Record<string, unknown>;
+        /** One line per step, as shown to the user. */
+        progress: string[];
+        /** As the activation's: a conversation rebuilt from its history keeps the skill's pinned limits. */
+        policy?: PinnedPolicy;
+        arguments?: Record<string, unknown>;
+      };
+      message: string;
+    }
+  | {
+      status: "error";
+      error_type: WorkflowErrorType;
+      message: string;
+      run_id: string;
+      /** The step that failed, and why (`timeout`, `verify-failed`, …). */
+      step?: string;
+      reason?: string;
+      /** Steps done before it (their outputs are kept in the checkpoint). */
+      completed?: string[];
+    };
+
 /** Why a host tool call was refused. */
 export type GuardErrorType =
   /** The active skills' whitelist rules the tool (or these arguments) out. */
@@ -611,9 +649,18 @@ export interface Session {
    * Run a call to any of skillshelf's tools (what adapters call, through the adapter kit's
    * `runSkillTool`): activation and end as `callSkillTool`, the skill file reader, and a
    * skill script's run, which is a promise (it waits for the host's approval and the
-   * process). Undefined when the name is none of them.
+   * process), and a workflow skill's activation when the host runs workflows (a promise
+   * of the run's result). Undefined when the name is none of them.
    */
-  answerSkillTool(call: ToolCall): SkillToolResult | Promise<ScriptRunResult> | undefined;
+  answerSkillTool(
+    call: ToolCall,
+  ): SkillToolResult | Promise<ScriptRunResult> | Promise<WorkflowToolResult> | undefined;
+  /**
+   * The sub-agent a call activating a `context: fork` skill starts (the call is judged first,
+   * as `answerSkillTool` would); undefined for any other call or a refused one. Adapters run
+   * it through the adapter kit's `runSkillTool(session, call, { fork })`.
+   */
+  fork(call: ToolCall): Fork | undefined;
   /** Execution-time enforcement: may this host tool call run now? */
   guard(call: ToolCall | string): GuardResult;
   activate(name: string, options?: { by?: ActiveSkill["by"]; args?: string }): ActivationResult;

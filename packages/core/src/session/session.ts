@@ -47,6 +47,7 @@ import type {
   ToolSpec,
   TurnPlan,
   Vetoed,
+  WorkflowToolResult,
 } from "../types.js";
 import {
   activateSkillToolSpec,
@@ -73,6 +74,7 @@ import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "
 import { currentDateLine, splitArguments } from "./substitute.js";
 import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
+import { runActivatedWorkflow, type SessionWorkflows } from "../workflow/activation.js";
 
 /** Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). */
 export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
@@ -133,6 +135,8 @@ export interface SessionOptions {
   noteRead?: (path: string) => void;
   /** Running skills' `scripts/` entries (`run_skill_script`): off unless `run` is true. */
   scripts?: ScriptOptions;
+  /** Workflow skills (`steps:`): run by core when the model activates one (off when unset). */
+  workflows?: SessionWorkflows;
   /**
    * A skill left out of `skills` on purpose (a project skill the user has not trusted): the
    * refusal an activation of it gets instead of NOT_FOUND.
@@ -1195,11 +1199,54 @@ export function createSession(options: SessionOptions): Session {
     return runSkillScript(skill.name, skill.dir!, input.script, input.args, options.scripts);
   };
 
-  const answerSkillTool = (call: ToolCall): SkillToolResult | Promise<ScriptRunResult> | undefined => {
+  // A workflow skill the model started: core runs its steps, and the activation call is
+  // answered with the run's result (once per call id, like a script's run).
+  const workflowRuns = new Map<string, Promise<WorkflowToolResult>>();
+  const withWorkflow = (
+    call: ToolCall,
+    answer: ActivationResult | EndResult | undefined,
+  ): ActivationResult | EndResult | Promise<WorkflowToolResult> | undefined => {
+    const host = options.workflows;
+    if (!host || answer?.status !== "success" || !("instructions" in answer.data)) return answer;
+    const skill = source.get(answer.data.name);
+    if (!skill?.steps?.length) return answer;
+    const known = call.id !== undefined ? workflowRuns.get(call.id) : undefined;
+    if (known) return known;
+    const callTool = host.callTool;
+    const run = runActivatedWorkflow({
+      skill,
+      activation: answer as Extract<ActivationResult, { status: "success" }>,
+      args: state.active.find((a) => a.name === skill.name)?.args,
+      // A step's host tool is held to the same whitelist as the model's own calls.
+      host: callTool
+        ? {
+            ...host,
+            callTool: (tool, input, signal) => {
+              const verdict = guard({ name: tool, input });
+              if (!verdict.allowed) throw new Error(verdict.result.message);
+              return callTool(tool, input, signal);
+            },
+          }
+        : host,
+      ids,
+      now: clock,
+      timeZone: options.timeZone,
+    }).then((result) => {
+      // A run that did not finish leaves the skill inactive, as a rebuilt history reads it.
+      if (result.status === "error") end(skill.name, "code");
+      return result;
+    });
+    if (call.id !== undefined) workflowRuns.set(call.id, run);
+    return run;
+  };
+
+  const answerSkillTool = (
+    call: ToolCall,
+  ): SkillToolResult | Promise<ScriptRunResult> | Promise<WorkflowToolResult> | undefined => {
     const names = toolNames();
     const reading = names.isRead(call.name);
     const scripting = scriptsOn && names.isScript(call.name);
-    if (!reading && !scripting) return callSkillTool(call);
+    if (!reading && !scripting) return withWorkflow(call, callSkillTool(call));
     if (call.id !== undefined) {
       const known = fileAnswers.get(call.id);
       if (known) return known;
@@ -1315,7 +1362,11 @@ export function createSession(options: SessionOptions): Session {
       // end after them); a script runs only when its call runs, once the host approves it.
       const names = toolNames();
       for (const call of calls) {
-        if (isSkillTool(call.name) && !names.isScript(call.name)) answerSkillTool(call);
+        // (A workflow's run starts when its call runs, not here.)
+        if (isSkillTool(call.name) && !names.isScript(call.name)) {
+          if (names.isRead(call.name)) answerSkillTool(call);
+          else callSkillTool(call);
+        }
       }
     },
     isSkillTool,

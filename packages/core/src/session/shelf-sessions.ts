@@ -56,6 +56,7 @@ export interface ShelfSessionsOptions {
   timeZone?: string;
   now?: () => Date;
   scripts?: SessionOptions["scripts"];
+  workflows?: SessionOptions["workflows"];
   withheld?: SessionOptions["withheld"];
   offerWithoutTools?: boolean;
 }
@@ -199,6 +200,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     timeZone: options.timeZone,
     now: options.now,
     scripts: options.scripts,
+    workflows: options.workflows,
     withheld: options.withheld,
     offerWithoutTools: options.offerWithoutTools,
   };

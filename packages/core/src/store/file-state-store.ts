@@ -12,6 +12,8 @@ import { createHistoryStore, type HistoryStore } from "../history/history-store.
 import { createLedger, type Ledger } from "../history/ledger.js";
 import { createProposalStore, type FileProposalStore } from "../improve/proposal-store.js";
 import { createFileUsageStore, type FileUsageStore } from "../usage/file-store.js";
+import { createFileRunStore } from "../workflow/file-run-store.js";
+import type { WorkflowRunStore } from "../workflow/run-store.js";
 import { matchesEventQuery } from "./event-query.js";
 import type { EventStore, SkillWriteScope, StateStore } from "./state-store.js";
 
@@ -34,6 +36,8 @@ export interface FileStateStore extends StateStore {
   readonly history: HistoryStore;
   readonly ledger: Ledger;
   readonly proposals: FileProposalStore;
+  /** `workflows/<run_id>.json` checkpoints and `.jsonl` run logs. */
+  readonly workflows: WorkflowRunStore;
 }
 
 export function createFileStateStore(options: FileStateStoreOptions): FileStateStore {
@@ -61,6 +65,7 @@ export function createFileStateStore(options: FileStateStoreOptions): FileStateS
     history,
     ledger,
     proposals: createProposalStore(join(dir, "improvements")),
+    workflows: createFileRunStore(dir),
     writeSkill: (_name, task) => task(scope),
     // Each process reads usage.json once and merges its uses into it (a second after them):
     // re-reading it per session would cost a parse per model call.

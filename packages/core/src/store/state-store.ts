@@ -13,6 +13,7 @@ import type { LedgerReadResult, LedgerRecord, LedgerType } from "../history/ledg
 import type { ProposalStore } from "../improve/proposal-store.js";
 import type { EventSink } from "../types.js";
 import type { UsageStore } from "../usage/store.js";
+import type { WorkflowRunStore } from "../workflow/run-store.js";
 
 /** Which events to read back: every given field must match. */
 export interface EventQuery {
@@ -79,6 +80,8 @@ export interface StateStore {
   readonly history: VersionStore;
   readonly ledger: LedgerStore;
   readonly proposals: ProposalStore;
+  /** Workflow runs' checkpoints and logs (a store without it: the file store's, under the state folder). */
+  readonly workflows?: WorkflowRunStore;
   /**
    * Runs `task` holding skill `name` for writing across every instance sharing the store;
    * a second writer of the same skill waits (or fails with LOCKED). What `task` records

@@ -1,0 +1,149 @@
+/**
+ * A workflow skill started through its activation tool: core runs the steps and the model
+ * reads the run's result, instead of the skill's prose for it to follow. The session calls
+ * this once per activation call; adapters only supply their `generate` bridge (the shelf's).
+ */
+import { splitArguments } from "../session/substitute.js";
+import type { ActivationResult, EventIds, Skill, WorkflowToolResult } from "../types.js";
+import type { WorkflowRunStore } from "./run-store.js";
+import { runWorkflow, type WorkflowHost, type WorkflowRunResult } from "./runner.js";
+
+/** The host's side of workflow skills, as the shelf passes it to each session. */
+export interface SessionWorkflows extends WorkflowHost {
+  store?: WorkflowRunStore;
+}
+
+/**
+ * The run's parameters from the activation's arguments: a typed skill's checked values
+ * (a JSON object), else the words of `args` by the skill's `arguments` names; `args` is
+ * always there too, as the user's request in their own words.
+ */
+export function workflowParams(
+  skill: Pick<Skill, "arguments">,
+  args: string | undefined,
+): Record<string, unknown> {
+  const params: Record<string, unknown> = Object.create(null);
+  const text = args ?? "";
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{")) {
+    try {
+      const values = JSON.parse(trimmed) as unknown;
+      if (values !== null && typeof values === "object" && !Array.isArray(values)) {
+        for (const [key, value] of Object.entries(values)) params[key] = value;
+        if (!("args" in params)) params.args = text;
+        return { ...params };
+      }
+    } catch {
+      // Not JSON: words, as below.
+    }
+  }
+  const words = splitArguments(text);
+  skill.arguments.forEach((name, index) => {
+    if (index < words.length) params[name] = words[index];
+  });
+  params.args = text;
+  return { ...params };
+}
+
+function progressLine(
+  step: { id: string; title: string; attempts: number; durationMs: number; resumed: boolean },
+  index: number,
+  total: number,
+): string {
+  const tries = step.attempts > 1 ? `, ${step.attempts} attempts` : "";
+  return `✓ ${index + 1}/${total} ${step.title}${step.title === step.id ? "" : ` (${step.id})`}${step.resumed ? " — done before the restart" : ` — ${step.durationMs} ms${tries}`}`;
+}
+
+/** The runner's result as the model reads it. */
+export function workflowToolResult(
+  skill: Skill,
+  result: WorkflowRunResult,
+  activation?: Extract<ActivationResult, { status: "success" }>,
+): WorkflowToolResult {
+  const total = skill.steps?.length ?? 0;
+  if (result.status === "refused") {
+    const type = result.reason === "DECLINED" ? "DECLINED" : result.reason;
+    const next =
+      type === "DECLINED"
+        ? "Do not run its steps yourself; tell the user it was not run."
+        : type === "MISSING_PARAMETERS"
+          ? "Ask the user for them, then call the skill's tool again with them."
+          : "Tell the user; do not run its steps yourself.";
+    return { status: "error", error_type: type, run_id: result.runId, message: `${result.message}. ${next}` };
+  }
+  const progress = result.steps.map((s, i) => progressLine(s, i, total));
+  if (result.status === "failed") {
+    const { failure } = result;
+    const position = (skill.steps?.findIndex((s) => s.id === failure.step) ?? -1) + 1;
+    progress.push(`✗ ${position}/${total} ${failure.title} — ${failure.reason}`);
+    return {
+      status: "error",
+      error_type: "STEP_FAILED",
+      run_id: result.runId,
+      step: failure.step,
+      reason: failure.reason,
+      completed: result.steps.map((s) => s.id),
+      message: `Step ${position} of ${total} of "${skill.name}" (${failure.step}) failed after ${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}: ${failure.reason}: ${failure.message}. ${progress.join("; ")}. Tell the user which step failed and why; do not redo the steps yourself.`,
+    };
+  }
+  return {
+    status: "success",
+    data: {
+      name: skill.name,
+      run_id: result.runId,
+      steps: result.steps.map((s) => ({
+        id: s.id,
+        title: s.title,
+        attempts: s.attempts,
+        duration_ms: s.durationMs,
+        resumed: s.resumed,
+      })),
+      outputs: result.outputs,
+      progress,
+      ...(activation?.data.policy && { policy: activation.data.policy }),
+      ...(checkedArguments(activation) && { arguments: checkedArguments(activation) }),
+    },
+    message: `The workflow "${skill.name}" ran all ${total} steps (run ${result.runId}). Its outputs are in data.outputs; report the last one to the user.`,
+  };
+}
+
+/** A typed skill's arguments as its parameters checked them (defaults filled in). */
+function checkedArguments(
+  activation: Extract<ActivationResult, { status: "success" }> | undefined,
+): Record<string, unknown> | undefined {
+  return (activation?.data as { arguments?: Record<string, unknown> } | undefined)?.arguments;
+}
+
+/** Runs the workflow an activation started, and answers the activation call with its result. */
+export async function runActivatedWorkflow(input: {
+  skill: Skill;
+  activation: Extract<ActivationResult, { status: "success" }>;
+  args: string | undefined;
+  host: SessionWorkflows;
+  ids?: EventIds;
+  now?: () => Date;
+  timeZone?: string;
+}): Promise<WorkflowToolResult> {
+  const { skill, host } = input;
+  const checked = checkedArguments(input.activation);
+  const params = checked ? { ...checked, args: input.args ?? "" } : workflowParams(skill, input.args);
+  try {
+    const result = await runWorkflow({
+      ...host,
+      skill,
+      params,
+      ...(input.ids && { ids: input.ids }),
+      ...(host.now === undefined && input.now && { now: input.now }),
+      ...(host.timeZone === undefined && input.timeZone !== undefined && { timeZone: input.timeZone }),
+    });
+    return workflowToolResult(skill, result, input.activation);
+  } catch (error) {
+    // The store failed (a full disk, a lock held too long): a structured answer, never a throw into the host's loop.
+    return {
+      status: "error",
+      error_type: "INVALID_WORKFLOW",
+      run_id: "",
+      message: `The workflow "${skill.name}" could not run: ${(error as Error)?.message ?? String(error)}. Tell the user.`,
+    };
+  }
+}
