@@ -5,8 +5,8 @@
  * already shown the whole response to, so call order and Mastra's concurrency change nothing.
  */
 import { createTool } from "@mastra/core/tools";
-import type { Session, ToolCall, ToolSpec } from "@skillshelf/core";
-import { runHostTool, runSkillTool } from "@skillshelf/core/adapter";
+import type { Fork, Session, ToolCall, ToolSpec } from "@skillshelf/core";
+import { type OnDiagnostic, runHostTool, runSkillTool } from "@skillshelf/core/adapter";
 
 /** The call's id as Mastra passes it to `execute` (converted tools and createTool tools differ). */
 function callId(context: unknown): string | undefined {
@@ -44,14 +44,30 @@ function checkedByCore(schema: Record<string, unknown>) {
  * input schema is core's JSON Schema, checked by core; its result is core's structured
  * result, which stays in the thread so the next turn's session can be rebuilt.
  */
-export function skillTool(spec: ToolSpec, session: Session, onChange: () => void = () => undefined) {
+export interface SkillToolOptions {
+  /** Runs a `context: fork` skill's sub-agent; without it such a skill reads FORK_UNAVAILABLE. */
+  fork?: (fork: Fork, abortSignal?: AbortSignal) => Promise<string>;
+  onDiagnostic?: OnDiagnostic;
+}
+
+export function skillTool(
+  spec: ToolSpec,
+  session: Session,
+  onChange: () => void = () => undefined,
+  options: SkillToolOptions = {},
+) {
+  const { fork, onDiagnostic } = options;
   return createTool({
     id: spec.name,
     description: spec.description,
     // biome-ignore lint/suspicious/noExplicitAny: a Standard Schema over core's plain JSON Schema.
     inputSchema: checkedByCore(spec.inputSchema) as any,
     execute: async (input: unknown, context: unknown) => {
-      const result = runSkillTool(session, callOf(spec.name, input, context));
+      const abortSignal = (context as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
+      const result = runSkillTool(session, callOf(spec.name, input, context), {
+        ...(fork && { fork: (f: Fork) => fork(f, abortSignal) }),
+        ...(onDiagnostic && { onDiagnostic }),
+      });
       onChange();
       return result;
     },

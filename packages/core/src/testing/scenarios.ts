@@ -28,6 +28,8 @@ export interface CallRecord {
   skillTools: Array<{ name: string; description: string; inputSchema: unknown }>;
   /** The tool results the model reads in this call that arrived since its previous call. */
   results: Array<{ name: string; result: unknown }>;
+  /** The scenario's model id that answered, when a skill's `model:` switched to one (absent: the agent's own). */
+  model?: string;
 }
 
 export interface ScenarioRecords {
@@ -52,6 +54,10 @@ export interface Scenario {
   replies: ModelReply[];
   /** A role sub-agent's replies (delegation scenarios). */
   roleReplies?: ModelReply[];
+  /** Model ids the host maps (`resolveModel`); they answer from `replies`, in call order, as the agent's model does. */
+  models?: string[];
+  /** Files the host reports as touched (the adapters' `files` option). */
+  hostFiles?: string[];
   /** The scenario's own expectations on the records; throws with a message when one fails. */
   check(records: ScenarioRecords): void;
 }
@@ -160,6 +166,18 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
         return main(view);
       },
       ...(scenario.roleReplies && { roleModel: role }),
+      ...(scenario.models && {
+        models: Object.fromEntries(
+          scenario.models.map((id): [string, ScriptedModel] => [
+            id,
+            (view) => {
+              records.calls.push({ ...record(view, root), model: id });
+              return main(view);
+            },
+          ]),
+        ),
+      }),
+      ...(scenario.hostFiles && { files: scenario.hostFiles }),
     });
     for (const turn of scenario.turns) {
       await turn.before?.(root);
@@ -659,6 +677,85 @@ export const conformanceScenarios: Scenario[] = [
       expect(
         c[1]?.skillTools.some((t) => t.name === "skill_sql-fix"),
         "offered for db/report.sql",
+      );
+    },
+  },
+  {
+    name: "a context: fork skill runs in a sub-agent: it sees the body and its tools, the conversation only the answer",
+    skills: {
+      "dep-audit": `---\nname: dep-audit\ndescription: Audit the project's dependencies for known risks.\ntriggers: [audit the dependencies]\ncontext: fork\nallowed-tools: read_file\n---\nFORK-BODY: read $ARGUMENTS and list the risky packages.\n`,
+    },
+    tools: ["read_file", "web_search", "send_email"],
+    turns: [{ user: "audit the dependencies" }, { user: "email the summary to the team" }],
+    replies: [
+      call("skill_dep-audit", { args: "package-lock.json" }),
+      // the sub-agent, on the agent's own model
+      call("read_file", { path: "package-lock.json" }),
+      text("Two risky packages: left-pad, event-stream."),
+      // the conversation again
+      text("The audit found two risky packages."),
+      call("send_email", { to: "team" }),
+      text("Sent."),
+    ],
+    check({ calls: c, ran }) {
+      expect(
+        c[0]?.skillTools.some((t) => t.name === "skill_dep-audit"),
+        "the forked skill is offered",
+      );
+      expect(c[1]?.system.includes("FORK-BODY: read package-lock.json"), "the sub-agent reads the body");
+      expect(!c[1]?.system.includes("<skill_content"), "as its own instructions, not an active skill");
+      expect(JSON.stringify(c[1]?.tools) === '["read_file"]', "the sub-agent gets only its whitelist");
+      const answer = c[3]?.results[0]?.result as {
+        status?: string;
+        data?: { text?: string; forked?: boolean };
+      };
+      expect(
+        answer?.status === "success" && answer.data?.forked === true,
+        "the conversation reads the fork's result",
+      );
+      expect(answer?.data?.text === "Two risky packages: left-pad, event-stream.", "its answer");
+      expect(!JSON.stringify(c[3]).includes("FORK-BODY"), "the conversation never sees the body");
+      expect(!JSON.stringify(c[4]).includes("FORK-BODY"), "nor later");
+      expect(c[4]?.tools.includes("send_email"), "the fork's whitelist never limited the conversation");
+      expect(
+        JSON.stringify(ran) ===
+          JSON.stringify([
+            { name: "read_file", input: { path: "package-lock.json" } },
+            { name: "send_email", input: { to: "team" } },
+          ]),
+        "the sub-agent's read and the conversation's email ran",
+      );
+    },
+  },
+  {
+    name: "a skill with model: runs its steps on that model while it is active",
+    skills: {
+      "quick-answer": `---\nname: quick-answer\ndescription: Give a one-line answer fast.\ntriggers: [quick answer]\nmodel: fast-model\n---\nAnswer in one line.\n`,
+    },
+    models: ["fast-model"],
+    tools: ["web_search"],
+    turns: [{ user: "give me a quick answer: what is 2 + 2" }, { user: "/done" }],
+    replies: [call("skill_quick-answer"), text("4."), text("Done.")],
+    check({ calls: c }) {
+      expect(c[0]?.model === undefined, "the agent's model picks the skill");
+      expect(c[1]?.model === "fast-model", "the skill's steps run on its model");
+      expect(c[1]?.system.includes('<skill_content name="quick-answer">'), "with the skill active");
+      expect(c[2]?.model === undefined, "back on the agent's model once it ended");
+    },
+  },
+  {
+    name: "a skill with paths is offered when the host reports a file its globs match",
+    skills: {
+      "sql-fix": `---\nname: sql-fix\ndescription: Fix a broken SQL query.\ntriggers: [fix the query]\npaths: ["**/*.sql"]\n---\nFix the SQL.\n`,
+    },
+    hostFiles: ["db/report.sql"],
+    tools: ["read_file"],
+    turns: [{ user: "fix the query" }],
+    replies: [text("Fixing db/report.sql.")],
+    check({ calls: c }) {
+      expect(
+        c[0]?.skillTools.some((t) => t.name === "skill_sql-fix"),
+        "offered for the host's db/report.sql",
       );
     },
   },
