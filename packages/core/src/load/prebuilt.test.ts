@@ -53,7 +53,11 @@ async function project() {
   return { root, skills, options, prebuilt: path.join(root, ".skillshelf/prebuilt-shelf.json") };
 }
 
-async function editStored(file: string, edit: (doc: any) => void): Promise<void> {
+/** The document as loose JSON: these tests write what a hostile or broken file would hold. */
+// biome-ignore lint/suspicious/noExplicitAny: any shape at all, on purpose
+type LooseJson = any;
+
+async function editStored(file: string, edit: (doc: LooseJson) => void): Promise<void> {
   const doc = JSON.parse(await fs.readFile(file, "utf8"));
   edit(doc);
   await fs.writeFile(file, JSON.stringify(doc));
@@ -79,7 +83,8 @@ describe("prebuilt shelf", () => {
     // The prebuilt's own copy is what the list serves: an edit to it (sizes and mtimes of the
     // sources unchanged) shows in skills(), so the files were not read.
     await editStored(prebuilt, (doc) => {
-      doc.files.find((f: any) => f.skill?.name === "release-notes").skill.description = "From the prebuilt.";
+      doc.files.find((f: LooseJson) => f.skill?.name === "release-notes").skill.description =
+        "From the prebuilt.";
     });
     const marked = await createShelf(options);
     expect(marked.skills().find((s) => s.name === "release-notes")?.description).toBe("From the prebuilt.");

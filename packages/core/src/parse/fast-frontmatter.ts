@@ -35,16 +35,16 @@ import {
   type ScalarEvent,
   type SequenceEvent,
 } from "js-yaml";
-import { isScalar, type ScalarTag } from "yaml";
+import type { ScalarTag } from "yaml";
 import { MAX_YAML_DEPTH } from "./limits.js";
 import { defineOwn } from "./schema.js";
 import {
-  CORE_SCHEMA,
   collectDuplicates,
   type Frontmatter,
   type FrontmatterPair,
   type NestedDuplicate,
 } from "./yaml-frontmatter.js";
+import { yamlCoreSchema, yamlLib } from "./yaml-lib.js";
 
 /** A plain scalar the core schema reads as a number: its value and the text it was written as. */
 class YamlNumber {
@@ -67,10 +67,14 @@ const MAX_FAST_KEY_LENGTH = 256;
 /** Thrown inside the walk when the document needs the full path. */
 const GIVE_UP = Symbol("give up");
 
+let implicitTags: ScalarTag[] | undefined;
 /** `yaml`'s default scalar tags (those it tries on plain scalars), in its order. */
-const IMPLICIT_TAGS = CORE_SCHEMA.tags.filter(
-  (tag): tag is ScalarTag => tag.default === true && (tag as ScalarTag).test !== undefined,
-);
+function implicitTagsOf(): ScalarTag[] {
+  implicitTags ??= yamlCoreSchema().tags.filter(
+    (tag): tag is ScalarTag => tag.default === true && (tag as ScalarTag).test !== undefined,
+  );
+  return implicitTags;
+}
 const RESOLVE_OPTIONS = { intAsBigInt: false } as Parameters<ScalarTag["resolve"]>[2];
 const ignoreError = () => undefined;
 
@@ -201,10 +205,10 @@ function plain(event: ScalarEvent | SequenceEvent | MappingEvent): void {
 
 /** A plain scalar typed by the core schema, as `yaml`'s composer types it. */
 function typedPlain(text: string): FastValue {
-  for (const tag of IMPLICIT_TAGS) {
+  for (const tag of implicitTagsOf()) {
     if (!tag.test!.test(text)) continue;
     const resolved = tag.resolve(text, ignoreError, RESOLVE_OPTIONS);
-    const value = isScalar(resolved) ? resolved.value : resolved;
+    const value = yamlLib().isScalar(resolved) ? resolved.value : resolved;
     if (typeof value === "number") return new YamlNumber(value, text);
     if (typeof value === "boolean" || value === null) return value;
     if (typeof value === "string") return value;

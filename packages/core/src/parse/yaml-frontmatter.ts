@@ -3,11 +3,12 @@
  * Values are converted on demand, one pair at a time, so a value nobody reads costs
  * nothing, and alias expansion is capped everywhere (billion-laughs documents fail fast).
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument, Schema } from "yaml";
+import type { Document, Node } from "yaml";
 import { MAX_YAML_ALIASES, MAX_YAML_DEPTH } from "./limits.js";
 import type { Locator, Report } from "./report.js";
 import { defineOwn } from "./schema.js";
 import { exceedsYamlDepth } from "./yaml-depth.js";
+import { yamlCoreSchema, yamlLib } from "./yaml-lib.js";
 import { quoteUnreadableValues, type RepairKind } from "./yaml-recovery.js";
 
 /** Where a key starts in the YAML (a `yaml` node, or the fast path's offsets), for its line. */
@@ -79,16 +80,13 @@ export function collectDuplicates(
 /** Thrown (and caught by the caller) when a value expands more aliases than allowed. */
 export class AliasLimitError extends Error {}
 
-/**
- * YAML 1.2 core schema (dates and `yes`/`no` stay strings), built once: by default every
- * parse builds its own, about a tenth of the cost of parsing a typical frontmatter.
- * The fast path (fast-frontmatter.ts) types its plain scalars with this schema's own tags.
- */
-export const CORE_SCHEMA = new Schema({ resolveKnownTags: true, schema: "core" });
+// The YAML 1.2 core schema (dates and `yes`/`no` stay strings) is built once (yaml-lib.ts):
+// by default every parse builds its own, about a tenth of the cost of parsing a typical
+// frontmatter. The fast path (fast-frontmatter.ts) types its plain scalars with its tags.
 
 function parseYaml(yaml: string): Document {
-  return parseDocument(yaml, {
-    schema: CORE_SCHEMA,
+  return yamlLib().parseDocument(yaml, {
+    schema: yamlCoreSchema(),
     // Duplicates are reported by us, with a deterministic winner, instead of failing the file.
     uniqueKeys: false,
     prettyErrors: false,
@@ -154,12 +152,12 @@ export function readFrontmatter(report: Report, yaml: string, locator: Locator):
   }
 
   const contents = doc.contents;
-  if (contents === null || (isScalar(contents) && contents.value === null))
+  if (contents === null || (yamlLib().isScalar(contents) && contents.value === null))
     return documentFrontmatter(doc, []);
-  if (!isMap(contents)) {
+  if (!yamlLib().isMap(contents)) {
     report.error(
       "frontmatter-not-mapping",
-      `the frontmatter is ${isScalar(contents) ? "a single value" : "a list"}, not \`key: value\` fields`,
+      `the frontmatter is ${yamlLib().isScalar(contents) ? "a single value" : "a list"}, not \`key: value\` fields`,
       locator.lineOf(contents),
     );
     return undefined;
@@ -186,13 +184,13 @@ function documentFrontmatter(doc: Document, pairs: FrontmatterPair[]): Frontmatt
 }
 
 function duplicatesIn(node: Node | null, path: string, found: NestedDuplicate[]): void {
-  if (isSeq(node)) {
+  if (yamlLib().isSeq(node)) {
     node.items.forEach((item, index) => {
       duplicatesIn(item as Node | null, `${path}[${index}]`, found);
     });
     return;
   }
-  if (!isMap(node)) return;
+  if (!yamlLib().isMap(node)) return;
   collectDuplicates(
     node.items.map((pair) => ({
       key: keyText(pair.key as Node | null),
@@ -208,24 +206,24 @@ function duplicatesIn(node: Node | null, path: string, found: NestedDuplicate[])
 
 function keyText(node: Node | null): string {
   if (node === null) return "";
-  if (isScalar(node)) return node.value === null ? "" : String(node.value);
+  if (yamlLib().isScalar(node)) return node.value === null ? "" : String(node.value);
   return String(node);
 }
 
 /** Frontmatter.text over the document's nodes. */
 function textValue(doc: Document, node: Node | null, budget: { aliases: number }): unknown {
   if (node === null) return null;
-  if (isAlias(node)) {
+  if (yamlLib().isAlias(node)) {
     if (--budget.aliases < 0) throw new AliasLimitError();
     const target = node.resolve(doc);
     if (target === undefined) throw new AliasLimitError();
     return textValue(doc, target, budget);
   }
-  if (isScalar(node)) {
+  if (yamlLib().isScalar(node)) {
     return typeof node.value === "number" && node.source !== undefined ? node.source : node.value;
   }
-  if (isSeq(node)) return node.items.map((item) => textValue(doc, item as Node | null, budget));
-  if (isMap(node)) {
+  if (yamlLib().isSeq(node)) return node.items.map((item) => textValue(doc, item as Node | null, budget));
+  if (yamlLib().isMap(node)) {
     const out: Record<string, unknown> = {};
     for (const pair of node.items) {
       defineOwn(out, keyText(pair.key as Node | null), textValue(doc, pair.value as Node | null, budget));
@@ -238,7 +236,7 @@ function textValue(doc: Document, node: Node | null, budget: { aliases: number }
 /** Frontmatter.js over the document's nodes. */
 function jsValue(doc: Document, node: Node | null): unknown {
   if (node === null) return null;
-  if (isScalar(node)) return node.value;
+  if (yamlLib().isScalar(node)) return node.value;
   try {
     return node.toJS(doc, { maxAliasCount: MAX_YAML_ALIASES });
   } catch {

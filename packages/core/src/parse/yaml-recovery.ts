@@ -16,9 +16,10 @@
  * ": " repair: a file whose tool list YAML cannot read stays rejected rather than loading
  * with a list nobody wrote.
  */
-import { parseDocument } from "yaml";
+
 import { FIELD_BY_KEY } from "./schema.js";
 import { isSecurityField, nearMissSecurityField } from "./security-fields.js";
+import { yamlLib } from "./yaml-lib.js";
 
 /** `key: value` or `- key: value`, the key a plain identifier (`description`, `allowed-tools`). */
 const KEY_VALUE = /^([ \t]*(?:-[ \t]+)?)([A-Za-z_][\w.-]*)(:)([ \t]+)(.*?)[ \t]*$/;
@@ -144,5 +145,7 @@ function balanced(value: string): boolean {
 
 /** Whether YAML rejects `value` as the value of one key, on its own. */
 function rejectedAlone(value: string): boolean {
-  return parseDocument(`k: ${value}`, { logLevel: "silent", prettyErrors: false }).errors.length > 0;
+  return (
+    yamlLib().parseDocument(`k: ${value}`, { logLevel: "silent", prettyErrors: false }).errors.length > 0
+  );
 }
