@@ -84,12 +84,15 @@ describe.each(FRAMEWORKS)("--chat through a skill's life on %s (offline model)",
     expect(run.shown[0]).toContain("tools now: git_log, read_file");
   });
 
-  it('a continuation ("ok, go ahead") keeps the skill and its restriction', () => {
-    expect(ofType(turn(1), "deactivated")).toEqual([]);
-    expect(ofType(turn(1), "tool-blocked")).toEqual([
-      expect.objectContaining({ tool: "write_file", skill: "release-notes" }),
+  it('a continuation ("ok, go ahead") keeps the skill, now at the version accepted after turn 0', () => {
+    expect(ofType(turn(0), "improvement-decided")).toEqual([
+      expect.objectContaining({ skill: "release-notes", decision: "accepted", by: "--yes" }),
     ]);
-    expect(ofType(turn(1), "answer")[0]?.text).toContain("this skill does not allow writing files");
+    expect(ofType(turn(1), "deactivated")).toEqual([]);
+    // The accepted rule is in the skill the next turn loads: the model no longer tries write_file.
+    expect(ofType(turn(1), "tool-blocked")).toEqual([]);
+    expect(called(turn(1))).not.toContain("write_file");
+    expect(ofType(turn(1), "answer")[0]?.text).toContain("save them as RELEASE_NOTES.md");
   });
 
   it("/done ends it, and the model acknowledges without running anything", () => {
@@ -147,10 +150,11 @@ describe.each(FRAMEWORKS)("--chat through a skill's life on %s (offline model)",
 
   it("proposes an improvement from the refused call once, and for the skill that was refused only", () => {
     expect(ofType(run.events, "improvement-proposed").map((p) => p.skill)).toEqual(["release-notes"]);
+    // Only the first run was refused: the later ones load the version accepted after it.
     expect(ofType(run.events, "analysis").map((a) => [a.skill, a.status])).toEqual([
       ["release-notes", "partial"],
-      ["release-notes", "partial"],
-      ["release-notes", "partial"],
+      ["release-notes", "success"],
+      ["release-notes", "success"],
       ["batch-rename", "success"],
     ]);
   });

@@ -1,8 +1,9 @@
 /**
  * The improvement step, entirely through core's API: analyse the run → a pending proposal,
  * shown as a card → the user's decision → accept (a managed write: version bumped, the old
- * version kept) or reject (the reason kept, so it is not proposed again) → the diff → and,
- * in the story, a rollback to show that nothing is ever lost.
+ * version kept) or reject (the reason kept, so it is not proposed again) → the diff → the
+ * next run, which loads the accepted version from the sandbox's shelf → and, in the story, a
+ * rollback to show that nothing is ever lost.
  */
 import {
   type Generate,
@@ -42,6 +43,11 @@ export interface ImproveOptions {
   transcript: string;
   outcome: RunOutcome;
   decide: Decider;
+  /**
+   * After an accept: run the request again (a new conversation), so the transcript shows what
+   * the accepted version changes. Runs before the rollback.
+   */
+  nextRun?: () => Promise<void>;
   /** After an accept, roll back to the version before it (the story does, to show undo). */
   rollback?: boolean;
 }
@@ -137,6 +143,8 @@ async function improve(options: ImproveOptions): Promise<ImproveResult> {
       });
     }
   }
+
+  if (options.nextRun && result.accepted.length > 0) await options.nextRun();
 
   if (options.rollback && result.accepted.length > 0) {
     // The version before the first accepted change: undo is one call, and itself a version.

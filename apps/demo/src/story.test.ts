@@ -62,6 +62,8 @@ describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
       ["release-notes", "model"],
       ["batch-rename", "user"],
       ["count-lines", "model"],
+      // the next run, after the improvement was accepted
+      ["release-notes", "model"],
     ]);
     // The user-only skill was never offered: never a candidate, never activated by the model.
     expect(ofType(events, "candidates").flatMap((c) => c.candidates.map((x) => x.name))).not.toContain(
@@ -75,6 +77,25 @@ describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
     ]);
     expect(ofType(events, "tool-call").map((c) => c.tool)).not.toContain("write_file");
     await expect(stat(join(demo.sandbox.dir, "RELEASE_NOTES.md"))).rejects.toThrow();
+  });
+
+  it("the next run after the accept loads the improved skill from the sandbox shelf: no refused call", () => {
+    const next = events.findIndex((e) => e.type === "user" && e.thread === "release-next");
+    const accepted = events.findIndex((e) => e.type === "improvement-decided" && e.decision === "accepted");
+    const rolledBack = events.findIndex((e) => e.type === "rolled-back");
+    expect(accepted).toBeGreaterThan(0);
+    expect(next).toBeGreaterThan(accepted);
+    expect(rolledBack).toBeGreaterThan(next);
+    const run = events.slice(next, rolledBack);
+    expect(ofType(run, "activated").map((a) => a.skill)).toEqual(["release-notes"]);
+    expect(ofType(run, "tool-blocked")).toEqual([]);
+    expect(ofType(run, "answer")[0]?.text).toContain("save them as RELEASE_NOTES.md");
+    expect(ofType(events, "notice").map((n) => n.text)).toEqual(
+      expect.arrayContaining([
+        "the next run loads release-notes 1.0.1 (the accepted version) from the sandbox shelf",
+        "the difference: refused calls 1 → 0 (no write_file this time)",
+      ]),
+    );
   });
 
   it("delegates to the role the user wrote as a file, with only its whitelisted tools", () => {

@@ -1,5 +1,6 @@
 import type { RunOutcome } from "@skillshelf/core";
 import type { Demo } from "./demo.js";
+import type { DemoEvent } from "./events.js";
 import { type Decider, improveSkill, transcriptOf } from "./improve.js";
 
 /** One scripted conversation turn of the story. */
@@ -54,8 +55,41 @@ export const SCRIPTED_USER = "the scripted user (a non-interactive run; --chat l
 
 export const IMPROVE_CHAPTER = {
   title: "Improving the skill that was used, with the user in control",
-  note: "a proposal from the run, the user's decision, the version bump, the diff, a rollback",
+  note: "a proposal from the run, the user's decision, the version bump, the diff, the next run, a rollback",
 };
+
+/** The first chapter's request again, in a new conversation, once the improvement is accepted. */
+export const NEXT_RUN: Beat = { thread: "release-next", user: CHAPTERS[0]!.beats[0]!.user };
+
+/** The next run, and what it did differently from the first: the refused calls of each. */
+export async function tellNextRun(demo: Demo, skill: string, first: string): Promise<void> {
+  const version = demo.shelf.get(skill)?.version;
+  demo.bus.emit({
+    type: "notice",
+    text: `the next run loads ${skill}${version ? ` ${version}` : ""} (the accepted version) from the sandbox shelf`,
+  });
+  const from = demo.bus.events.length;
+  await tell(demo, NEXT_RUN);
+  const refused = (events: readonly DemoEvent[]) =>
+    events.flatMap((e) => (e.type === "tool-blocked" && e.skill === skill ? [e.tool] : []));
+  const before = refused(demo.bus.events.slice(0, from).filter(inThread(demo.bus.events, first)));
+  const after = refused(demo.bus.events.slice(from));
+  demo.bus.emit({
+    type: "notice",
+    text: `the difference: refused calls ${before.length} → ${after.length}${before.length > after.length ? ` (no ${[...new Set(before)].join(", ")} this time)` : ""}`,
+  });
+}
+
+/** Whether an event belongs to `thread` (events between that thread's user message and the next one). */
+function inThread(events: readonly DemoEvent[], thread: string): (e: DemoEvent) => boolean {
+  const owner = new Map<DemoEvent, string>();
+  let current = "";
+  for (const e of events) {
+    if (e.type === "user") current = e.thread;
+    owner.set(e, current);
+  }
+  return (e) => owner.get(e) === thread;
+}
 
 /** What the scripted user says about the release-notes run (the analysis reads it). */
 export const RELEASE_RUN_OUTCOME: RunOutcome = {
@@ -86,6 +120,7 @@ export async function runStory(demo: Demo, decide: Decider): Promise<void> {
     transcript: transcriptOf(demo.bus.events, "release"),
     outcome: RELEASE_RUN_OUTCOME,
     decide,
+    nextRun: () => tellNextRun(demo, "release-notes", "release"),
     rollback: true,
   });
 }

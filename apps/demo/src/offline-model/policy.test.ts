@@ -41,6 +41,23 @@ describe("the offline model's rules", () => {
     });
   });
 
+  it("follows a rule in the skill that rules write_file out: suggests a file name instead of trying it", () => {
+    const system =
+      '<skill_content name="release-notes">6. Use only this skill\'s allowed-tools (never `write_file`, even if used earlier)</skill_content>';
+    const request: OfflineRequest = {
+      system,
+      tools: [tool("git_log"), tool("read_file")],
+      messages: [
+        { role: "user", text: "release notes" },
+        { role: "assistant", toolCalls: [{ id: "1", name: "git_log", args: {} }] },
+        { role: "tool", id: "1", name: "git_log", output: "abc1234 feat: x\nabc1233 release: v1" },
+      ],
+    };
+    expect(decide(request, { seenTools: new Set(["write_file"]) })).toEqual({
+      text: expect.stringContaining("save them as RELEASE_NOTES.md"),
+    });
+  });
+
   it("ends batch-rename with the offered end tool after its last rename, then reports", () => {
     const system = '<skill_content name="batch-rename">file in `docs`, starts with `m-`</skill_content>';
     const turn: OfflineRequest["messages"] = [

@@ -11,7 +11,8 @@
  *
  * One deliberate habit makes the guard visible: once it has seen `write_file`, it tries to
  * save its work there even when a skill has since restricted the tools — the mistake real
- * models make with tools they saw earlier in a conversation.
+ * models make with tools they saw earlier in a conversation — unless the active skill's text
+ * tells it never to (the rule an accepted improvement adds): then it suggests a file name.
  *
  * It ends a skill with the offered end tool once the skill's task is complete and nothing is
  * left to ask (batch-rename after its last rename). Release notes whose save was refused stay
@@ -52,6 +53,11 @@ export const OFFLINE_MODEL_NOTICE =
 /** Skills whose bodies are in the system text right now. */
 export function activeSkillNames(system: string): string[] {
   return [...system.matchAll(/<skill_content name="([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** The skill's text rules a tool out by name ("never `write_file`"), as a model would read it. */
+function forbids(body: string, tool: string): boolean {
+  return body.includes(`never \`${tool}\``);
 }
 
 /** The body of an active skill, as the system text carries it. */
@@ -106,6 +112,9 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
     const log = resultOf("git_log");
     if (log === undefined) return { toolCalls: [{ name: "git_log", args: {} }] };
     const notes = releaseNotes(log);
+    if (forbids(skillBody(system, "release-notes"), "write_file")) {
+      return { text: `${notes}\n(To keep them, save them as RELEASE_NOTES.md.)` };
+    }
     if (memory.seenTools.has("write_file") && !called("write_file")) {
       return { toolCalls: [{ name: "write_file", args: { path: "RELEASE_NOTES.md", content: notes } }] };
     }
