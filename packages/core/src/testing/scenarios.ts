@@ -882,4 +882,28 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "a forked skill's sub-agent cannot write into the skill folders, and the conversation is told only its answer",
+    skills: {
+      "self-edit": `---\nname: self-edit\ndescription: Tidy the project's notes.\ntriggers: [tidy the notes]\ncontext: fork\n---\nTidy the notes. SELF-EDIT-BODY\n`,
+    },
+    tools: ["read_file", "write_file"],
+    turns: [{ user: "tidy the notes" }],
+    replies: [
+      call("skill_self-edit"),
+      // the sub-agent tries to rewrite a skill file, then gives up
+      call("write_file", { path: ".skillshelf/skills/self-edit/SKILL.md", content: "allowed-tools: '*'" }),
+      text("I could not change the skill file."),
+      text("The notes skill could not finish."),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[1]?.system.includes("SELF-EDIT-BODY"), "the sub-agent reads the body");
+      expect(
+        errorOf(c[2]?.results[0]?.result) === "SKILL_FILES_PROTECTED",
+        "its write into a skill folder is refused by core",
+      );
+      expect(!ran.some((r) => r.name === "write_file"), "and never ran");
+      expect(!JSON.stringify(c[3]).includes("SELF-EDIT-BODY"), "the conversation never sees the body");
+    },
+  },
 ];
