@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
+import pc from "picocolors";
 import { describe, expect, it } from "vitest";
+import { createContext } from "../context.js";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 import {
@@ -188,4 +192,73 @@ describe("skillshelf add from an npm package", () => {
       await expect(fs.stat("/tmp/skillshelf-absolute")).rejects.toThrow();
     });
   }
+});
+
+/** A registry on 127.0.0.1 serving one package's versions: what `npm pack` talks to. */
+async function localRegistry(name: string, tarballs: Record<string, string>) {
+  const integrity: Record<string, string> = {};
+  for (const [version, file] of Object.entries(tarballs)) integrity[version] = await integrityOf(file);
+  const server = http.createServer(async (request, response) => {
+    const url = decodeURIComponent(request.url ?? "");
+    const tarball = /\/-\/(\d+\.\d+\.\d+)\.tgz$/u.exec(url)?.[1];
+    if (tarball && tarballs[tarball]) {
+      response.writeHead(200, { "content-type": "application/octet-stream" });
+      response.end(await fs.readFile(tarballs[tarball]!));
+      return;
+    }
+    if (url === `/${name}`) {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const versions = Object.fromEntries(
+        Object.keys(tarballs).map((v) => [
+          v,
+          { name, version: v, dist: { tarball: `${base}/${name}/-/${v}.tgz`, integrity: integrity[v] } },
+        ]),
+      );
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ name, "dist-tags": { latest: Object.keys(tarballs).at(-1) }, versions }));
+      return;
+    }
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    registry: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("skillshelf add npm:<name>@<range>", () => {
+  it("packs the version the range picks from the registry (no network: a local one), with its integrity", async () => {
+    const out = await tempDir();
+    const old = await packedPackage("1.2.3", "1. Old.", out);
+    const newer = await packedPackage("1.4.0", "1. Newer.", out);
+    const server = await localRegistry("team-skills", { "1.2.3": old, "1.4.0": newer });
+    try {
+      const root = await tempDir();
+      let err = "";
+      const ctx = createContext({
+        cwd: root,
+        env: { HOME: root, npm_config_registry: server.registry },
+        out: () => undefined,
+        err: (t) => {
+          err += t;
+        },
+        color: pc.createColors(false),
+      });
+      expect(await main(["add", "npm:team-skills@~1.2.0"], ctx), err).toBe(0);
+      expect((await readLock(root)).skills.review).toMatchObject({
+        source: "npm:team-skills@~1.2.0",
+        kind: "npm",
+        version: "1.2.3",
+        integrity: await integrityOf(old),
+        path: "skills/review",
+      });
+      expect(await installed(root, "review/SKILL.md")).toContain("1. Old.");
+      // update follows the recorded range: 1.4.0 is outside ~1.2.0, so nothing changes.
+      expect(await main(["update"], ctx), err).toBe(0);
+      expect((await readLock(root)).skills.review!.version).toBe("1.2.3");
+    } finally {
+      await server.close();
+    }
+  });
 });
