@@ -5,8 +5,8 @@
  * `parameters:` mapping of a frontmatter.
  */
 import { readFileSync } from "node:fs";
-import { parseDocument } from "yaml";
 import { countNewlines, splitFrontmatter } from "../parse/frontmatter.js";
+import { yamlLib } from "../parse/yaml-lib.js";
 
 function pointerPath(pointer: string): string[] {
   if (pointer === "") return [];
@@ -18,9 +18,9 @@ function pointerPath(pointer: string): string[] {
 
 /** 1-based line of `pointer` in a YAML or JSON `text`, or of its nearest ancestor that exists. */
 function lineIn(text: string, path: readonly string[]): number | undefined {
-  let doc: ReturnType<typeof parseDocument>;
+  let doc: ReturnType<ReturnType<typeof yamlLib>["parseDocument"]>;
   try {
-    doc = parseDocument(text, { uniqueKeys: false });
+    doc = yamlLib().parseDocument(text, { uniqueKeys: false });
   } catch {
     return undefined;
   }
