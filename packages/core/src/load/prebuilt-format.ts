@@ -67,53 +67,68 @@ export class PrebuiltFormatError extends Error {
   }
 }
 
-type Check = (value: unknown) => boolean;
-
-const isString: Check = (v) => typeof v === "string";
-const isBoolean: Check = (v) => typeof v === "boolean";
-const isNumber: Check = (v) => typeof v === "number" && Number.isFinite(v);
-const isStringList: Check = (v) => Array.isArray(v) && v.every(isString);
+const isString = (v: unknown): v is string => typeof v === "string";
+const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
-const isStringMap: Check = (v) => isObject(v) && Object.values(v).every(isString);
+
+function isStringList(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const item of v) if (typeof item !== "string") return false;
+  return true;
+}
+
+function isStringMap(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  for (const key in v) if (typeof v[key] !== "string") return false;
+  return true;
+}
 const SEVERITIES: readonly Severity[] = ["error", "warning", "info"];
 
 /**
  * The skill fields core reads, and their types (optional ones may be absent). Others are
  * carried as they are; a skill taken from the prebuilt is still checked against its file
- * before it is activated.
+ * before it is activated. Written out as one function, not a table of checks: it runs for
+ * every skill of a cold start, before the engine has optimised anything.
  */
-const SKILL_FIELDS: Readonly<Record<string, { check: Check; optional?: true }>> = {
-  name: { check: isString },
-  description: { check: isString },
-  body: { check: isString, optional: true },
-  hash: { check: (v) => typeof v === "string" && /^[0-9a-f]{64}$/u.test(v) },
-  bodyLine: { check: isNumber },
-  triggers: { check: isStringList },
-  exclusions: { check: isStringList },
-  examples: { check: isStringList },
-  allowedTools: { check: isStringList, optional: true },
-  disallowedTools: { check: isStringList },
-  disableModelInvocation: { check: isBoolean },
-  userInvocable: { check: isBoolean },
-  arguments: { check: isStringList },
-  role: { check: isBoolean },
-  priority: { check: isNumber },
-  extra: { check: isObject },
-  license: { check: isString, optional: true },
-  compatibility: { check: isString, optional: true },
-  metadata: { check: isStringMap, optional: true },
-  whenToUse: { check: isString, optional: true },
-  argumentHint: { check: isString, optional: true },
-  version: { check: isString, optional: true },
-  model: { check: isString, optional: true },
-  context: { check: (v) => v === "fork", optional: true },
-  agent: { check: isString, optional: true },
-  paths: { check: isStringList, optional: true },
-  hooks: { check: isObject, optional: true },
-  effort: { check: isString, optional: true },
-  group: { check: isString, optional: true },
-};
+function badSkillField(skill: Record<string, unknown>): string | undefined {
+  const s = skill;
+  if (typeof s.name !== "string") return "name";
+  if (typeof s.description !== "string") return "description";
+  if (s.body !== undefined && typeof s.body !== "string") return "body";
+  if (typeof s.hash !== "string" || !HASH.test(s.hash)) return "hash";
+  if (!isNumber(s.bodyLine)) return "bodyLine";
+  if (!isStringList(s.triggers)) return "triggers";
+  if (!isStringList(s.exclusions)) return "exclusions";
+  if (!isStringList(s.examples)) return "examples";
+  if (s.allowedTools !== undefined && !isStringList(s.allowedTools)) return "allowedTools";
+  if (!isStringList(s.disallowedTools)) return "disallowedTools";
+  if (typeof s.disableModelInvocation !== "boolean") return "disableModelInvocation";
+  if (typeof s.userInvocable !== "boolean") return "userInvocable";
+  if (!isStringList(s.arguments)) return "arguments";
+  if (typeof s.role !== "boolean") return "role";
+  if (!isNumber(s.priority)) return "priority";
+  if (!isObject(s.extra)) return "extra";
+  for (const key of OPTIONAL_STRINGS) if (s[key] !== undefined && typeof s[key] !== "string") return key;
+  if (s.metadata !== undefined && !isStringMap(s.metadata)) return "metadata";
+  if (s.context !== undefined && s.context !== "fork") return "context";
+  if (s.paths !== undefined && !isStringList(s.paths)) return "paths";
+  if (s.hooks !== undefined && !isObject(s.hooks)) return "hooks";
+  return undefined;
+}
+
+const HASH = /^[0-9a-f]{64}$/u;
+const OPTIONAL_STRINGS = [
+  "license",
+  "compatibility",
+  "whenToUse",
+  "argumentHint",
+  "version",
+  "model",
+  "agent",
+  "effort",
+  "group",
+] as const;
 
 /** Fields the loader sets itself: a stored skill must not bring its own. */
 const LOADER_FIELDS = ["scope", "file", "dir", "locked"];
@@ -152,8 +167,8 @@ function checkFile(file: unknown, at: string): void {
   if (file.lost !== undefined && file.lost !== true) fail(`${at}.lost`, "not true");
   if (file.terms !== undefined && !isString(file.terms)) fail(`${at}.terms`, "not a string");
   if (!Array.isArray(file.diagnostics)) fail(`${at}.diagnostics`, "not a list");
-  file.diagnostics.forEach((d, i) => {
-    const where = `${at}.diagnostics[${i}]`;
+  for (let i = 0; i < file.diagnostics.length; i++) {
+    const d: unknown = file.diagnostics[i];
     if (
       !isObject(d) ||
       !SEVERITIES.includes(d.severity as Severity) ||
@@ -164,16 +179,13 @@ function checkFile(file: unknown, at: string): void {
       !isString(d.hint) ||
       (d.column !== undefined && !isNumber(d.column))
     )
-      fail(where, "not a diagnostic");
-  });
+      fail(`${at}.diagnostics[${i}]`, "not a diagnostic");
+  }
   if (file.skill === undefined) return;
   const skill = file.skill;
   if (!isObject(skill)) fail(`${at}.skill`, "not an object");
-  for (const [key, { check, optional }] of Object.entries(SKILL_FIELDS)) {
-    const field = skill[key];
-    if (field === undefined ? !optional : !check(field))
-      fail(`${at}.skill.${key}`, "missing or of the wrong type");
-  }
+  const bad = badSkillField(skill);
+  if (bad !== undefined) fail(`${at}.skill.${bad}`, "missing or of the wrong type");
   for (const key of LOADER_FIELDS)
     if (key in skill) fail(`${at}.skill.${key}`, "set by the loader, not stored");
 }

@@ -266,6 +266,14 @@ describe("prebuilt shelf", () => {
         /files\[0\]\.skill\.triggers/u,
       ],
       [
+        "a metadata value that is not a string",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].skill.metadata = { owner: { nested: true } };
+          }),
+        /files\[0\]\.skill\.metadata/u,
+      ],
+      [
         "a loader field smuggled in",
         (f) =>
           editStored(f, (doc) => {
