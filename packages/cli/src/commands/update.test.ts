@@ -160,3 +160,33 @@ describe("skillshelf update from an npm tarball", () => {
     expect(await fs.readFile(skillFile(root, "review"), "utf8")).toContain("Newer rules");
   });
 });
+
+describe("skillshelf update and a hostile lock file", () => {
+  it("a lock entry named like a path is refused: nothing is written outside the skills folder", async () => {
+    const repo = await tempDir();
+    git(repo, "init", "-q");
+    await write(repo, "x/SKILL.md", '---\nname: "../../escaped"\ndescription: Escapes.\n---\nBody.\n');
+    commitAll(repo, "escape");
+    const root = await tempDir();
+    await write(
+      root,
+      ".skillshelf/skills.lock.json",
+      JSON.stringify({
+        lockfileVersion: 1,
+        skills: {
+          "../../escaped": {
+            source: repo,
+            kind: "git",
+            path: "x",
+            installedAt: "2026-01-01T00:00:00Z",
+            files: {},
+          },
+        },
+      }),
+    );
+    const cap = capture(root);
+    expect(await main(["update"], cap.ctx)).toBe(1);
+    expect(cap.err()).toContain("not a skill name");
+    await expect(fs.stat(path.join(root, "escaped"))).rejects.toThrow();
+  });
+});

@@ -90,6 +90,13 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
         `${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not in ${displayPath(where.lockFile, ctx)} (not installed by 'skillshelf add'); nothing was updated`,
       );
     }
+    // A lock file is often committed: a key that is not a plain name must never become a path.
+    const unsafe = wanted.find((n) => normalizeName(n) !== n || checkName(n).length > 0);
+    if (unsafe !== undefined) {
+      return fail(
+        `${displayPath(where.lockFile, ctx)} lists ${JSON.stringify(unsafe)}, which is not a skill name; nothing was updated`,
+      );
+    }
     if (wanted.length === 0) {
       ctx.out(`No skill in ${displayPath(where.lockFile, ctx)}: nothing to update\n`);
       return 0;
