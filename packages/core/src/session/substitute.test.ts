@@ -32,6 +32,14 @@ describe("substituteArguments", () => {
     );
   });
 
+  it("fills $name from a typed skill's checked values: text as written, others as JSON", () => {
+    const body = "Range $time_range, top $limit, filters $filters, price $5 and $missing stay.";
+    const values = { time_range: "current_month", limit: 10, filters: { tier: "gold" } };
+    expect(substituteArguments(body, { args: JSON.stringify(values), values })).toBe(
+      'Range current_month, top 10, filters {"tier":"gold"}, price $5 and $missing stay.',
+    );
+  });
+
   it("\\$ keeps a placeholder literal, and a backslash before other text is untouched", () => {
     const body = "Literal \\$ARGUMENTS and \\$0, real $ARGUMENTS, LaTeX \\$12.1B stays.";
     expect(substituteArguments(body, { args: "x", positional: true })).toBe(
