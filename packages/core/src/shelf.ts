@@ -37,7 +37,7 @@ import type { ScriptOptions, ScriptRequest } from "./skill-files/scripts.js";
 import { createFileStateStore } from "./store/file-state-store.js";
 import type { StateStore } from "./store/state-store.js";
 import { createFileRunStore } from "./workflow/file-run-store.js";
-import type { WorkflowHost } from "./workflow/runner.js";
+import type { SessionWorkflows } from "./workflow/activation.js";
 import { isTrusted, type TrustState } from "./trust/evaluate.js";
 import { createTrustGate } from "./trust/gate.js";
 import { defaultTrustFile } from "./trust/trust-store.js";
@@ -145,7 +145,7 @@ export interface ShelfOptions {
    * `generate` (or a function/tool the host registers), checkpointed in the store. See the
    * README, "Workflow skills".
    */
-  workflows?: WorkflowHost;
+  workflows?: SessionWorkflows;
   /** Offer skills whose `allowed-tools` admit none of the host's tools (default false). */
   offerWithoutTools?: boolean;
 }

@@ -449,7 +449,7 @@ export type WorkflowToolResult =
       data: {
         name: string;
         run_id: string;
-        steps: Array<{ id: string; title: string; attempts: number; duration_ms: number; resumed: boolean }>;
+        steps: Array<{ id: string; title: string; attempts: number; resumed: boolean }>;
         /** Each step's output, by its `output` name. */
         outputs: Record<string, unknown>;
         /** One line per step, as shown to the user. */

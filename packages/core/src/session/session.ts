@@ -1217,6 +1217,7 @@ export function createSession(options: SessionOptions): Session {
       skill,
       activation: answer as Extract<ActivationResult, { status: "success" }>,
       args: state.active.find((a) => a.name === skill.name)?.args,
+      ...(call.id !== undefined && { call: call.id }),
       // A step's host tool is held to the same whitelist as the model's own calls.
       host: callTool
         ? {

@@ -273,6 +273,33 @@ const MEMBER_QUERY_SCHEMA = JSON.stringify({
   additionalProperties: false,
 });
 
+/** Seed 004's safe_refactor: four steps, each one's output the next one's input. */
+const SAFE_REFACTOR = `---
+name: safe-refactor
+description: Refactor one module safely - analyse, plan, apply, run the regression tests.
+triggers: [safe refactor]
+arguments: [module_path]
+steps:
+  - { id: analyze, title: Analyse, input: [module_path], output: analysis_report }
+  - { id: plan, title: Plan, input: [analysis_report], output: refactor_plan }
+  - { id: execute, title: Apply, input: [refactor_plan], output: changed_files }
+  - { id: verify, title: Regression tests, input: [changed_files], output: verify_result, verify: tests-pass }
+---
+Refactor $module_path in four checked steps.
+`;
+const SAFE_REFACTOR_STEPS: Record<string, string> = Object.fromEntries(
+  ["01-analyze", "02-plan", "03-execute", "04-verify"].map((file) => [
+    `.skillshelf/skills/safe-refactor/steps/${file}.md`,
+    `Do the ${file.slice(3)} step.`,
+  ]),
+);
+/** The host's model for workflow steps: "<step>: <its one input>", so the contract shows in the outputs. */
+const stepModel = async ({ prompt }: { prompt: string }): Promise<string> => {
+  const step = /Step: .* \(([a-z]+)\)\./.exec(prompt)?.[1] ?? "?";
+  const input = /<input name="[^"]+">\n([^\n]*)/.exec(prompt)?.[1] ?? "";
+  return `${step}: ${input}`;
+};
+
 export const conformanceScenarios: Scenario[] = [
   {
     name: "activation, body next call, restriction, structured refusal, end, unrelated tool works",
@@ -879,6 +906,82 @@ export const conformanceScenarios: Scenario[] = [
       expect(
         c[3]?.system.includes("Query the top 10 members for current_month."),
         "which the body now shows",
+      );
+    },
+  },
+  {
+    name: "a workflow skill started by the model runs its steps in core; the model reads each step's progress and the result",
+    skills: { "safe-refactor": SAFE_REFACTOR },
+    files: SAFE_REFACTOR_STEPS,
+    shelf: {
+      generate: stepModel,
+      workflows: { confirm: () => true, checks: { "tests-pass": () => true }, runId: () => "run-1" },
+    },
+    tools: ["read_file"],
+    turns: [{ user: "safe refactor src/pay.ts" }],
+    replies: [call("skill_safe-refactor", { args: "src/pay.ts" }), text("Refactored: 4 steps, tests pass.")],
+    check({ calls: c }) {
+      expect(
+        c[0]?.skillTools.some((t) => t.name === "skill_safe-refactor"),
+        "the workflow skill is offered",
+      );
+      const answer = c[1]?.results[0]?.result as {
+        status?: string;
+        data?: { steps?: Array<{ id: string }>; outputs?: Record<string, string>; progress?: string[] };
+      };
+      expect(answer?.status === "success", "the activation call is answered with the run's result");
+      expect(
+        JSON.stringify(answer?.data?.steps?.map((s) => s.id)) === '["analyze","plan","execute","verify"]',
+        "all four steps ran, in order",
+      );
+      expect(answer?.data?.progress?.length === 4, "one progress line per step");
+      expect(answer?.data?.progress?.[0]?.startsWith("✓ 1/4 Analyse (analyze)"), "each with its title");
+      expect(
+        answer?.data?.outputs?.verify_result === "verify: execute: plan: analyze: src/pay.ts",
+        "each step's output was the next step's input",
+      );
+    },
+  },
+  {
+    name: "a workflow whose verify fails ends with a structured result naming the step and the reason",
+    skills: { "safe-refactor": SAFE_REFACTOR },
+    files: SAFE_REFACTOR_STEPS,
+    shelf: {
+      generate: stepModel,
+      workflows: {
+        mode: "auto",
+        checks: { "tests-pass": () => ({ ok: false, reason: "2 tests fail" }) },
+        runId: () => "run-1",
+      },
+    },
+    tools: ["read_file"],
+    turns: [{ user: "safe refactor src/pay.ts" }],
+    replies: [
+      call("skill_safe-refactor", { args: "src/pay.ts" }),
+      text("The verify step failed: 2 tests fail."),
+    ],
+    check({ calls: c }) {
+      const answer = c[1]?.results[0]?.result as {
+        status?: string;
+        error_type?: string;
+        step?: string;
+        reason?: string;
+        completed?: string[];
+        message?: string;
+      };
+      expect(answer?.status === "error" && answer.error_type === "STEP_FAILED", "the run failed");
+      expect(
+        answer?.step === "verify" && answer.reason === "verify-failed",
+        "naming the step and the reason",
+      );
+      expect(
+        JSON.stringify(answer?.completed) === '["analyze","plan","execute"]',
+        "with the steps done before it",
+      );
+      expect(answer?.message?.includes("after 3 attempts"), "only that step was retried (twice)");
+      expect(
+        !c[1]?.system.includes('<skill_content name="safe-refactor">'),
+        "the failed workflow is not left active",
       );
     },
   },

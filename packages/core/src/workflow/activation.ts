@@ -3,14 +3,30 @@
  * reads the run's result, instead of the skill's prose for it to follow. The session calls
  * this once per activation call; adapters only supply their `generate` bridge (the shelf's).
  */
+import { createHash } from "node:crypto";
 import { splitArguments } from "../session/substitute.js";
 import type { ActivationResult, EventIds, Skill, WorkflowToolResult } from "../types.js";
-import type { WorkflowRunStore } from "./run-store.js";
+import { newRunId, type WorkflowRunStore } from "./run-store.js";
 import { runWorkflow, type WorkflowHost, type WorkflowRunResult } from "./runner.js";
 
 /** The host's side of workflow skills, as the shelf passes it to each session. */
 export interface SessionWorkflows extends WorkflowHost {
   store?: WorkflowRunStore;
+  /**
+   * The run id of an activation. Default: derived from the conversation's thread and the
+   * activation call's id, so a host that replays the same conversation after a crash
+   * resumes the same run; a random one when the call has no id.
+   */
+  runId?: (request: { skill: string; call?: string; thread?: string }) => string;
+}
+
+/** The default run id of an activation call: the same call in the same thread, the same run. */
+export function activationRunId(request: { skill: string; call?: string; thread?: string }): string {
+  if (request.call === undefined) return newRunId();
+  const digest = createHash("sha256")
+    .update(`${request.thread ?? ""}\u0000${request.skill}\u0000${request.call}`)
+    .digest("hex");
+  return `run_call_${digest.slice(0, 24)}`;
 }
 
 /**
@@ -45,13 +61,19 @@ export function workflowParams(
   return { ...params };
 }
 
+/** A step's line as the user and the model see it (timings stay in the run log: they would make two runs read differently). */
 function progressLine(
-  step: { id: string; title: string; attempts: number; durationMs: number; resumed: boolean },
+  step: { id: string; title: string; attempts: number; resumed: boolean },
   index: number,
   total: number,
 ): string {
-  const tries = step.attempts > 1 ? `, ${step.attempts} attempts` : "";
-  return `✓ ${index + 1}/${total} ${step.title}${step.title === step.id ? "" : ` (${step.id})`}${step.resumed ? " — done before the restart" : ` — ${step.durationMs} ms${tries}`}`;
+  const name = step.title === step.id ? step.id : `${step.title} (${step.id})`;
+  const notes = [
+    step.attempts > 1 ? `${step.attempts} attempts` : "",
+    step.resumed ? "done before a restart" : "",
+  ];
+  const note = notes.filter((n) => n !== "").join(", ");
+  return `✓ ${index + 1}/${total} ${name}${note === "" ? "" : ` — ${note}`}`;
 }
 
 /** The runner's result as the model reads it. */
@@ -95,7 +117,6 @@ export function workflowToolResult(
         id: s.id,
         title: s.title,
         attempts: s.attempts,
-        duration_ms: s.durationMs,
         resumed: s.resumed,
       })),
       outputs: result.outputs,
@@ -119,6 +140,8 @@ export async function runActivatedWorkflow(input: {
   skill: Skill;
   activation: Extract<ActivationResult, { status: "success" }>;
   args: string | undefined;
+  /** The activation call's id. */
+  call?: string;
   host: SessionWorkflows;
   ids?: EventIds;
   now?: () => Date;
@@ -128,10 +151,12 @@ export async function runActivatedWorkflow(input: {
   const checked = checkedArguments(input.activation);
   const params = checked ? { ...checked, args: input.args ?? "" } : workflowParams(skill, input.args);
   try {
+    const request = { skill: skill.name, call: input.call, thread: input.ids?.thread };
     const result = await runWorkflow({
       ...host,
       skill,
       params,
+      runId: (host.runId ?? activationRunId)(request),
       ...(input.ids && { ids: input.ids }),
       ...(host.now === undefined && input.now && { now: input.now }),
       ...(host.timeZone === undefined && input.timeZone !== undefined && { timeZone: input.timeZone }),
