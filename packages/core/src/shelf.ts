@@ -36,8 +36,6 @@ import { createShelfSessions, latestUserText, type OpenSessionOptions } from "./
 import type { ScriptOptions, ScriptRequest } from "./skill-files/scripts.js";
 import { createFileStateStore } from "./store/file-state-store.js";
 import type { StateStore } from "./store/state-store.js";
-import { createFileRunStore } from "./workflow/file-run-store.js";
-import type { SessionWorkflows } from "./workflow/activation.js";
 import { isTrusted, type TrustState } from "./trust/evaluate.js";
 import { createTrustGate } from "./trust/gate.js";
 import { defaultTrustFile } from "./trust/trust-store.js";
@@ -58,6 +56,8 @@ import type {
 } from "./types.js";
 import { skillForReadPath } from "./usage/note-read.js";
 import type { UsageStore } from "./usage/store.js";
+import type { SessionWorkflows } from "./workflow/activation.js";
+import { createFileRunStore } from "./workflow/file-run-store.js";
 
 export interface ShelfOptions {
   /** Project root; project scope = <root>/.skillshelf/skills and <root>/.agents/skills. Default: process.cwd(). */

@@ -49,6 +49,7 @@ import type {
   Vetoed,
   WorkflowToolResult,
 } from "../types.js";
+import { runActivatedWorkflow, type SessionWorkflows } from "../workflow/activation.js";
 import {
   activateSkillToolSpec,
   createToolNameIndex,
@@ -74,7 +75,6 @@ import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "
 import { currentDateLine, splitArguments } from "./substitute.js";
 import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
-import { runActivatedWorkflow, type SessionWorkflows } from "../workflow/activation.js";
 
 /** Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). */
 export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
