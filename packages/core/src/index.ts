@@ -106,6 +106,7 @@ export { parseSkill } from "./parse/parse-skill.js";
 export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
 export { splitPhraseList, splitToolList } from "./parse/schema.js";
+export * from "./parameters/index.js";
 export * from "./policy/index.js";
 export {
   type BuiltinRoleOptions,
