@@ -11,6 +11,16 @@ export {
   DEFAULT_CATALOG_HEADING,
 } from "./catalog/catalog.js";
 export { type CountTokens, estimateTokens } from "./catalog/tokens.js";
+export { type PackageSkillFolder, packageSkillFolders } from "./config/package-skills.js";
+export {
+  CONFIG_FILE,
+  defaultConfigFile,
+  parseShelfConfig,
+  type ReadConfig,
+  readShelfConfig,
+  type ShelfConfig,
+} from "./config/shelf-config.js";
+export { type ConfiguredSources, configuredSources } from "./config/shelf-sources.js";
 export type { DiagnosticInput } from "./diagnostic.js";
 export { DEFAULT_HINTS, diagnostic, formatDiagnostic } from "./diagnostic.js";
 export * from "./events/index.js";
@@ -155,3 +165,4 @@ export {
   type UsageStore,
   withUse,
 } from "./usage/store.js";
+export * from "./workflow/index.js";

@@ -5,6 +5,8 @@
  */
 import path from "node:path";
 import type { CountTokens } from "./catalog/tokens.js";
+import { createDisabledFilter } from "./config/disabled.js";
+import { configuredSources } from "./config/shelf-sources.js";
 import type { JsonlEventSinkOptions } from "./events/jsonl-sink.js";
 import { createSkillStore } from "./history/lazy-skill-store.js";
 import { unloadedSkillFile } from "./history/locate-unloaded.js";
@@ -148,6 +150,20 @@ export interface ShelfOptions {
   workflows?: SessionWorkflows;
   /** Offer skills whose `allowed-tools` admit none of the host's tools (default false). */
   offerWithoutTools?: boolean;
+  /**
+   * The settings file: `disabled` (skills turned off) and `packageSkills`. Default
+   * `<root>/.skillshelf/config.json` (none there is fine); `false` reads none. See the README,
+   * "Turning a skill off".
+   */
+  config?: string | false;
+  /** Skills turned off in code, besides the config file's `disabled`: loaded and listed, never offered or activatable. */
+  disabled?: readonly string[];
+  /**
+   * Also load the skills the project's npm dependencies ship (`"skillshelf": { "skills": "skills" }`
+   * in their package.json), as project skills after the project's folders. Default: the config
+   * file's `packageSkills`, else off. Read when the shelf is created.
+   */
+  packageSkills?: boolean;
 }
 
 export interface RefreshOptions {
@@ -241,7 +257,8 @@ const DEFAULT_READ_TOOLS: readonly string[] = [
  * current. Call refresh() before each turn (cheap when nothing changed), or watch().
  */
 export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
-  const sources = resolveSources(options);
+  const configured = await configuredSources(options);
+  const sources = resolveSources(configured.sourceOptions);
   const prebuilt =
     options.prebuilt === false
       ? undefined
@@ -278,7 +295,14 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
             defaultTrustFile(typeof options.trust === "object" ? options.trust.home : undefined),
         });
   await gate?.refresh();
-  const served = gate?.source ?? loader;
+  // A disabled skill is loaded and listed, and served to nothing.
+  const disabled = createDisabledFilter({
+    skills: gate?.source ?? loader,
+    file: configured.file,
+    names: options.disabled,
+  });
+  await disabled.refresh();
+  const served = disabled.source;
   // Under the gate a script is run only as trusted: its folder is judged again right before
   // the host is asked (a script edited since the last refresh is not run on an old trust).
   const userScripts = options.scripts;
@@ -306,11 +330,13 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     if (!refreshOptions.full && !(await monitor.mustCheck())) {
       // The folders did not move, but the user may have trusted one since (another process).
       const trustChanged = gate ? await gate.refresh({ onlyIfTrustFileChanged: true }) : false;
-      return trustChanged ? { ...nothingChanged(), changed: true } : nothingChanged();
+      const configChanged = await disabled.refresh();
+      return trustChanged || configChanged ? { ...nothingChanged(), changed: true } : nothingChanged();
     }
     monitor.checking();
     const result = await loader.refresh();
     if (gate && (await gate.refresh())) result.changed = true;
+    if (await disabled.refresh()) result.changed = true;
     if (result.changed) {
       watcher?.sync(loader.watchedFolders());
       monitor.sync();
@@ -369,7 +395,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     protect:
       options.protectSkillFiles === false
         ? false
-        : protectedPaths([...resolveSources(options).map((s) => s.dir), stateDir], root),
+        : protectedPaths([...sources.map((s) => s.dir), stateDir], root),
     isReadTool: (tool) => readTools.has(tool),
     noteRead,
     ...options.catalog,
@@ -416,7 +442,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // ── loading ──
     skills: () => loader.skills(),
     get: (name) => loader.get(name),
-    diagnostics: () => (gate ? [...loader.diagnostics(), ...gate.diagnostics()] : loader.diagnostics()),
+    diagnostics: () => [...loader.diagnostics(), ...(gate?.diagnostics() ?? []), ...disabled.diagnostics()],
     refresh,
     watch(onChange) {
       const listener = onChange ?? (() => undefined);

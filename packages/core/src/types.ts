@@ -78,7 +78,10 @@ export type DiagnosticCode =
   // trust and dependencies
   | "untrusted"
   | "trust-changed"
-  | "missing-tools";
+  | "missing-tools"
+  // configuration
+  | "config-invalid"
+  | "disabled";
 
 // ─── Skills ─────────────────────────────────────────────────────────────────────
 
