@@ -9,10 +9,19 @@ export type Command = (args: string[], ctx: CommandContext) => Promise<number>;
 const commands: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
   validate: { summary: "check SKILL.md files (any depth)", load: () => import("./commands/validate.js") },
   add: {
-    summary: "install skills from a folder or local git repository",
+    summary: "install skills from a folder, git repository or npm package",
     load: () => import("./commands/add.js"),
   },
   remove: { summary: "remove a skill 'add' installed", load: () => import("./commands/remove.js") },
+  update: {
+    summary: "fetch installed skills again; show and apply what changed",
+    load: () => import("./commands/update.js"),
+  },
+  disable: { summary: "turn skills off without deleting them", load: () => import("./commands/disable.js") },
+  enable: {
+    summary: "turn disabled skills back on",
+    load: async () => ({ run: (await import("./commands/disable.js")).runEnable }),
+  },
   init: { summary: "scaffold a new skill with guidance", load: () => import("./commands/init.js") },
   lint: {
     summary: "description quality, overlaps, generic triggers",

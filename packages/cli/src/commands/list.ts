@@ -11,11 +11,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   builtinRoleSkills,
+  configuredSources,
   type Diagnostic,
   defaultTrustFile,
   type LoadSkillsResult,
   loadSkills,
   type Overridden,
+  readShelfConfig,
   readTrustFile,
   type Skill,
   type TrustState,
@@ -31,6 +33,26 @@ import { trustLabel } from "./trust.js";
 /** Each project skill's trust state (see `skillshelf trust`). */
 type Trust = ReadonlyMap<Skill, TrustState>;
 
+/** What the config file turns off (see `skillshelf disable`). */
+export interface Disabled {
+  names: ReadonlySet<string>;
+  /** The config file cannot be read: every skill from a folder is off. */
+  problem?: string;
+}
+
+const isOff = (skill: Skill, disabled: Disabled | undefined) =>
+  disabled !== undefined &&
+  (disabled.names.has(skill.name) || (disabled.problem !== undefined && skill.scope !== "builtin"));
+
+/** The npm package a skill file is shipped in (package skills), if any. */
+export function packageOf(file: string): string | undefined {
+  const parts = file.split(/[\\/]/u);
+  const at = parts.lastIndexOf("node_modules");
+  if (at === -1 || at + 1 >= parts.length) return undefined;
+  const first = parts[at + 1]!;
+  return first.startsWith("@") && at + 2 < parts.length ? `${first}/${parts[at + 2]}` : first;
+}
+
 export const HELP = `Usage: skillshelf list [--root DIR] [--project DIR]... [--user DIR]... [--claude] [--group-duplicates] [--json]
 
 Lists the skills a shelf resolves: name, scope, file and the files each one shadows
@@ -44,6 +66,9 @@ Options:
   --user DIR      a user skill folder; repeatable, replaces ~/.skillshelf/skills and
                   ~/.agents/skills
   --claude        also read .claude/skills (under the root and under home)
+  --package-skills
+                  also read the skills the project's npm dependencies ship (on anyway
+                  when .skillshelf/config.json says "packageSkills": true)
   --no-builtins   leave out the builtin role skills
   --strict        load with the specification's rules (files that break them are skipped)
   --group-duplicates
@@ -66,9 +91,19 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   const { values } = parsed;
 
   const fromCwd = (dir: string) => path.resolve(ctx.cwd, dir);
-  const result = await loadSkills({
+  const configured = await configuredSources({
     root: fromCwd(values.root ?? "."),
     projectDirs: values.project?.map(fromCwd),
+    ...(values["package-skills"] && { packageSkills: true }),
+  });
+  const config = configured.file ? await readShelfConfig(configured.file) : undefined;
+  const disabled: Disabled = {
+    names: new Set(config?.config.disabled),
+    ...(config?.problem && { problem: `${displayPath(configured.file!, ctx)}: ${config.problem}` }),
+  };
+  const result = await loadSkills({
+    root: configured.sourceOptions.root,
+    projectDirs: configured.sourceOptions.projectDirs,
     userDirs: values.user?.map(fromCwd),
     home: ctx.env.HOME,
     claude: values.claude,
@@ -90,8 +125,8 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   const showTrust = values.trust === true || (await fileExists(trustFile));
   ctx.out(
     values.json
-      ? `${JSON.stringify(toJson(result, trust), null, 2)}\n`
-      : formatList(result, ctx, showTrust ? trust : undefined),
+      ? `${JSON.stringify(toJson(result, trust, disabled), null, 2)}\n`
+      : formatList(result, ctx, showTrust ? trust : undefined, disabled),
   );
   return 0;
 }
@@ -112,6 +147,7 @@ function parse(args: string[]) {
       project: { type: "string", multiple: true },
       user: { type: "string", multiple: true },
       claude: { type: "boolean" },
+      "package-skills": { type: "boolean" },
       "no-builtins": { type: "boolean" },
       strict: { type: "boolean" },
       "group-duplicates": { type: "boolean" },
@@ -134,7 +170,7 @@ function overriddenBy(result: LoadSkillsResult): Map<string, Overridden[]> {
   return byWinner;
 }
 
-function toJson(result: LoadSkillsResult, trust: Trust = new Map()) {
+function toJson(result: LoadSkillsResult, trust: Trust = new Map(), disabled?: Disabled) {
   const shadows = overriddenBy(result);
   return {
     sources: result.sources.map(({ dir, scope }) => ({ dir, scope })),
@@ -144,14 +180,22 @@ function toJson(result: LoadSkillsResult, trust: Trust = new Map()) {
       file: skill.file,
       description: skill.description,
       ...(trust.has(skill) && { trust: trust.get(skill)?.status }),
+      ...(isOff(skill, disabled) && { disabled: true }),
+      ...(packageOf(skill.file) && { package: packageOf(skill.file) }),
       shadows: (shadows.get(skill.file) ?? []).map(({ file, scope, reason }) => ({ file, scope, reason })),
     })),
     diagnostics: result.diagnostics,
+    ...(disabled?.problem && { configProblem: disabled.problem }),
   };
 }
 
 /** The human listing: a table of skills with what each overrides, a summary, the files that failed. */
-export function formatList(result: LoadSkillsResult, ctx: CommandContext, trust: Trust = new Map()): string {
+export function formatList(
+  result: LoadSkillsResult,
+  ctx: CommandContext,
+  trust: Trust = new Map(),
+  disabled?: Disabled,
+): string {
   const c = ctx.color;
   const lines: string[] = [];
   const shadows = overriddenBy(result);
@@ -160,6 +204,8 @@ export function formatList(result: LoadSkillsResult, ctx: CommandContext, trust:
     scope: skill.scope,
     file: displayPath(skill.file, ctx),
     trust: trustLabel(trust.get(skill)),
+    disabled: isOff(skill, disabled),
+    package: packageOf(skill.file),
     shadows: shadows.get(skill.file) ?? [],
   }));
   // A loop, not Math.max(...rows): spreading 100,000+ values as arguments overflows the stack.
@@ -172,7 +218,9 @@ export function formatList(result: LoadSkillsResult, ctx: CommandContext, trust:
     lines.push(c.dim(`${padEndColumns("NAME", nameWidth)}  ${padEndColumns("SCOPE", scopeWidth)}  FILE`));
     for (const row of rows) {
       const state =
-        row.trust === "" ? "" : `  ${row.trust === "trusted" ? c.green(row.trust) : c.yellow(row.trust)}`;
+        (row.trust === "" ? "" : `  ${row.trust === "trusted" ? c.green(row.trust) : c.yellow(row.trust)}`) +
+        (row.package ? c.dim(`  (npm ${row.package})`) : "") +
+        (row.disabled ? `  ${c.yellow("disabled")}` : "");
       lines.push(
         `${c.bold(padEndColumns(row.name, nameWidth))}  ${padEndColumns(row.scope, scopeWidth)}  ${row.file}${state}`,
       );
@@ -192,10 +240,17 @@ export function formatList(result: LoadSkillsResult, ctx: CommandContext, trust:
     .map(([scope, n]) => `${n} ${scope}`)
     .join(", ");
   const folders = result.sources.map((s) => displayPath(s.dir, ctx)).join(", ");
+  let off = 0;
+  for (const row of rows) if (row.disabled) off++;
   lines.push(
-    `${rows.length > 0 ? "\n" : ""}${plural(result.skills.length, "skill")}${scopes ? ` (${scopes})` : ""} from ${folders || "no folders"}`,
+    `${rows.length > 0 ? "\n" : ""}${plural(result.skills.length, "skill")}${scopes ? ` (${scopes})` : ""}${off > 0 ? `, ${off} disabled` : ""} from ${folders || "no folders"}`,
   );
 
+  if (disabled?.problem) {
+    lines.push(
+      `\n${c.red(`The config file cannot be used (${disabled.problem}): every skill from a folder is treated as disabled.`)}`,
+    );
+  }
   // Files that could not be loaded matter here; warnings are `validate`'s job.
   const errors = result.diagnostics.filter((d: Diagnostic) => d.severity === "error");
   const warnings = result.diagnostics.filter(

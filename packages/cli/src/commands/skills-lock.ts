@@ -83,7 +83,8 @@ export async function updateSkillsLock<T>(
   }
 }
 
-async function acquire(hold: string): Promise<void> {
+/** Creates `hold` exclusively, waiting a while for another skillshelf process to let go of it. */
+export async function acquire(hold: string): Promise<void> {
   const until = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
