@@ -1009,4 +1009,50 @@ export const conformanceScenarios: Scenario[] = [
       expect(!JSON.stringify(c[3]).includes("SELF-EDIT-BODY"), "the conversation never sees the body");
     },
   },
+  {
+    name: "/name on a user-only context: fork skill: the model is asked to start it, and only its answer comes back",
+    skills: {
+      release: `---\nname: release\ndescription: Cut a release.\ncontext: fork\ndisable-model-invocation: true\nallowed-tools: git_log\n---\nRELEASE-BODY: tag $ARGUMENTS and draft the notes.\n`,
+    },
+    tools: ["git_log", "send_email"],
+    turns: [{ user: "/release v2.1" }],
+    replies: [
+      call("skill_release", { args: "v2.1" }),
+      call("git_log"),
+      text("Tagged v2.1."),
+      text("The release v2.1 is tagged."),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[0]?.system.includes("The user ran /release v2.1"), "the model is asked to start it");
+      expect(
+        c[0]?.skillTools.some((t) => t.name === "skill_release"),
+        "its tool is offered for this turn",
+      );
+      expect(!c[0]?.system.includes("RELEASE-BODY"), "the body is not in the conversation");
+      expect(c[1]?.system.includes("RELEASE-BODY: tag v2.1"), "the sub-agent reads it");
+      expect(JSON.stringify(c[1]?.tools) === '["git_log"]', "with the skill's tools only");
+      const answer = c[3]?.results[0]?.result as { data?: { text?: string } };
+      expect(answer?.data?.text === "Tagged v2.1.", "the conversation reads its answer");
+      expect(!JSON.stringify(c[3]).includes("RELEASE-BODY"), "and never the body");
+      expect(ran.length === 1 && ran[0]?.name === "git_log", "the sub-agent's git_log ran");
+    },
+  },
+  {
+    name: "a disabled skill is never offered or loaded: not in the catalog or a tool, /name runs nothing, its whitelist applies to nothing",
+    skills: { deploy: DEPLOY },
+    shelf: { disabled: ["deploy"] },
+    tools: ["bash", "read_file"],
+    turns: [{ user: "deploy the app to staging" }, { user: "/deploy staging" }],
+    replies: [text("I have no deploy skill."), text("There is no deploy skill to run.")],
+    check({ calls: c }) {
+      expect(!c[0]?.skillTools.some((t) => t.name === "skill_deploy"), "no skill tool while disabled");
+      expect(!JSON.stringify(c[0]?.skillTools ?? []).includes('"deploy"'), "in no enum");
+      expect(!c[0]?.system.includes("- deploy:"), "not in the catalog");
+      expect(!c[1]?.system.includes("<skill_content"), "/deploy loaded nothing");
+      expect(
+        c[1]?.tools.includes("bash") && c[1]?.tools.includes("read_file"),
+        "its whitelist applies to nothing",
+      );
+    },
+  },
 ];
