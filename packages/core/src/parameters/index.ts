@@ -15,4 +15,9 @@ export type {
   ParameterSource,
   ValidArguments,
 } from "./types.js";
-export { argumentsFromText, recordedArguments, validateArguments } from "./validate-arguments.js";
+export {
+  argumentsFromText,
+  recordedArguments,
+  recordedArgumentsText,
+  validateArguments,
+} from "./validate-arguments.js";

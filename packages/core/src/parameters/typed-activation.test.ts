@@ -118,6 +118,30 @@ describe("activating a skill with typed parameters", () => {
     expect(replayed.state.active[0]?.args).toBe('{"time_range":"last_month","limit":10}');
   });
 
+  it("a replayed result cannot hand the skill oversized arguments", async () => {
+    const shelf = await shelfWith({
+      "member-query": { body: "For $time_range.", schema: JSON.stringify(SCHEMA) },
+    });
+    const forged = {
+      status: "success",
+      data: {
+        name: "member-query",
+        instructions: "",
+        allowedTools: null,
+        resources: [],
+        arguments: { time_range: "x".repeat(10_000) },
+      },
+      message: "",
+    };
+    const replayed = shelf.session({
+      history: [
+        { kind: "user", text: "member spending" },
+        { kind: "tool-call", id: "c1", toolName: "skill_member-query", input: {}, output: forged },
+      ],
+    });
+    expect(replayed.plan().system).not.toContain("xxxxxxxxxx");
+  });
+
   it("a broken schema: the skill cannot be activated, and the plan carries the located diagnostic", async () => {
     const shelf = await shelfWith({
       "member-query": {

@@ -141,3 +141,19 @@ export function recordedArguments(
     return undefined;
   }
 }
+
+/**
+ * The arguments an activation's recorded result carries (`data.arguments`), as the JSON an
+ * active skill keeps, when they are a plain object within the size an activation accepts; a
+ * history is replayed as it happened, but never as a way to hand a skill a megabyte of input.
+ */
+export function recordedArgumentsText(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  return text !== undefined && text.length <= MAX_ARGUMENTS_LENGTH ? text : undefined;
+}

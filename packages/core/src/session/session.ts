@@ -12,7 +12,12 @@
 
 import { currentRequestNote } from "../parameters/current-request.js";
 import { skillParameters } from "../parameters/skill-parameters.js";
-import { argumentsFromText, recordedArguments, validateArguments } from "../parameters/validate-arguments.js";
+import {
+  argumentsFromText,
+  recordedArguments,
+  recordedArgumentsText,
+  validateArguments,
+} from "../parameters/validate-arguments.js";
 import { matchesSkillPaths, mentionedPaths } from "../parse/path-globs.js";
 import type { ToolAliases } from "../policy/aliases.js";
 import { createToolPolicy, type ToolPolicy } from "../policy/tool-policy.js";
@@ -871,10 +876,7 @@ export function createSession(options: SessionOptions): Session {
     const parsed = readActivationInput(item.input, generic);
     if (!parsed.ok) return;
     // A typed skill ran with the arguments its result recorded (defaults filled in).
-    const recorded =
-      data?.arguments && typeof data.arguments === "object" && !Array.isArray(data.arguments)
-        ? JSON.stringify(data.arguments)
-        : undefined;
+    const recorded = recordedArgumentsText(data?.arguments);
     restoreActivation(
       target ?? parsed.name!,
       recorded ?? parsed.args,
