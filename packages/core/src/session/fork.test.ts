@@ -206,3 +206,53 @@ describe("runSkillTool with a fork runner", () => {
     expect(await runSkillTool(session, activation)).toMatchObject({ error_type: "FORK_UNAVAILABLE" });
   });
 });
+
+describe("a context: fork skill the user runs with /name", () => {
+  it("activates nothing; the model is offered its tool and asked to start it once", () => {
+    const session = shelf.session({ message: "/dep-audit the lockfile", tools: TOOLS });
+    expect(session.state.active).toEqual([]);
+    const plan = session.plan();
+    expect(plan.system).not.toContain("SECRET-PLAYBOOK");
+    expect(plan.system).toContain("The user ran /dep-audit the lockfile");
+    expect(plan.system).toContain('Call skill_dep-audit with {"args":"the lockfile"} once');
+    expect(plan.tools.map((t) => t.name)).toContain("skill_dep-audit");
+    const fork = session.fork({ id: "u1", name: "skill_dep-audit", input: {} });
+    expect(fork?.task).toBe("the lockfile");
+    expect(fork?.instructions).toContain("Focus on the lockfile.");
+  });
+
+  it("a user-only forked skill is started for the user's /name, and refused to the model otherwise", async () => {
+    await skill(
+      "release",
+      "---\nname: release\ndescription: Cut a release.\ncontext: fork\ndisable-model-invocation: true\n---\nRELEASE-BODY\n",
+    );
+    await shelf.refresh();
+    const asked = shelf.session({ message: "/release", tools: TOOLS });
+    expect(asked.plan().tools.map((t) => t.name)).toContain("skill_release");
+    expect(asked.fork({ id: "r1", name: "skill_release", input: {} })?.instructions).toContain(
+      "RELEASE-BODY",
+    );
+
+    const unasked = shelf.session({ message: "cut a release", tools: TOOLS });
+    expect(unasked.plan().tools.map((t) => t.name)).not.toContain("skill_release");
+    expect(unasked.fork({ id: "r2", name: "activate_skill", input: { name: "release" } })).toBeUndefined();
+    expect(
+      unasked.callSkillTool({ id: "r2", name: "activate_skill", input: { name: "release" } }),
+    ).toMatchObject({ error_type: "MODEL_INVOCATION_DISABLED" });
+  });
+
+  it("rebuilt from the history after it ran, nothing is active and the body is nowhere", async () => {
+    const session = shelf.session({ message: "/dep-audit the lockfile", tools: TOOLS });
+    const call = { id: "u1", name: "skill_dep-audit", input: {} };
+    const result = await runSkillTool(session, call, { fork: async () => "no risks" });
+    const replayed = shelf.session({
+      history: [
+        { kind: "user", text: "/dep-audit the lockfile" },
+        { kind: "tool-call", id: "u1", toolName: "skill_dep-audit", input: {}, output: result },
+      ],
+      tools: TOOLS,
+    });
+    expect(replayed.state.active).toEqual([]);
+    expect(replayed.plan().system).not.toContain("SECRET-PLAYBOOK");
+  });
+});

@@ -24,7 +24,7 @@ import type {
   ToolCall,
   ToolResult,
 } from "../types.js";
-import { instructionsOf, toolList } from "./render.js";
+import { escapeFraming, instructionsOf, toolList } from "./render.js";
 import { currentDateLine } from "./substitute.js";
 
 export interface ForkInput {
@@ -148,6 +148,17 @@ export function forkResult(fork: Fork, text: string): Extract<ForkToolResult, { 
         : ""
     }`,
   };
+}
+
+/**
+ * The note a "/name" on a forked skill leaves for its turn: the sub-agent is started by the
+ * model's call (the adapter runs it there), so the model is asked to make that call once.
+ */
+export function forkRequestNote(command: string, tool: string, args: string | undefined): string {
+  const input = args !== undefined && args !== "" ? JSON.stringify({ args }) : "{}";
+  return escapeFraming(
+    `The user ran ${command}: that skill runs in a sub-agent of its own. Call ${tool} with ${input} once in this turn (unless you already did) to start it, then answer the user from its result.`,
+  );
 }
 
 /** Is this recorded output a forked skill's answer? (It activated nothing in the conversation.) */

@@ -69,7 +69,7 @@ import {
 import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
-import { forkUnavailable, isForkOutput, prepareFork } from "./fork.js";
+import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork } from "./fork.js";
 import * as say from "./messages.js";
 import type { ProtectedPaths } from "./protected-paths.js";
 import { readPath } from "./protected-paths.js";
@@ -423,6 +423,8 @@ export function createSession(options: SessionOptions): Session {
   let lastFork: Fork | undefined;
 
   const isActive = (name: string) => state.active.some((a) => a.name === name);
+  /** A forked skill the user (or the host's code) asked for in this turn: the model is asked to start it. */
+  let forkRequest: { name: string; command: string; args?: string } | undefined;
   const running = () => state.active.filter((a) => !a.finished);
   const vetoOf = (name: string): Vetoed | undefined => match.vetoed.find((v) => v.name === name);
 
@@ -500,7 +502,8 @@ export function createSession(options: SessionOptions): Session {
     }
     if (args !== undefined && args.length > MAX_ARGS_LENGTH) return say.argumentsTooLong(MAX_ARGS_LENGTH);
     if (by === "model" && skill.role) return say.roleForModel(skill.name);
-    if (by === "model" && skill.disableModelInvocation) return say.userOnly(skill);
+    if (by === "model" && skill.disableModelInvocation && forkRequest?.name !== skill.name)
+      return say.userOnly(skill);
     if (by === "model") {
       const veto = vetoOf(skill.name);
       if (veto) return say.excluded(skill.name, veto);
@@ -605,7 +608,10 @@ export function createSession(options: SessionOptions): Session {
       }
       args = JSON.stringify(check.values);
     }
-    if (skill.context === "fork" && by === "model") return startFork(skill, args, extra.call);
+    if (skill.context === "fork") {
+      if (by === "model") return startFork(skill, args ?? forkRequest?.args, extra.call);
+      return requestFork(skill, requested, args);
+    }
     const name = skill.name;
     const now = clock();
     const existing = state.active.find((a) => a.name === name);
@@ -701,6 +707,17 @@ export function createSession(options: SessionOptions): Session {
 
   const endByModel = (input: unknown): EndResult => {
     const names = running().map((a) => a.name);
+  /** "/name" on a forked skill: nothing becomes active; the model is asked to start its sub-agent. */
+  const requestFork = (skill: Skill, requested: string, args: string | undefined): ActivationResult => {
+    forkRequest = { name: skill.name, command: `/${requested}${args ? ` ${args}` : ""}` };
+    if (args !== undefined && args !== "") forkRequest.args = args;
+    return {
+      status: "success",
+      data: { name: skill.name, instructions: "", allowedTools: null, resources: [] },
+      message: `Skill "${skill.name}" runs in a sub-agent: the model is asked to start it.`,
+    };
+  };
+
     let target: string | undefined;
     if (input && typeof input === "object" && typeof (input as { name?: unknown }).name === "string") {
       target = (input as { name: string }).name;
@@ -739,6 +756,7 @@ export function createSession(options: SessionOptions): Session {
     explicit = undefined;
     answered.clear();
     fileAnswers.clear();
+    forkRequest = undefined;
     forks.clear();
     // A skill the model ended was reported then (why "model"); its held limits go now.
     for (const entry of [...state.active]) if (entry.finished) end(entry.name, "released");
@@ -804,6 +822,7 @@ export function createSession(options: SessionOptions): Session {
     explicit = undefined;
     const invocation = parseExplicitInvocation(message);
     const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
+    forkRequest = undefined;
     match = EMPTY_MATCH;
     if (invocation && !skill && fold(invocation.name) === END_COMMAND) {
       if (!state.turn?.ended?.some((e) => e.why === "user") && running().length === 0)
@@ -819,6 +838,10 @@ export function createSession(options: SessionOptions): Session {
       if (!refusal && skill && isActive(skill.name)) return;
     }
     runMatch(message);
+      if (!refusal && skill?.context === "fork") {
+        requestFork(skill, invocation.name, invocation.args);
+        return;
+      }
   };
 
   /**
@@ -970,6 +993,9 @@ export function createSession(options: SessionOptions): Session {
       if (skillParameters(skill).parameters) top.push(skill);
     }
     const left = [...state.active.map((a) => a.name), ...vetoed];
+    // The forked skill the user asked for gets its tool this turn, user-only or not.
+    const requested = forkRequest ? source.get(forkRequest.name) : undefined;
+    if (requested && !top.includes(requested)) top.push(requested);
     if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
     const available = availableFor(v, left, usable);
     const catalog = catalogFor(v, available, candidates, left);
@@ -1038,6 +1064,9 @@ export function createSession(options: SessionOptions): Session {
         : "",
       activeSection(
         entries,
+      requested && forkRequest && names.toolName(requested.name) !== undefined
+        ? forkRequestNote(forkRequest.command, names.toolName(requested.name)!, forkRequest.args)
+        : "",
         now,
         options.timeZone,
         p.restricted ? allowedTools.map((t) => p.describe(t)) : undefined,
