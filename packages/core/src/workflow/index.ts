@@ -1,3 +1,10 @@
+export {
+  activationRunId,
+  runActivatedWorkflow,
+  type SessionWorkflows,
+  workflowParams,
+  workflowToolResult,
+} from "./activation.js";
 export { createFileRunStore, WORKFLOWS_DIR } from "./file-run-store.js";
 export {
   assertRunId,
