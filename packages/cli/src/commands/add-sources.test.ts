@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { createShelf } from "@skillshelf/core";
 import pc from "picocolors";
 import { describe, expect, it } from "vitest";
 import { createContext } from "../context.js";
@@ -259,6 +260,49 @@ describe("skillshelf add npm:<name>@<range>", () => {
       expect((await readLock(root)).skills.review!.version).toBe("1.2.3");
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("what add leaves behind", () => {
+  it("no temporary clone or unpacked package, whether it installs or is refused", async () => {
+    const scratch = await tempDir();
+    const { url } = await taggedRepository();
+    const evil = await tarball(path.join(await tempDir(), "evil.tgz"), [
+      { name: "package/x/SKILL.md", content: skill("x") },
+      { name: "package/x/link", type: "symlink", linkname: "/etc/passwd" },
+    ]);
+    const tgz = await packedPackage();
+    const root = await tempDir();
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = scratch;
+    try {
+      expect(await main(["add", url, "--path", "skills"], capture(root).ctx)).toBe(0);
+      expect(await main(["add", `${url}#nope`], capture(root).ctx)).toBe(1);
+      expect(await main(["add", evil], capture(root).ctx)).toBe(1);
+      expect(await main(["add", tgz, "--path", "missing"], capture(root).ctx)).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(await fs.readdir(scratch)).toEqual([]);
+  });
+
+  it("a project skill it installs is withheld by a shelf with the trust gate until trusted", async () => {
+    const { url } = await taggedRepository();
+    const root = await tempDir();
+    expect(await main(["add", url, "--path", "skills/notes"], capture(root).ctx)).toBe(0);
+    const shelf = await createShelf({
+      root,
+      userDirs: [],
+      events: false,
+      trust: { file: path.join(await tempDir(), "trust.json") },
+    });
+    try {
+      expect(shelf.trustOf("notes")?.status).toBe("untrusted");
+      expect(shelf.session({ message: "notes", tools: [] }).plan().system).not.toContain("notes:");
+    } finally {
+      await shelf.close();
     }
   });
 });
