@@ -421,10 +421,10 @@ export function createSession(options: SessionOptions): Session {
   /** Sub-agents of `context: fork` activations, by call id (and the latest, for a call without one). */
   const forks = new Map<string, Fork>();
   let lastFork: Fork | undefined;
-
-  const isActive = (name: string) => state.active.some((a) => a.name === name);
   /** A forked skill the user (or the host's code) asked for in this turn: the model is asked to start it. */
   let forkRequest: { name: string; command: string; args?: string } | undefined;
+
+  const isActive = (name: string) => state.active.some((a) => a.name === name);
   const running = () => state.active.filter((a) => !a.finished);
   const vetoOf = (name: string): Vetoed | undefined => match.vetoed.find((v) => v.name === name);
 
@@ -705,8 +705,6 @@ export function createSession(options: SessionOptions): Session {
     return forkUnavailable(skill.name);
   };
 
-  const endByModel = (input: unknown): EndResult => {
-    const names = running().map((a) => a.name);
   /** "/name" on a forked skill: nothing becomes active; the model is asked to start its sub-agent. */
   const requestFork = (skill: Skill, requested: string, args: string | undefined): ActivationResult => {
     forkRequest = { name: skill.name, command: `/${requested}${args ? ` ${args}` : ""}` };
@@ -718,6 +716,8 @@ export function createSession(options: SessionOptions): Session {
     };
   };
 
+  const endByModel = (input: unknown): EndResult => {
+    const names = running().map((a) => a.name);
     let target: string | undefined;
     if (input && typeof input === "object" && typeof (input as { name?: unknown }).name === "string") {
       target = (input as { name: string }).name;
@@ -754,9 +754,9 @@ export function createSession(options: SessionOptions): Session {
     turnMessage = message;
     turnNote = undefined;
     explicit = undefined;
+    forkRequest = undefined;
     answered.clear();
     fileAnswers.clear();
-    forkRequest = undefined;
     forks.clear();
     // A skill the model ended was reported then (why "model"); its held limits go now.
     for (const entry of [...state.active]) if (entry.finished) end(entry.name, "released");
@@ -820,9 +820,9 @@ export function createSession(options: SessionOptions): Session {
     turnMessage = message;
     // The command ran when its turn began: a replay reports it no more than a checkpoint does.
     explicit = undefined;
+    forkRequest = undefined;
     const invocation = parseExplicitInvocation(message);
     const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
-    forkRequest = undefined;
     match = EMPTY_MATCH;
     if (invocation && !skill && fold(invocation.name) === END_COMMAND) {
       if (!state.turn?.ended?.some((e) => e.why === "user") && running().length === 0)
@@ -836,12 +836,12 @@ export function createSession(options: SessionOptions): Session {
       const refusal = refusalOf(skill, invocation.name, "user", invocation.args);
       if (refusal) turnNote = commandNote(message, refusal);
       if (!refusal && skill && isActive(skill.name)) return;
-    }
-    runMatch(message);
       if (!refusal && skill?.context === "fork") {
         requestFork(skill, invocation.name, invocation.args);
         return;
       }
+    }
+    runMatch(message);
   };
 
   /**
@@ -985,6 +985,9 @@ export function createSession(options: SessionOptions): Session {
       const skill = source.get(name);
       if (skill && !top.includes(skill)) top.push(skill);
     }
+    // The forked skill the user asked for gets its tool this turn, user-only or not.
+    const requested = forkRequest ? source.get(forkRequest.name) : undefined;
+    if (requested && !top.includes(requested)) top.push(requested);
     // A typed skill stays callable while active: a new request routed to it runs it again
     // with that request's arguments.
     for (const c of match.candidates) {
@@ -993,9 +996,6 @@ export function createSession(options: SessionOptions): Session {
       if (skillParameters(skill).parameters) top.push(skill);
     }
     const left = [...state.active.map((a) => a.name), ...vetoed];
-    // The forked skill the user asked for gets its tool this turn, user-only or not.
-    const requested = forkRequest ? source.get(forkRequest.name) : undefined;
-    if (requested && !top.includes(requested)) top.push(requested);
     if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
     const available = availableFor(v, left, usable);
     const catalog = catalogFor(v, available, candidates, left);
@@ -1056,6 +1056,9 @@ export function createSession(options: SessionOptions): Session {
       ambiguous ? say.ambiguityNote(shownCandidates.slice(0, 2).map((c) => c.name)) : "",
       say.endedNote(ended, (name) => (reoffered.includes(name) ? names.toolName(name) : undefined)),
       turnNote ?? "",
+      requested && forkRequest && names.toolName(requested.name) !== undefined
+        ? forkRequestNote(forkRequest.command, names.toolName(requested.name)!, forkRequest.args)
+        : "",
       typedSkills.length > 0
         ? currentRequestNote(
             turnMessage,
@@ -1064,9 +1067,6 @@ export function createSession(options: SessionOptions): Session {
         : "",
       activeSection(
         entries,
-      requested && forkRequest && names.toolName(requested.name) !== undefined
-        ? forkRequestNote(forkRequest.command, names.toolName(requested.name)!, forkRequest.args)
-        : "",
         now,
         options.timeZone,
         p.restricted ? allowedTools.map((t) => p.describe(t)) : undefined,

@@ -1055,32 +1055,4 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
-  {
-    name: "/name on a user-only context: fork skill: the model is asked to start it, and only its answer comes back",
-    skills: {
-      release: `---\nname: release\ndescription: Cut a release.\ncontext: fork\ndisable-model-invocation: true\nallowed-tools: git_log\n---\nRELEASE-BODY: tag $ARGUMENTS and draft the notes.\n`,
-    },
-    tools: ["git_log", "send_email"],
-    turns: [{ user: "/release v2.1" }],
-    replies: [
-      call("skill_release", { args: "v2.1" }),
-      call("git_log"),
-      text("Tagged v2.1."),
-      text("The release v2.1 is tagged."),
-    ],
-    check({ calls: c, ran }) {
-      expect(c[0]?.system.includes("The user ran /release v2.1"), "the model is asked to start it");
-      expect(
-        c[0]?.skillTools.some((t) => t.name === "skill_release"),
-        "its tool is offered for this turn",
-      );
-      expect(!c[0]?.system.includes("RELEASE-BODY"), "the body is not in the conversation");
-      expect(c[1]?.system.includes("RELEASE-BODY: tag v2.1"), "the sub-agent reads it");
-      expect(JSON.stringify(c[1]?.tools) === '["git_log"]', "with the skill's tools only");
-      const answer = c[3]?.results[0]?.result as { data?: { text?: string } };
-      expect(answer?.data?.text === "Tagged v2.1.", "the conversation reads its answer");
-      expect(!JSON.stringify(c[3]).includes("RELEASE-BODY"), "and never the body");
-      expect(ran.length === 1 && ran[0]?.name === "git_log", "the sub-agent's git_log ran");
-    },
-  },
 ];
