@@ -12,7 +12,13 @@ import { Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode } from "../types.js";
 import { SkillLoader } from "./loader.js";
 import { coreVersion, DEFAULT_PREBUILT_FILE, probeTerms, storedPath } from "./prebuilt.js";
-import { PREBUILT_FORMAT, PREBUILT_VERSION, type StoredFile, type StoredShelf } from "./prebuilt-format.js";
+import {
+  encodePrebuiltFile,
+  PREBUILT_FORMAT,
+  PREBUILT_VERSION,
+  type StoredFile,
+  type StoredShelf,
+} from "./prebuilt-format.js";
 import { resolveSources, type SourceOptions } from "./sources.js";
 
 export interface BuildShelfOptions extends SourceOptions {
@@ -43,6 +49,8 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
   const tuning = createMatcher(options.matcher).tuning;
   const vocabulary = new Vocabulary();
   const files: StoredFile[] = [];
+  const termRuns: Int32Array[] = [];
+  let termCount = 0;
   let skills = 0;
   for (const record of loader.records()) {
     if (!record.sig) continue; // not read as a plain file: the app reads it itself
@@ -59,7 +67,9 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
       else {
         skills++;
         const terms = readSkillTerms(record.skill, vocabulary, tuning);
-        stored.terms = Buffer.from(terms.buffer, terms.byteOffset, terms.byteLength).toString("base64");
+        stored.terms = [termCount, terms.length];
+        termRuns.push(terms);
+        termCount += terms.length;
       }
     }
     files.push(stored);
@@ -75,25 +85,31 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
     index: { tuning: termTuningKey(tuning), probe: probeTerms(), terms: vocabulary.terms },
   };
   const file = path.resolve(root, options.out ?? path.join(".skillshelf", DEFAULT_PREBUILT_FILE));
-  const text = JSON.stringify(shelf);
-  writeAtomically(file, text);
+  const ints = new Int32Array(termCount);
+  let at = 0;
+  for (const run of termRuns) {
+    ints.set(run, at);
+    at += run.length;
+  }
+  const bytes = encodePrebuiltFile(shelf, ints);
+  writeAtomically(file, bytes);
   return {
     file,
     files: files.length,
     skills,
-    bytes: Buffer.byteLength(text),
+    bytes: bytes.length,
     diagnostics: loader.diagnostics(),
   };
 }
 
 /** A starting app never reads half a file: the new one is written beside it, then renamed over it. */
-function writeAtomically(file: string, text: string): void {
+function writeAtomically(file: string, bytes: Uint8Array): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     const fd = fs.openSync(temp, "wx");
     try {
-      fs.writeFileSync(fd, text);
+      fs.writeFileSync(fd, bytes);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

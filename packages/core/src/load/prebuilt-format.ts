@@ -1,7 +1,12 @@
 /**
- * The prebuilt shelf's file format (`skillshelf build`): one JSON document holding each skill
- * file's parse (the skill as data, its diagnostics), the size and mtime it had, and the
- * stage-1 index's terms for it.
+ * The prebuilt shelf's file format (`skillshelf build`): one file holding each skill file's
+ * parse (the skill as data, its diagnostics), the size and mtime it had, and the stage-1
+ * index's terms for it.
+ *
+ * Layout: the 8 bytes `SKSHELF1`, the JSON document's length in bytes (uint32, little-endian),
+ * the JSON document, zero padding to a multiple of 4, then every skill's index terms as
+ * little-endian int32s (each file names its run). The terms were most of the size; as bytes
+ * they cost no parsing or decoding at start-up.
  *
  * Skills are stored generically — the parsed object as JSON — so a field the parser learns
  * (parameters, steps, …) survives the round trip without this file knowing it. The fields
@@ -33,8 +38,8 @@ export interface StoredFile {
   diagnostics: Diagnostic[];
   /** It lost to another file of the same name: `skill` is a stub. */
   lost?: true;
-  /** The index's terms for the skill (base64 of little-endian int32s, ids into `index.terms`). */
-  terms?: string;
+  /** The index's terms for the skill: [start, length] in the file's int32 section, ids into `index.terms`. */
+  terms?: [number, number];
 }
 
 export interface StoredIndex {
@@ -133,6 +138,50 @@ const OPTIONAL_STRINGS = [
 /** Fields the loader sets itself: a stored skill must not bring its own. */
 const LOADER_FIELDS = ["scope", "file", "dir", "locked"];
 
+const MAGIC = Buffer.from("SKSHELF1", "latin1");
+const HEADER_BYTES = MAGIC.length + 4;
+
+/** The file's bytes: the document and the int32 section after it. */
+export function encodePrebuiltFile(shelf: StoredShelf, ints: Int32Array): Buffer {
+  return encodeRawPrebuiltFile(JSON.stringify(shelf), ints);
+}
+
+/** The same from the document's text as it is (tests write broken ones). */
+export function encodeRawPrebuiltFile(json: string, ints: Int32Array = new Int32Array(0)): Buffer {
+  const text = Buffer.from(json, "utf8");
+  const padded = HEADER_BYTES + text.length + ((4 - ((HEADER_BYTES + text.length) % 4)) % 4);
+  const out = Buffer.alloc(padded + ints.byteLength);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(text.length, MAGIC.length);
+  text.copy(out, HEADER_BYTES);
+  Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength).copy(out, padded);
+  return out;
+}
+
+export interface PrebuiltFileParts {
+  json: string;
+  ints: Int32Array;
+}
+
+/** Splits a file into its document's text and its int32 section; throws a {@link PrebuiltFormatError}. */
+export function decodePrebuiltFile(bytes: Buffer): PrebuiltFileParts {
+  if (bytes.length < HEADER_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
+    fail("(header)", "not a prebuilt shelf (it does not start with SKSHELF1)");
+  const length = bytes.readUInt32LE(MAGIC.length);
+  if (HEADER_BYTES + length > bytes.length) fail("(header)", "the document is cut short");
+  const padded = HEADER_BYTES + length + ((4 - ((HEADER_BYTES + length) % 4)) % 4);
+  if ((bytes.length - padded) % 4 !== 0 || padded > bytes.length) fail("(terms)", "not whole int32s");
+  const json = bytes.toString("utf8", HEADER_BYTES, HEADER_BYTES + length);
+  const count = (bytes.length - padded) / 4;
+  // A view when the bytes are aligned (a file read whole is), else one copy.
+  const at = bytes.byteOffset + padded;
+  const ints =
+    at % 4 === 0
+      ? new Int32Array(bytes.buffer, at, count)
+      : new Int32Array(new Uint8Array(bytes.subarray(padded)).buffer);
+  return { json, ints };
+}
+
 /** Checks a parsed document's shape; throws a {@link PrebuiltFormatError} naming the first bad place. */
 export function checkStoredShelf(value: unknown): StoredShelf {
   if (!isObject(value)) fail("(top)", "not a JSON object");
@@ -165,7 +214,18 @@ function checkFile(file: unknown, at: string): void {
   if (!isNumber(file.size)) fail(`${at}.size`, "not a number");
   if (!isNumber(file.mtimeMs)) fail(`${at}.mtimeMs`, "not a number");
   if (file.lost !== undefined && file.lost !== true) fail(`${at}.lost`, "not true");
-  if (file.terms !== undefined && !isString(file.terms)) fail(`${at}.terms`, "not a string");
+  if (
+    file.terms !== undefined &&
+    !(
+      Array.isArray(file.terms) &&
+      file.terms.length === 2 &&
+      Number.isSafeInteger(file.terms[0]) &&
+      Number.isSafeInteger(file.terms[1]) &&
+      file.terms[0] >= 0 &&
+      file.terms[1] >= 0
+    )
+  )
+    fail(`${at}.terms`, "not [start, length]");
   if (!Array.isArray(file.diagnostics)) fail(`${at}.diagnostics`, "not a list");
   for (let i = 0; i < file.diagnostics.length; i++) {
     const d: unknown = file.diagnostics[i];

@@ -6,6 +6,7 @@ import { remapSkillTerms } from "../match/lexical-index.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
 import type { Diagnostic } from "../types.js";
 import { buildPrebuiltShelf } from "./prebuilt-build.js";
+import { decodePrebuiltFile, encodeRawPrebuiltFile } from "./prebuilt-format.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 const DATA = sharedData();
@@ -57,10 +58,12 @@ async function project() {
 // biome-ignore lint/suspicious/noExplicitAny: any shape at all, on purpose
 type LooseJson = any;
 
-async function editStored(file: string, edit: (doc: LooseJson) => void): Promise<void> {
-  const doc = JSON.parse(await fs.readFile(file, "utf8"));
-  edit(doc);
-  await fs.writeFile(file, JSON.stringify(doc));
+async function editStored(file: string, edit: (doc: LooseJson, ints: Int32Array) => void): Promise<void> {
+  const { json, ints } = decodePrebuiltFile(await fs.readFile(file));
+  const doc = JSON.parse(json);
+  const copy = ints.slice();
+  edit(doc, copy);
+  await fs.writeFile(file, encodeRawPrebuiltFile(JSON.stringify(doc), copy));
 }
 
 describe("prebuilt shelf", () => {
@@ -247,13 +250,17 @@ describe("prebuilt shelf", () => {
   describe("a corrupt or foreign prebuilt shelf is not used: a located diagnostic, and the folders are scanned", () => {
     const cases: Array<[string, (file: string) => Promise<void>, RegExp, number?]> = [
       [
-        "truncated JSON",
-        async (f) => fs.writeFile(f, (await fs.readFile(f, "utf8")).slice(0, 200)),
-        /not valid JSON/u,
+        "a file cut short",
+        async (f) => fs.writeFile(f, (await fs.readFile(f)).subarray(0, 200)),
+        /the document is cut short/u,
       ],
       [
         "a JSON error on line 3",
-        async (f) => fs.writeFile(f, '{\n"format": "skillshelf-prebuilt-shelf",\n"version": 1,,\n}'),
+        (f) =>
+          fs.writeFile(
+            f,
+            encodeRawPrebuiltFile('{\n"format": "skillshelf-prebuilt-shelf",\n"version": 1,,\n}'),
+          ),
         /not valid JSON/u,
         3,
       ],
@@ -305,7 +312,11 @@ describe("prebuilt shelf", () => {
           }),
         /other skill folders/u,
       ],
-      ["not JSON at all", (f) => fs.writeFile(f, "\u0000\u0001 binary"), /not valid JSON/u],
+      [
+        "not a prebuilt shelf at all",
+        (f) => fs.writeFile(f, '{"format": "skillshelf-prebuilt-shelf"}'),
+        /SKSHELF1/u,
+      ],
     ];
     for (const [label, corrupt, reason, line] of cases) {
       it(label, async () => {
@@ -344,11 +355,21 @@ describe("prebuilt shelf", () => {
     await writeSkill(skills, "release-notes", RICH);
     await buildPrebuiltShelf({ root, userDirs: [] });
     const scanned = await createShelf({ ...options, prebuilt: false });
-    await editStored(prebuilt, (doc) => {
-      const ints = new Int32Array(new Uint8Array(Buffer.from(doc.files[0].terms, "base64")).buffer);
-      ints[ints.length - 2] = 1 << 30; // an example id far past the vocabulary
-      doc.files[0].terms = Buffer.from(ints.buffer).toString("base64");
+    await editStored(prebuilt, (doc, ints) => {
+      const [start, length] = doc.files[0].terms;
+      ints[start + length - 2] = 1 << 30; // an example id far past the vocabulary
     });
+    const pastTheEnd = await project();
+    await writeSkill(pastTheEnd.skills, "release-notes", RICH);
+    await buildPrebuiltShelf({ root: pastTheEnd.root, userDirs: [] });
+    await editStored(pastTheEnd.prebuilt, (doc) => {
+      doc.files[0].terms = [0, 1 << 30]; // a run past the end of the int32s
+    });
+    const past = await createShelf(pastTheEnd.options);
+    expect(past.match("write the release notes for 2.0")).toEqual(
+      scanned.match("write the release notes for 2.0"),
+    );
+    await past.close();
     const shelf = await createShelf(options);
     expect(shelf.match("write the release notes for 2.0")).toEqual(
       scanned.match("write the release notes for 2.0"),

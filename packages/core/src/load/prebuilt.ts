@@ -24,6 +24,8 @@ import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import type { PrebuiltEntry, PrebuiltSource } from "./loader.js";
 import {
   checkStoredShelf,
+  decodePrebuiltFile,
+  type PrebuiltFileParts,
   PrebuiltFormatError,
   type StoredFile,
   type StoredShelf,
@@ -103,25 +105,26 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
       }),
     ],
   });
-  let text: string;
+  let parts: PrebuiltFileParts;
+  let stored: StoredShelf;
   try {
     const size = fs.statSync(options.file).size;
     if (size > MAX_PREBUILT_BYTES)
       return unusable(`it is ${size} bytes, over the ${MAX_PREBUILT_BYTES}-byte limit`);
-    text = fs.readFileSync(options.file, "utf8");
+    parts = decodePrebuiltFile(fs.readFileSync(options.file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !options.explicit) return { diagnostics: [] };
+    if (error instanceof PrebuiltFormatError) return unusable(`at ${error.message}`);
     return unusable(`it cannot be read (${(error as Error).message})`);
   }
-  let stored: StoredShelf;
   try {
-    stored = checkStoredShelf(JSON.parse(text));
+    stored = checkStoredShelf(JSON.parse(parts.json));
   } catch (error) {
     if (error instanceof PrebuiltFormatError) return unusable(`at ${error.message}`);
     return unusable(
-      `it is not valid JSON (${(error as Error).message})`,
-      jsonErrorLine(text, error as Error),
+      `its document is not valid JSON (${(error as Error).message})`,
+      jsonErrorLine(parts.json, error as Error),
     );
   }
   if (stored.core !== coreVersion())
@@ -138,13 +141,14 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
 
   const byFile = new Map<string, StoredFile>();
   for (const file of stored.files) byFile.set(resolvedPath(options.root, file.path), file);
-  return { source: prebuiltSource(options, stored, byFile), diagnostics: [] };
+  return { source: prebuiltSource(options, stored, byFile, parts.ints), diagnostics: [] };
 }
 
 function prebuiltSource(
   options: OpenPrebuiltOptions,
   stored: StoredShelf,
   byFile: ReadonlyMap<string, StoredFile>,
+  ints: Int32Array,
 ): PrebuiltSource {
   const index = stored.index;
   const termsUsable =
@@ -175,11 +179,10 @@ function prebuiltSource(
       };
     },
     adopted(skill: Skill, file: string) {
-      const encoded = termsUsable ? byFile.get(file)?.terms : undefined;
-      if (encoded === undefined || !index) return;
-      const raw = int32sOf(encoded);
+      const run = termsUsable ? byFile.get(file)?.terms : undefined;
+      if (run === undefined || !index || run[0] + run[1] > ints.length) return;
       const { map, vocabulary } = mapTerms();
-      const terms = raw && remapSkillTerms(raw, map, skill.examples.length);
+      const terms = remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
       if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning);
     },
@@ -193,14 +196,6 @@ function storedResult(root: string, file: string, recorded: StoredFile): ParseRe
     skill: { ...(recorded.skill as unknown as NonNullable<ParseResult["skill"]>), file },
     diagnostics,
   };
-}
-
-function int32sOf(base64: string): Int32Array | undefined {
-  const bytes = Buffer.from(base64, "base64");
-  if (bytes.length % 4 !== 0) return undefined;
-  const out = new Int32Array(bytes.length / 4);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
 }
 
 /** The line of a JSON syntax error, when the engine's message gives its position. */
