@@ -331,7 +331,9 @@ export type ActivationErrorType =
   /** An exclusion of the skill matched the current request. */
   | "EXCLUDED"
   /** A project skill the user has not trusted (see the core README, "Trusting project skills"). */
-  | "UNTRUSTED";
+  | "UNTRUSTED"
+  /** A `context: fork` skill, and the host starts no sub-agent for it (its body never joins the conversation). */
+  | "FORK_UNAVAILABLE";
 
 /** What a model reads back. Structured, with a message that tells it what to do next. */
 export type ToolResult<TData = unknown, TError extends string = string> =
@@ -674,6 +676,34 @@ export interface Session {
   /** Active skills, in activation order (finished ones included until the next user message). */
   active(): Skill[];
   toJSON(): SessionState;
+}
+
+/**
+ * A `context: fork` skill's run: a sub-agent with its own context, whose answer is all the
+ * conversation gets. Built by core; an adapter starts its framework's agent from it.
+ */
+export interface Fork {
+  skill: string;
+  /** The role the skill's `agent` names, when it is one of the shelf's roles. */
+  role?: string;
+  /** The sub-agent's one user message: the activation's arguments, else the user's latest message. */
+  task: string;
+  /** Its system prompt: today's date, the role's instructions (with `agent`), then the skill's body. */
+  instructions: string;
+  /** The host tools it gets: the skill's whitelist (and the role's) within what the conversation allows now. */
+  tools: string[];
+  /** Tools the skill or role would allow that it does not get, because the conversation rules them out. */
+  withheld: string[];
+  /** The most steps it may take (the same in every framework). */
+  maxSteps: number;
+  /** The model id it should run on: the skill's `model`, else the role's. */
+  model?: string;
+  diagnostics: Diagnostic[];
+  /**
+   * Judge one of its tool calls: a tool it was not given, a write into a skill folder, a
+   * call the conversation's active skills forbid, are refused with core's result.
+   */
+  guard(call: ToolCall | string): GuardResult;
 }
 
 /**
