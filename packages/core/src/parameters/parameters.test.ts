@@ -86,7 +86,12 @@ describe("a skill's parameters", () => {
     expect(result.message).toContain("Call the tool again");
     const missing = validateArguments(skill, {});
     expect(missing.ok === false && missing.result.errors).toEqual([
-      { field: "time_range", problem: "it is missing", expected: 'a value for "time_range"' },
+      {
+        field: "time_range",
+        problem: "it is missing",
+        expected:
+          'a value for "time_range": one of "current_month", "last_month", "last_3_months", "last_7_days", "custom" (Time range; custom needs start_date and end_date)',
+      },
     ]);
   });
 

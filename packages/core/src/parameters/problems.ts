@@ -52,6 +52,26 @@ function valueAt(data: unknown, instancePath: string): unknown {
   return value;
 }
 
+function propertyOf(objectSchema: unknown, name: unknown): unknown {
+  const properties = (objectSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties && typeof name === "string" && Object.hasOwn(properties, name)
+    ? properties[name]
+    : undefined;
+}
+
+/** What a value of `schema` looks like, for an argument the model left out. */
+function valueShape(schema: unknown): string {
+  const s = (schema ?? {}) as { enum?: unknown[]; format?: unknown; type?: unknown };
+  const shape = Array.isArray(s.enum)
+    ? `one of ${s.enum.map(shown).join(", ")}`
+    : typeof s.format === "string" && FORMATS[s.format]
+      ? FORMATS[s.format]!
+      : typeof s.type === "string"
+        ? `a ${s.type}`
+        : "a value";
+  return `${shape}${describe(schema)}`;
+}
+
 function expectation(error: ErrorObject, propertySchema: unknown): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -64,7 +84,7 @@ function expectation(error: ErrorObject, propertySchema: unknown): string {
     case "type":
       return `a value of type ${String(params.type)}`;
     case "required":
-      return `a value for "${String(params.missingProperty)}"`;
+      return `a value for "${String(params.missingProperty)}": ${valueShape(propertyOf(propertySchema, params.missingProperty))}`;
     case "additionalProperties":
       return "only the arguments the tool's schema lists";
     case "minimum":
