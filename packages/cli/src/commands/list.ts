@@ -20,6 +20,7 @@ import {
   readShelfConfig,
   readTrustFile,
   type Skill,
+  skillDomain,
   type TrustState,
   trustStates,
 } from "@skillshelf/core";
@@ -53,7 +54,7 @@ export function packageOf(file: string): string | undefined {
   return first.startsWith("@") && at + 2 < parts.length ? `${first}/${parts[at + 2]}` : first;
 }
 
-export const HELP = `Usage: skillshelf list [--root DIR] [--project DIR]... [--user DIR]... [--claude] [--group-duplicates] [--json]
+export const HELP = `Usage: skillshelf list [--root DIR] [--project DIR]... [--user DIR]... [--claude] [--domain NAME] [--group-duplicates] [--json]
 
 Lists the skills a shelf resolves: name, scope, file and the files each one shadows
 (project > user > builtin), then the files that could not be loaded.
@@ -69,6 +70,8 @@ Options:
   --package-skills
                   also read the skills the project's npm dependencies ship (on anyway
                   when .skillshelf/config.json says "packageSkills": true)
+  --domain NAME   only the skills on that shelf: their \`domain:\`, or the category
+                  folder they sit in (<folder>/<domain>/<name>/SKILL.md)
   --no-builtins   leave out the builtin role skills
   --strict        load with the specification's rules (files that break them are skipped)
   --group-duplicates
@@ -110,6 +113,10 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     mode: values.strict ? "strict" : "lenient",
     builtins: values["no-builtins"] ? [] : builtinRoleSkills(),
   });
+  if (values.domain !== undefined) {
+    const wanted = values.domain.trim().toLowerCase();
+    result.skills = result.skills.filter((s) => skillDomain(s, result.sources)?.toLowerCase() === wanted);
+  }
 
   if (values["group-duplicates"]) {
     const groups = values.json
@@ -148,6 +155,7 @@ function parse(args: string[]) {
       user: { type: "string", multiple: true },
       claude: { type: "boolean" },
       "package-skills": { type: "boolean" },
+      domain: { type: "string" },
       "no-builtins": { type: "boolean" },
       strict: { type: "boolean" },
       "group-duplicates": { type: "boolean" },
@@ -179,6 +187,7 @@ function toJson(result: LoadSkillsResult, trust: Trust = new Map(), disabled?: D
       scope: skill.scope,
       file: skill.file,
       description: skill.description,
+      ...(skillDomain(skill, result.sources) && { domain: skillDomain(skill, result.sources) }),
       ...(trust.has(skill) && { trust: trust.get(skill)?.status }),
       ...(isOff(skill, disabled) && { disabled: true }),
       ...(packageOf(skill.file) && { package: packageOf(skill.file) }),
@@ -202,6 +211,7 @@ export function formatList(
   const rows = result.skills.map((skill) => ({
     name: skill.name,
     scope: skill.scope,
+    domain: skillDomain(skill, result.sources),
     file: displayPath(skill.file, ctx),
     trust: trustLabel(trust.get(skill)),
     disabled: isOff(skill, disabled),
@@ -214,21 +224,36 @@ export function formatList(
     4,
   );
   const scopeWidth = 7;
+  // The DOMAIN column appears once a skill has one (seed 004's shelves).
+  const domains = rows.some((r) => r.domain !== undefined);
+  const domainWidth = domains
+    ? columnWidth(
+        rows.map((r) => r.domain ?? ""),
+        6,
+      )
+    : 0;
+  const domainCell = (text: string) => (domains ? `${padEndColumns(text, domainWidth)}  ` : "");
   if (rows.length > 0) {
-    lines.push(c.dim(`${padEndColumns("NAME", nameWidth)}  ${padEndColumns("SCOPE", scopeWidth)}  FILE`));
+    lines.push(
+      c.dim(
+        `${padEndColumns("NAME", nameWidth)}  ${padEndColumns("SCOPE", scopeWidth)}  ${domainCell("DOMAIN")}FILE`,
+      ),
+    );
     for (const row of rows) {
       const state =
         (row.trust === "" ? "" : `  ${row.trust === "trusted" ? c.green(row.trust) : c.yellow(row.trust)}`) +
         (row.package ? c.dim(`  (npm ${row.package})`) : "") +
         (row.disabled ? `  ${c.yellow("disabled")}` : "");
       lines.push(
-        `${c.bold(padEndColumns(row.name, nameWidth))}  ${padEndColumns(row.scope, scopeWidth)}  ${row.file}${state}`,
+        `${c.bold(padEndColumns(row.name, nameWidth))}  ${padEndColumns(row.scope, scopeWidth)}  ${domainCell(row.domain ?? "")}${row.file}${state}`,
       );
       for (const o of row.shadows) {
         const what =
           o.reason === "duplicate-name" ? "duplicate ignored" : o.reason === "locked" ? "refused" : "shadows";
         lines.push(
-          c.dim(`${" ".repeat(nameWidth + scopeWidth + 4)}${what} ${o.scope} ${displayPath(o.file, ctx)}`),
+          c.dim(
+            `${" ".repeat(nameWidth + scopeWidth + 4 + (domains ? domainWidth + 2 : 0))}${what} ${o.scope} ${displayPath(o.file, ctx)}`,
+          ),
         );
       }
     }

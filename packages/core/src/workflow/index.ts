@@ -5,6 +5,7 @@ export {
   workflowParams,
   workflowToolResult,
 } from "./activation.js";
+export { inDomain, skillDomain } from "./domain.js";
 export { createFileRunStore, WORKFLOWS_DIR } from "./file-run-store.js";
 export {
   assertRunId,
