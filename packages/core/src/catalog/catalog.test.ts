@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testSkill as skill } from "../match/test-utils/skill.js";
-import { createMemoryUsageStore } from "../usage/store.js";
+import { createMemoryUsageStore, type UsageStore } from "../usage/store.js";
 import { buildCatalog, catalogLine } from "./catalog.js";
 import { estimateTokens } from "./tokens.js";
 
@@ -139,40 +139,51 @@ describe("buildCatalog", () => {
     expect(buildCatalog({ skills: edited, usage, now }).text).toContain("- alpha: First skill, edited.");
   });
 
-  it("keeps the usage order a full sort gives while uses come in one or many at a time", () => {
-    const many = Array.from({ length: 300 }, (_, i) =>
-      skill({ name: `skill-${String(i).padStart(3, "0")}`, description: `Skill number ${i}.` }),
-    );
-    const usage = createMemoryUsageStore();
-    const names = (skills: typeof many) =>
-      buildCatalog({ skills, usage, now, budgetTokens: 100_000 }).entries.map((e) => e.name);
-    names(many);
-    // A fixed pseudo-random walk: single uses (moved in place), ties on time, and bursts
-    // larger than what is moved one by one (sorted again).
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed;
-    };
-    for (let round = 0; round < 60; round++) {
-      const burst = round % 10 === 9 ? 80 : 1 + (next() % 3);
-      for (let i = 0; i < burst; i++) {
-        usage.record(many[next() % many.length]!.name, new Date(now.getTime() + (next() % 50) * 1000));
+  it.each([
+    ["names what changed", false],
+    ["cannot name what changed", true],
+  ])(
+    "keeps the usage order a full sort gives while uses come in one or many at a time (a store that %s)",
+    (_, blind) => {
+      const many = Array.from({ length: 300 }, (_, i) =>
+        skill({ name: `skill-${String(i).padStart(3, "0")}`, description: `Skill number ${i}.` }),
+      );
+      const memory = createMemoryUsageStore();
+      const usage: UsageStore = blind ? { ...memory, changedSince: undefined } : memory;
+      const names = (skills: typeof many) =>
+        buildCatalog({ skills, usage, now, budgetTokens: 100_000 }).entries.map((e) => e.name);
+      names(many);
+      // A fixed pseudo-random walk: single uses (moved in place), ties on time, and bursts
+      // larger than what is moved one by one (sorted again).
+      let seed = 7;
+      const next = () => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+        return seed;
+      };
+      for (let round = 0; round < 60; round++) {
+        const burst = round % 10 === 9 ? 80 : 1 + (next() % 3);
+        for (let i = 0; i < burst; i++) {
+          usage.record(many[next() % many.length]!.name, new Date(now.getTime() + (next() % 50) * 1000));
+        }
+        // A copy of the list has no cached order: it is sorted from scratch.
+        expect(names(many)).toEqual(names([...many]));
       }
-      // A copy of the list has no cached order: it is sorted from scratch.
-      expect(names(many)).toEqual(names([...many]));
-    }
-  });
+    },
+  );
 
-  it("orders a subset taken `from` a whole list as the subset alone would be, after uses too", () => {
+  it("lists `skills` without the `exclude`d names as it lists the filtered list, after uses too", () => {
     const many = Array.from({ length: 50 }, (_, i) => skill({ name: `s-${i}`, description: `Skill ${i}.` }));
     const usage = createMemoryUsageStore();
-    const names = (skills: typeof many, from?: typeof many) =>
-      buildCatalog({ skills, from, usage, now, budgetTokens: 100_000 }).entries.map((e) => e.name);
+    const catalog = (skills: typeof many, exclude?: string[]) =>
+      buildCatalog({ skills, exclude, usage, now, budgetTokens: 300, candidates: ["s-3", "s-4"] });
     for (let round = 0; round < 10; round++) {
       usage.record(`s-${(round * 7) % 50}`, new Date(now.getTime() + round * 1000));
-      const subset = many.filter((_, i) => i % 3 !== round % 3);
-      expect(names(subset, many)).toEqual(names([...subset]));
+      const left = many.filter((_, i) => i % 3 === round % 3).map((s) => s.name);
+      const subset = many.filter((s) => !left.includes(s.name));
+      const viaExclude = catalog(many, left);
+      const viaCopy = catalog(subset);
+      expect(viaExclude.text).toBe(viaCopy.text);
+      expect(viaExclude.omitted).toBe(viaCopy.omitted);
     }
   });
 

@@ -56,10 +56,10 @@ export interface CatalogOptions {
   /** "Now", for ordering and first-seen marks (tests). */
   now?: Date;
   /**
-   * The whole list `skills` was taken from (e.g. the shelf's, when `skills` leaves out the
-   * active ones): the usage order is kept once for it and filtered, instead of once per subset.
+   * Names of `skills` not to list (the active ones): cheaper than a filtered copy of a long
+   * list, whose order and lookups would be made again for every new set of active skills.
    */
-  from?: readonly Skill[];
+  exclude?: readonly string[];
 }
 
 export const DEFAULT_CATALOG_HEADING =
@@ -124,7 +124,6 @@ function entryOf(skill: Skill, cap: number, countTokens: CountTokens): Entry {
 
 /** What a skill list needs per call, computed once per list. */
 interface ListFacts {
-  skills: readonly Skill[];
   visible: readonly Skill[];
   byName: Map<string, Skill>;
   /** The usage state after this list was last marked seen (skip marking again). */
@@ -136,7 +135,7 @@ function factsOf(skills: readonly Skill[]): ListFacts {
   let f = facts.get(skills);
   if (!f) {
     const visible = skills.filter((s) => !s.disableModelInvocation && !s.role);
-    f = { skills, visible, byName: new Map(visible.map((s) => [s.name, s])) };
+    f = { visible, byName: new Map(visible.map((s) => [s.name, s])) };
     facts.set(skills, f);
   }
   return f;
@@ -155,11 +154,19 @@ export function buildCatalog(options: CatalogOptions): Catalog {
   } = options;
   const list = factsOf(skills);
   const { visible } = list;
-  if (visible.length === 0) return { text: "", tokens: 0, entries: [], omitted: 0 };
+  const excluded = new Set<string>();
+  for (const name of options.exclude ?? []) if (list.byName.has(name)) excluded.add(name);
+  const total = visible.length - excluded.size;
+  if (total <= 0) return { text: "", tokens: 0, entries: [], omitted: 0 };
   if (usage) {
     const version = usage.version?.();
+    // Marked at an earlier version and only known changes since (uses, marks: a record is never
+    // taken away by them): still marked, without walking every name again.
     const marked =
-      list.seenAt && list.seenAt.usage === usage && version !== undefined && list.seenAt.version === version;
+      list.seenAt?.usage === usage &&
+      version !== undefined &&
+      (list.seenAt.version === version || usage.changedSince?.(list.seenAt.version) !== undefined);
+    if (marked && list.seenAt) list.seenAt.version = version as number;
     if (!marked) {
       usage.seen(
         visible.map((s) => s.name),
@@ -175,17 +182,16 @@ export function buildCatalog(options: CatalogOptions): Catalog {
   const first: Skill[] = [];
   for (const c of candidates) {
     const skill = list.byName.get(typeof c === "string" ? c : c.name);
-    if (skill && !first.includes(skill)) first.push(skill);
+    if (skill && !excluded.has(skill.name) && !first.includes(skill)) first.push(skill);
   }
-  const rest = restOrder(list, options.from, usage, now.getTime());
-  const total = visible.length;
+  const rest = usageOrder(skills, visible, list.byName, usage, now.getTime());
   let restAt = 0;
   let taken = 0;
   const next = (): Skill | undefined => {
     if (taken < first.length) return first[taken++];
     while (restAt < rest.length) {
       const skill = rest[restAt++] as Skill;
-      if (!first.includes(skill)) {
+      if (!first.includes(skill) && !excluded.has(skill.name)) {
         taken++;
         return skill;
       }
@@ -242,39 +248,6 @@ export function buildCatalog(options: CatalogOptions): Catalog {
     tokens = countTokens(text);
   }
   return { text, tokens, entries: listed, omitted };
-}
-
-// A subset's order is the whole list's order without the others: kept per order array (a new
-// one whenever the order changes) and subset.
-const subsetOrders = new WeakMap<readonly Skill[], WeakMap<ListFacts, readonly Skill[]>>();
-
-function restOrder(
-  list: ListFacts,
-  from: readonly Skill[] | undefined,
-  usage: UsageStore | undefined,
-  now: number,
-): readonly Skill[] {
-  if (!from) return usageOrder(list.skills, list.visible, usage, now);
-  const whole = factsOf(from);
-  const order = usageOrder(from, whole.visible, usage, now);
-  if (whole === list) return order;
-  let bySubset = subsetOrders.get(order);
-  if (!bySubset) {
-    bySubset = new WeakMap();
-    subsetOrders.set(order, bySubset);
-  }
-  let subset = bySubset.get(list);
-  if (!subset) {
-    const inList = order.filter((skill) => list.byName.get(skill.name) === skill);
-    if (inList.length < list.visible.length) {
-      // A skill of the subset that is not in the whole list (a caller's mistake) is still listed, last.
-      const found = new Set(inList);
-      inList.push(...list.visible.filter((skill) => !found.has(skill)));
-    }
-    subset = inList;
-    bySubset.set(list, subset);
-  }
-  return subset;
 }
 
 function render(lines: readonly string[], omitted: number): string {

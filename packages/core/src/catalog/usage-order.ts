@@ -3,9 +3,10 @@
  * used counts from when it was first seen), then by use count, then by name.
  *
  * Cached per skill list and usage store. When the store's `version()` moves, most often one
- * skill was just used: the records are compared with the ones the order was made from and
- * only the skills whose record changed are taken out and put back in their place (binary
- * search, the same comparison as the full sort, so the result is the one a sort would give).
+ * skill was just used: the store names what changed (`changedSince`; otherwise every record
+ * is compared with the one the order was made from) and only those skills are taken out and
+ * put back in their place (binary search, the same comparison as the full sort, so the
+ * result is the one a sort would give).
  * Re-sorting every skill after each activation was most of an activation turn's cost at
  * 1,000 skills (a use bumps the version every time). Many changes at once (another process's
  * uses merged in, the first marking as seen) still sort from scratch.
@@ -52,6 +53,7 @@ function sameRecord(a: UsageRecord | undefined, b: UsageRecord | undefined): boo
 export function usageOrder(
   skills: readonly Skill[],
   visible: readonly Skill[],
+  byName: ReadonlyMap<string, Skill>,
   usage: UsageStore | undefined,
   now: number,
 ): readonly Skill[] {
@@ -60,14 +62,35 @@ export function usageOrder(
   if (cached && cached.usage === usage && version !== undefined && cached.version === version)
     return cached.order;
 
-  const records = new Map<Skill, UsageRecord | undefined>();
-  for (const skill of visible) records.set(skill, usage?.get(skill.name));
+  // What the store says changed: the records of those skills only.
+  const named = cached && cached.usage === usage ? usage?.changedSince?.(cached.version) : undefined;
+  let records: Map<Skill, UsageRecord | undefined>;
+  const changed: Skill[] = [];
+  if (cached && named) {
+    records = cached.records;
+    for (const name of named) {
+      const skill = byName.get(name);
+      if (!skill) continue;
+      const record = usage?.get(name);
+      if (sameRecord(record, records.get(skill))) continue;
+      records.set(skill, record);
+      changed.push(skill);
+    }
+  } else {
+    records = new Map();
+    for (const skill of visible) records.set(skill, usage?.get(skill.name));
+    if (cached && cached.usage === usage) {
+      for (const skill of visible) {
+        if (!sameRecord(records.get(skill), cached.records.get(skill))) changed.push(skill);
+        if (changed.length > MOVE_LIMIT) break;
+      }
+    }
+  }
 
   if (cached && cached.usage === usage && version !== undefined) {
-    const changed: Skill[] = [];
-    for (const skill of visible) {
-      if (!sameRecord(records.get(skill), cached.records.get(skill))) changed.push(skill);
-      if (changed.length > MOVE_LIMIT) break;
+    if (changed.length === 0) {
+      orders.set(skills, { ...cached, version, records });
+      return cached.order;
     }
     if (changed.length <= MOVE_LIMIT) {
       const moved = new Set(changed);
@@ -90,6 +113,11 @@ export function usageOrder(
     }
   }
 
+  if (named) {
+    // Too many to move: every record afresh.
+    records = new Map();
+    for (const skill of visible) records.set(skill, usage?.get(skill.name));
+  }
   const keys = new Map<Skill, Key>();
   for (const [skill, record] of records) {
     keys.set(skill, { recency: recency(record, now), count: record?.count ?? 0 });

@@ -92,6 +92,8 @@ export type SessionCatalog = (input: {
   candidates: readonly Candidate[];
   /** The shelf's whole skill list these were taken from (stable until a refresh changes it): a cache key. */
   list: readonly Skill[];
+  /** Every skill the model may be offered: `skills` is this list without `active` (ordered once, not per subset). */
+  offerable?: readonly Skill[];
   /** Names left out of `skills` (active, vetoed): a cache key. */
   active: readonly string[];
 }) => {
@@ -950,7 +952,13 @@ export function createSession(options: SessionOptions): Session {
   ): { text: string; names: readonly string[] | undefined; problem?: Diagnostic } => {
     if (!options.catalog || available.length === 0) return { text: "", names: undefined };
     try {
-      const built = options.catalog({ skills: available, candidates, list: v.list, active: left });
+      const built = options.catalog({
+        skills: available,
+        candidates,
+        list: v.list,
+        active: left,
+        offerable: v.offerable,
+      });
       return { text: built.text, names: built.names };
     } catch (error) {
       // A throwing tokenizer (or any catalog bug) must not take the host's turn down.

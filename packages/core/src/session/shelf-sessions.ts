@@ -128,7 +128,7 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
   };
   const catalogs = new Map<string, { text: string; names: readonly string[] | undefined }>();
   let catalogList: readonly Skill[] | undefined;
-  const catalog: SessionCatalog = ({ skills, candidates, list, active }) => {
+  const catalog: SessionCatalog = ({ skills, candidates, list, active, offerable }) => {
     if (list !== catalogList) {
       catalogs.clear();
       catalogList = list;
@@ -137,8 +137,8 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     let built = catalogs.get(key);
     if (built === undefined) {
       const result = buildCatalog({
-        skills,
-        from: list,
+        // The offerable list without the active ones, not a copy per set of active skills.
+        ...(offerable ? { skills: offerable, exclude: active } : { skills }),
         candidates,
         usage,
         budgetTokens: options.budgetTokens,

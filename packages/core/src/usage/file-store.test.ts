@@ -149,6 +149,20 @@ describe("file usage store: delayed writes", () => {
     expect(createFileUsageStore({ dir }).get("a")?.count).toBe(2);
   });
 
+  it("names the records changed since a version, until a write brings in the file's (then it cannot tell)", () => {
+    const store = createFileUsageStore({ dir });
+    const start = store.version!();
+    store.record("a", t1);
+    store.seen(["a", "b", "c"], t1);
+    expect([...(store.changedSince!(start) ?? [])].sort()).toEqual(["a", "b", "c"]);
+    const afterMark = store.version!();
+    store.record("b", t2);
+    expect(store.changedSince!(afterMark)).toEqual(["b"]);
+    store.flush();
+    expect(store.changedSince!(afterMark)).toBeUndefined();
+    expect(store.changedSince!(store.version!())).toEqual([]);
+  });
+
   it("a shelf writes the uses still pending when it closes", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-usage-shelf-"));
     try {

@@ -19,6 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ensureStateFolder } from "../events/state-gitignore.js";
+import { usageChangeLog } from "./change-log.js";
 import { applyUsageChanges, type UsageChange, type UsageRecord, type UsageStore, withUse } from "./store.js";
 import { withSyncLock } from "./sync-lock.js";
 
@@ -73,8 +74,11 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
   const writeDelay = options.writeDelay ?? DEFAULT_WRITE_DELAY_MS;
   let timer: NodeJS.Timeout | undefined;
 
-  function changed(): void {
+  const changes = usageChangeLog();
+
+  function changed(names: readonly string[]): void {
     version++;
+    changes.note(version, names);
     if (writeDelay <= 0) {
       flush();
       return;
@@ -117,6 +121,8 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
     pending.clear();
     records = current;
     version++;
+    // Other processes' uses came in with the file: any record may differ.
+    changes.reset(version);
     const body: UsageFile = { version: 1, skills: Object.fromEntries([...current].sort(byName)) };
     try {
       writeAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
@@ -128,6 +134,7 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
   return {
     file,
     version: () => version,
+    changedSince: (since) => changes.since(since),
     get: (name) => {
       const record = records.get(name);
       return record && { ...record };
@@ -142,24 +149,25 @@ export function createFileUsageStore(options: FileUsageStoreOptions): FileUsageS
       // Uses written together: the earliest of them is when the skill was first seen, if nothing was earlier.
       if (!change.firstSeen || change.firstSeen > iso) change.firstSeen = iso;
       pending.set(name, change);
-      changed();
+      changed([name]);
     },
     seen(names, at = new Date()) {
       const iso = at.toISOString();
-      let added = false;
+      const added: string[] = [];
       for (const name of names) {
         if (records.has(name)) continue;
         records.set(name, { count: 0, firstSeen: iso });
         pending.set(name, { ...(pending.get(name) ?? { uses: 0 }), firstSeen: iso });
-        added = true;
+        added.push(name);
       }
-      if (added) changed();
+      if (added.length > 0) changed(added);
     },
     reload() {
       records = read(file, report);
       // Uses not written yet still count here.
       applyUsageChanges(records, pending);
       version++;
+      changes.reset(version);
     },
     flush,
   };

@@ -1,3 +1,5 @@
+import { usageChangeLog } from "./change-log.js";
+
 /**
  * Per-skill usage: when each skill was last used, how often, and when skillshelf first saw
  * it. Stage 1 uses it only to break exact ties; the catalog orders the non-candidate skills
@@ -28,6 +30,12 @@ export interface UsageStore {
    * usage order) can cache what they derive. A store without it is simply re-read each time.
    */
   version?(): number;
+  /**
+   * Optional: the names whose records changed after `version` (a value `version()` returned),
+   * or undefined when the store cannot tell (records replaced wholesale, or too long ago).
+   * Readers that derive an order from every record use it to redo only what changed.
+   */
+  changedSince?(version: number): readonly string[] | undefined;
 }
 
 /**
@@ -82,8 +90,10 @@ export function applyUsageChanges(
 export function createMemoryUsageStore(initial: Record<string, UsageRecord> = {}): UsageStore {
   const records = new Map<string, UsageRecord>(Object.entries(initial).map(([k, v]) => [k, { ...v }]));
   let version = 0;
+  const changes = usageChangeLog();
   return {
     version: () => version,
+    changedSince: (since) => changes.since(since),
     get: (name) => {
       const record = records.get(name);
       return record && { ...record };
@@ -92,13 +102,19 @@ export function createMemoryUsageStore(initial: Record<string, UsageRecord> = {}
     record(name, at = new Date()) {
       records.set(name, withUse(records.get(name), at));
       version++;
+      changes.note(version, [name]);
     },
     seen(names, at = new Date()) {
       const iso = at.toISOString();
+      const added: string[] = [];
       for (const name of names) {
         if (records.has(name)) continue;
         records.set(name, { count: 0, firstSeen: iso });
+        added.push(name);
+      }
+      if (added.length > 0) {
         version++;
+        changes.note(version, added);
       }
     },
   };
