@@ -109,3 +109,20 @@ describe("step prompt files", () => {
     ]);
   });
 });
+
+describe("the core README's workflow example", () => {
+  it("is a skill that loads, with its four steps", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Workflow skills"));
+    const example = /```markdown\n([\s\S]*?)```/.exec(section)![1]!;
+    const result = parseSkill(example, { path: "/skills/code/safe-refactor/SKILL.md" });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.skill?.steps?.map((s) => s.run ?? "model")).toEqual([
+      "model",
+      "model",
+      "apply_plan",
+      "tool:run_tests",
+    ]);
+  });
+});
