@@ -8,7 +8,7 @@
  * config file that exists but cannot be read fails closed: every skill from a folder is
  * treated as disabled until it is fixed, since the list it held is unknown.
  */
-import fs from "node:fs/promises";
+import { statSync } from "node:fs";
 import type { Diagnostic, Skill, SkillSource } from "../types.js";
 import { readShelfConfig } from "./shelf-config.js";
 
@@ -60,7 +60,9 @@ export function createDisabledFilter(options: DisabledFilterOptions): DisabledFi
     },
     async refresh() {
       if (options.file === undefined) return false;
-      const stat = await fs.stat(options.file).catch(() => undefined);
+      // Every refresh() asks, so the unchanged case is one synchronous stat (about 2 µs; an
+      // awaited one costs 25–90 µs through the thread pool, more than the rest of the call).
+      const stat = statSync(options.file, { throwIfNoEntry: false });
       const key = stat ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : "none";
       if (key === fileKey) return false;
       fileKey = key;
