@@ -204,6 +204,39 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("hot reload works after a prebuilt start: nothing changed is nothing, an edit is read", async () => {
+    const { root, skills, options } = await project();
+    const file = await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));
+    await writeSkill(skills, "beta", skillText("beta"));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const shelf = await createShelf({ ...options, refreshCheck: "stat" });
+    const before = shelf.skills();
+    expect((await shelf.refresh()).changed).toBe(false);
+    expect(shelf.skills()).toBe(before);
+    await fs.writeFile(file, skillText("alpha", "New alpha, with tools.", "allowed-tools: Read\n"));
+    const change = await shelf.refresh();
+    expect(change.updated).toEqual(["alpha"]);
+    expect(shelf.get("alpha")).toMatchObject({
+      description: "New alpha, with tools.",
+      allowedTools: ["Read"],
+    });
+    expect(codes(shelf.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    await shelf.close();
+  });
+
+  it("a managed write to a prebuilt skill serves the written version at once", async () => {
+    const { root, skills, options } = await project();
+    await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const shelf = await createShelf(options);
+    const hash = shelf.get("alpha")!.hash;
+    const written = await shelf.write("alpha", skillText("alpha", "Written alpha."), { expectedHash: hash });
+    expect(written.changed).toBe(true);
+    expect(shelf.get("alpha")?.description).toBe("Written alpha.");
+    expect(shelf.skills()[0]?.description).toBe("Written alpha.");
+    await shelf.close();
+  });
+
   it("moves with the app: a copy of the project elsewhere still uses it, mtimes kept or not", async () => {
     const { root, skills, options } = await project();
     await writeSkill(skills, "alpha", skillText("alpha"));
