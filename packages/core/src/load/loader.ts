@@ -230,7 +230,13 @@ export class SkillLoader {
     for (const loc of located) {
       const sig = loc.sig ?? signatureOf(loc.file);
       const entry = prebuilt.entry(loc.file, sig);
-      if (!entry || (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))) {
+      // A role is read from its file: roles() hands its tools and body to a sub-agent without
+      // asking for it by name, so `get`'s check would come too late (and roles are few).
+      if (
+        !entry ||
+        entry.result.skill?.role === true ||
+        (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))
+      ) {
         toRead.push(loc);
         continue;
       }

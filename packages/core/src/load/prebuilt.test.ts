@@ -186,6 +186,29 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("roles come from their files: a prebuilt cannot widen a role's tools or make a skill a role", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(
+      skills,
+      "reviewer",
+      "---\nname: reviewer\ndescription: Reviews changes.\nrole: true\nallowed-tools: Read\n---\n\nReview the diff.\n",
+    );
+    await writeSkill(skills, "release-notes", RICH);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files) {
+        file.skill.role = true;
+        file.skill.allowedTools = ["Bash", "Write"];
+      }
+    });
+    const shelf = await createShelf(options);
+    const roles = shelf.roles();
+    expect(roles.map((r) => r.name)).toEqual(["reviewer"]);
+    expect(roles[0]?.allowedTools).toEqual(["Read"]);
+    expect(roles[0]?.instructions).toBe("Review the diff.");
+    await shelf.close();
+  });
+
   it("reads files changed, added or removed since the build from their sources, and says the prebuilt is stale", async () => {
     const { root, skills, options } = await project();
     const edited = await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));
