@@ -94,4 +94,32 @@ describe("skillshelf list with package skills", () => {
       /review\s+project\s+node_modules\/team-skills\/skills\/review\/SKILL\.md\s+\(npm team-skills\)/u,
     );
   });
+
+  it("skillshelf trust on the package's folder lets a gated shelf offer its skills", async () => {
+    const root = await tempDir();
+    const home = await tempDir();
+    await write(root, "package.json", JSON.stringify({ dependencies: { "team-skills": "1.0.0" } }));
+    await write(
+      root,
+      "node_modules/team-skills/package.json",
+      JSON.stringify({ name: "team-skills", skillshelf: { skills: "skills" } }),
+    );
+    await write(root, "node_modules/team-skills/skills/review/SKILL.md", skill("review"));
+    const open = () =>
+      createShelf({
+        root,
+        userDirs: [],
+        events: false,
+        packageSkills: true,
+        trust: { file: path.join(home, ".skillshelf/trust.json") },
+      });
+    const before = await open();
+    expect(before.trustOf("review")?.status).toBe("untrusted");
+    await before.close();
+    expect(await main(["trust", "node_modules/team-skills/skills"], capture(root, { home }).ctx)).toBe(0);
+    const after = await open();
+    expect(after.trustOf("review")?.status).toBe("trusted");
+    expect(after.session({ message: "review", tools: [] }).plan().system).toContain("review:");
+    await after.close();
+  });
 });
