@@ -94,6 +94,18 @@ describe("Claude Code's fields", () => {
     expect(parseSkill(odd, { ...at, mode: "strict" }).skill).toBeUndefined();
   });
 
+  it("`agent` without `context: fork` is carried with an info saying it applies only to a fork", () => {
+    for (const mode of MODES) {
+      const { skill, diagnostics } = parseSkill(md("agent: reviewer"), { ...at, mode });
+      expect(skill?.agent).toBe("reviewer");
+      expect(diagnostics.map((d) => [d.severity, d.code, d.line])).toEqual([
+        ["info", "field-not-applied", 4],
+      ]);
+      expect(diagnostics[0]!.message).toContain("`context: fork`");
+      expect(parseSkill(md("context: fork\nagent: reviewer"), { ...at, mode }).diagnostics).toEqual([]);
+    }
+  });
+
   it("no Claude Code field is an `unknown-field` in strict mode", () => {
     const text = md(
       "argument-hint: [x]\ncontext: fork\nagent: general-purpose\npaths: '*.py'\nhooks: {}\neffort: low\nmodel: m\nwhen_to_use: Use it.\nallowed-tools: Read\ndisable-model-invocation: false\nuser-invocable: true\narguments: a b",

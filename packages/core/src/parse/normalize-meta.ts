@@ -263,6 +263,15 @@ export function normalizeMeta(
     const value = get<never>(prop);
     if (value !== undefined) meta[prop] = value;
   }
+  if (meta.agent !== undefined && meta.context !== "fork") {
+    report.add(
+      "info",
+      "field-not-applied",
+      "`agent` is kept on the skill, but applies only with `context: fork` (the sub-agent the skill runs as); without it the skill runs in the conversation",
+      lineOf("agent", "agent")(),
+      "Add `context: fork` to run the skill in a sub-agent as that role, or remove `agent`.",
+    );
+  }
   const contract = contractProblems(meta);
   for (const problem of contract) {
     report.error(
