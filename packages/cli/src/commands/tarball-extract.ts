@@ -57,8 +57,9 @@ export async function extractTarball(tarball: string, into: string): Promise<voi
       count(header.size ?? 0);
       const target = path.join(into, rel);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      // wx: a second entry of the same path never writes through the first one.
-      const handle = await fs.open(target, "wx", (header.mode ?? 0o644) & 0o755);
+      // wx: a second entry of the same path never writes through the first one. No set-id
+      // bits; always readable and writable by the owner, so the copy that follows can read it.
+      const handle = await fs.open(target, "wx", ((header.mode ?? 0o644) & 0o755) | 0o600);
       try {
         for await (const chunk of entry as AsyncIterable<Buffer>) await handle.write(chunk);
       } finally {
