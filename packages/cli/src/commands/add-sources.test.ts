@@ -58,6 +58,13 @@ describe("skillshelf add from a git URL", () => {
     });
   });
 
+  it("npm's git+ spelling of a URL is the same URL", async () => {
+    const { url, second } = await taggedRepository();
+    const root = await tempDir();
+    expect(await main(["add", `git+${url}#main`, "--path", "skills/notes"], capture(root).ctx)).toBe(0);
+    expect((await readLock(root)).skills.notes).toMatchObject({ source: url, ref: "main", commit: second });
+  });
+
   it("#tag and #commit select what is fetched, and the lock records the ref and the commit", async () => {
     const { url, first } = await taggedRepository();
     const root = await tempDir();

@@ -32,7 +32,8 @@ Installs every skill (a folder with a SKILL.md) found in <source>:
   ./repo[#ref]              a local git repository: one commit (HEAD, or a branch, tag or
                             commit after #) is fetched, so only committed files are installed
   https://host/repo.git[#ref], ssh://…, git@host:repo.git, file:///…
-                            a git repository through the machine's git (its config ignored)
+                            a git repository through the machine's git (its config
+                            ignored); npm's git+https:// and git+ssh:// spellings too
   npm:<name>[@range]        an npm package from the registry (npm pack, no scripts run)
   ./package.tgz             an npm package tarball
 A package's skills are in the folder its package.json names ("skillshelf": { "skills":

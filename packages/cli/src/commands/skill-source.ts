@@ -96,12 +96,14 @@ function remoteGit(spec: string): { url: string; ref?: string; transport: GitTra
     return undefined;
   }
   const hash = spec.lastIndexOf("#");
-  const url = hash === -1 ? spec : spec.slice(0, hash);
+  // npm's spelling (package.json "repository"): git+https://…, git+ssh://…
+  const url = (hash === -1 ? spec : spec.slice(0, hash)).replace(/^git\+(?=(?:https|ssh|file):\/\/)/iu, "");
   const ref = hash === -1 ? undefined : spec.slice(hash + 1);
+  const bare = scheme?.replace(/^git\+/u, "");
   const transport: GitTransport | undefined = scpLike
     ? "ssh"
-    : scheme === "https" || scheme === "ssh" || scheme === "file"
-      ? scheme
+    : bare === "https" || bare === "ssh" || bare === "file"
+      ? bare
       : undefined;
   if (!transport) {
     throw new SourceError(
