@@ -58,6 +58,13 @@ describe("skillshelf add from a git URL", () => {
     });
   });
 
+  it("a bare repository's path (no file://) is fetched as git too", async () => {
+    const { bare, second } = await taggedRepository();
+    const root = await tempDir();
+    expect(await main(["add", `${bare}#main`, "--path", "skills/notes"], capture(root).ctx)).toBe(0);
+    expect((await readLock(root)).skills.notes).toMatchObject({ source: bare, kind: "git", commit: second });
+  });
+
   it("npm's git+ spelling of a URL is the same URL", async () => {
     const { url, second } = await taggedRepository();
     const root = await tempDir();

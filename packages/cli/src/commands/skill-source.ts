@@ -68,10 +68,13 @@ export async function openSource(spec: string, options: OpenOptions): Promise<Op
     return openPackage(options, (scratch) => unpackTarball(dir, scratch), dir);
   }
   if (!info.isDirectory()) throw new SourceError(`${spec} is not a folder, a git repository or a .tgz`, true);
-  const isRepository = await fs.stat(path.join(dir, ".git")).then(
-    () => true,
-    () => false,
-  );
+  const exists = (rel: string) =>
+    fs.stat(path.join(dir, rel)).then(
+      () => true,
+      () => false,
+    );
+  // A working copy, or a bare repository (a server's `skills.git`: HEAD and objects/, no .git).
+  const isRepository = (await exists(".git")) || ((await exists("HEAD")) && (await exists("objects")));
   if (!isRepository) {
     if (ref !== undefined) throw new SourceError(`${local} is not a git repository; #${ref} needs one`, true);
     return {
