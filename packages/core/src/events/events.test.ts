@@ -1,7 +1,8 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SkillEvent } from "../types.js";
 import { jsonlEventSink } from "./jsonl-sink.js";
 import { memoryEventSink } from "./memory-sink.js";
@@ -34,6 +35,14 @@ describe("jsonlEventSink", () => {
     again.emit({ type: "deactivated", at: at(4), skill: "x" });
     await again.flush();
     expect((await readEvents(file)).events).toHaveLength(4);
+  });
+
+  it("writes what is emitted together, later, without a flush, and nothing inside the emitting call", async () => {
+    const file = path.join(dir, "events.jsonl");
+    const sink = jsonlEventSink(file);
+    for (let day = 1; day <= 3; day++) sink.emit({ type: "deactivated", at: at(day), skill: `s${day}` });
+    expect(existsSync(file)).toBe(false);
+    await vi.waitFor(async () => expect((await readEvents(file)).events).toHaveLength(3));
   });
 
   it("never throws into the host when the disk fails; reports through onError", async () => {

@@ -2,6 +2,8 @@
  * The default event sink: one JSON object per line, appended to a file. Emitting is
  * synchronous and cheap (it only queues); writing happens in batches off the hot path, and
  * a failing disk is reported once as a process warning, never thrown into the host's turn.
+ * A batch collects what is emitted within `BATCH_DELAY_MS` (or until `flush()`): opening,
+ * sizing and closing the file once per event cost more than the rest of a model call.
  *
  * - Whole lines: each line is one `write` on a file opened for appending (O_APPEND), so
  *   lines from several processes never interleave, however large a batch.
@@ -43,6 +45,7 @@ export interface JsonlEventSinkOptions {
 
 export const DEFAULT_EVENT_LOG_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_EVENT_LOG_KEEP = 3;
+const BATCH_DELAY_MS = 50;
 
 /** `events.jsonl` → `events.2.jsonl`. */
 export function rotatedLogPath(file: string, index: number): string {
@@ -54,6 +57,7 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
   let pending: string[] = [];
   let chain: Promise<void> = Promise.resolve();
   let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   let warned = false;
   const maxBytes = options.maxBytes ?? DEFAULT_EVENT_LOG_MAX_BYTES;
   const keep = Math.max(1, options.keep ?? DEFAULT_EVENT_LOG_KEEP);
@@ -85,6 +89,12 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
       }
       await rename(file, rotatedLogPath(file, 1));
     });
+
+  const startBatch = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    chain = chain.then(writeBatch);
+  };
 
   const writeBatch = async () => {
     scheduled = false;
@@ -119,9 +129,13 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
       pending.push(line);
       if (!scheduled) {
         scheduled = true;
-        chain = chain.then(writeBatch);
+        // Not unref'd: a process that emits and ends still writes its last events.
+        timer = setTimeout(startBatch, BATCH_DELAY_MS);
       }
     },
-    flush: () => chain,
+    flush: () => {
+      if (timer) startBatch();
+      return chain;
+    },
   };
 }
