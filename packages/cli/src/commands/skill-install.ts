@@ -66,7 +66,9 @@ export async function findSkillAt(
   name: string,
 ): Promise<FoundSkill | string> {
   const real = await fs.realpath(source.root);
-  const dir = path.resolve(real, rel);
+  const named = path.resolve(real, rel);
+  // Resolved: a folder on the way that is now a link must not lead out of the source.
+  const dir = await fs.realpath(named).catch(() => named);
   if (dir !== real && !dir.startsWith(`${real}${path.sep}`)) return `${rel} is outside the source`;
   const info = await fs.lstat(dir).catch(() => undefined);
   if (!info?.isDirectory()) return `the source no longer has ${rel}`;

@@ -190,3 +190,28 @@ describe("skillshelf update and a hostile lock file", () => {
     await expect(fs.stat(path.join(root, "escaped"))).rejects.toThrow();
   });
 });
+
+describe("skillshelf update and a hostile upstream", () => {
+  it("a new commit that turns the skill's parent folder into a link out of the repository is refused", async () => {
+    const repo = await tempDir();
+    git(repo, "init", "-q", "-b", "main");
+    await write(repo, "skills/notes/SKILL.md", skill("notes"));
+    commitAll(repo, "one");
+    const { bare, url } = await bareCopy(repo);
+    const root = await tempDir();
+    expect(await main(["add", url], capture(root).ctx)).toBe(0);
+    // Upstream: skills/ becomes a link to a folder elsewhere on this machine holding "notes".
+    const elsewhere = await tempDir();
+    await write(elsewhere, "notes/SKILL.md", skill("notes", "1. Copied from outside the repository."));
+    await write(elsewhere, "notes/private.txt", "not for the project\n");
+    await fs.rm(path.join(repo, "skills"), { recursive: true });
+    await fs.symlink(elsewhere, path.join(repo, "skills"));
+    commitAll(repo, "link");
+    git(repo, "push", "-q", bare, "main");
+
+    const cap = capture(root);
+    expect(await main(["update"], cap.ctx)).toBe(1);
+    expect(cap.err()).toContain("outside the source");
+    await expect(fs.stat(path.join(root, ".skillshelf/skills/notes/private.txt"))).rejects.toThrow();
+  });
+});
