@@ -4,7 +4,7 @@
  * (so a sub-agent it starts is bounded by the conversation's active skills).
  */
 import { runInSession } from "../session/current-session.js";
-import { type ForkToolResult, forkResult } from "../session/fork.js";
+import { type ForkToolResult, forkResult, forkSession } from "../session/fork.js";
 import type { ActivationResult, Diagnostic, Fork, GuardResult, Session, ToolCall } from "../types.js";
 
 /** What the model reads when a call names none of skillshelf's tools (any more). */
@@ -43,8 +43,9 @@ export function runSkillTool(
 }
 
 /**
- * The sub-agent runs inside the conversation's session, as a delegation does: code it calls
- * (a delegation tool of the host's) is bounded by the conversation's active skills.
+ * The sub-agent runs inside the conversation's session narrowed to the fork, as a delegation
+ * runs inside the conversation's: code its tools call (a delegation tool of the host's) is
+ * bounded by the fork's tools, never wider.
  */
 async function runFork(
   session: Session,
@@ -53,7 +54,7 @@ async function runFork(
   onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined,
 ): Promise<ForkToolResult> {
   if (onDiagnostic) for (const diagnostic of fork.diagnostics) onDiagnostic(diagnostic);
-  const text = await runInSession(session, () => run(fork));
+  const text = await runInSession(forkSession(session, fork), () => run(fork));
   return forkResult(fork, typeof text === "string" ? text : String(text ?? ""));
 }
 

@@ -201,6 +201,30 @@ describe("runSkillTool with a fork runner", () => {
     expect(replayed.plan().system).not.toContain("SECRET-PLAYBOOK");
   });
 
+  it("a delegation the sub-agent starts is bounded by the fork's tools, not only the conversation's", async () => {
+    // The host's delegation tool under a name core does not know: the fork may be given it.
+    await skill(
+      "hand-off",
+      "---\nname: hand-off\ndescription: Hands the work on.\ncontext: fork\nallowed-tools: read_file handoff\n---\nHand it off.\n",
+    );
+    await shelf.refresh();
+    const tools = ["read_file", "bash", "handoff"];
+    const session = shelf.session({ message: "hand it off", tools });
+    const call = { id: "h", name: "activate_skill", input: { name: "hand-off" } };
+    let delegated: string[] | undefined;
+    await runSkillTool(session, call, {
+      fork: async (fork) => {
+        expect(fork.tools).toEqual(["read_file", "handoff"]);
+        // The sub-agent calls the host's delegation tool, which prepares a developer sub-agent.
+        const prepared = shelf.prepareDelegation({ role: "developer", task: "run the tests" }, tools);
+        if (prepared.status === "success") delegated = prepared.data.tools;
+        return "done";
+      },
+    });
+    expect(delegated).toBeDefined();
+    expect(delegated).not.toContain("bash");
+  });
+
   it("without one, the call reads FORK_UNAVAILABLE and nothing ran", async () => {
     const session = shelf.session({ message: "audit the dependencies", tools: TOOLS });
     expect(await runSkillTool(session, activation)).toMatchObject({ error_type: "FORK_UNAVAILABLE" });

@@ -20,6 +20,7 @@ import type {
   Diagnostic,
   Fork,
   GuardResult,
+  Session,
   Skill,
   ToolCall,
   ToolResult,
@@ -159,6 +160,21 @@ export function forkRequestNote(command: string, tool: string, args: string | un
   return escapeFraming(
     `The user ran ${command}: that skill runs in a sub-agent of its own. Call ${tool} with ${input} once in this turn (unless you already did) to start it, then answer the user from its result.`,
   );
+}
+
+/**
+ * The session a fork's sub-agent runs under: the conversation's, narrowed to the fork. Code
+ * its tools call (a host's delegation tool under a name core does not know, Mastra's role
+ * agents) asks `currentSession()` what it may use, and must get the fork's bound, not the
+ * wider conversation's.
+ */
+export function forkSession(session: Session, fork: Fork): Session {
+  const given = new Set(fork.tools);
+  const bounded: Partial<Session> = {
+    guard: (call) => fork.guard(call),
+    allowedTools: (tools) => session.allowedTools(tools ?? fork.tools).filter((t) => given.has(t)),
+  };
+  return Object.assign(Object.create(session) as Session, bounded);
 }
 
 /** Is this recorded output a forked skill's answer? (It activated nothing in the conversation.) */
