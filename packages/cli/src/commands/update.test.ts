@@ -85,6 +85,15 @@ describe("skillshelf update", () => {
     const edited = `${await fs.readFile(skillFile(root, "deploy"), "utf8")}\n2. My own rule.\n`;
     await fs.writeFile(skillFile(root, "deploy"), edited);
 
+    // A dry run says it would refuse, and writes nothing (not even history).
+    const dry = capture(root);
+    expect(await main(["update", "--dry-run"], dry.ctx)).toBe(1);
+    const historyBefore = capture(root);
+    await main(["history", "deploy", "--json"], historyBefore.ctx);
+    expect(
+      JSON.parse(historyBefore.out()).versions.filter((v: { recorded: boolean }) => v.recorded),
+    ).toHaveLength(1);
+
     const refused = capture(root);
     expect(await main(["update"], refused.ctx)).toBe(1);
     expect(refused.err()).toContain("edited here since it was installed: SKILL.md");

@@ -117,8 +117,8 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     const refused = edited.length > 0 && !values.force && changing.some((p) => edited.includes(p));
     if (values["dry-run"] || refused || changing.length === 0) {
       await discard(plans.map((p) => p.staged));
-      if (refused) {
-        // The hand edit is history now, whatever happens next.
+      if (refused && !values["dry-run"]) {
+        // The hand edit is history now, whatever happens next (a dry run writes nothing).
         await recordBaselines(where.stateDir, await localEditBaselines(edited, where));
       }
       report(
