@@ -1055,4 +1055,22 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "a forked skill with model: runs its sub-agent on that model; the conversation stays on its own",
+    skills: {
+      "quick-audit": `---\nname: quick-audit\ndescription: Audit the dependencies quickly.\ntriggers: [quick audit]\ncontext: fork\nmodel: fast-model\nallowed-tools: read_file\n---\nAudit fast.\n`,
+    },
+    models: ["fast-model"],
+    tools: ["read_file"],
+    turns: [{ user: "run a quick audit" }],
+    replies: [call("skill_quick-audit"), text("No risks."), text("The quick audit found no risks.")],
+    check({ calls: c }) {
+      expect(c[0]?.model === undefined, "the conversation's model activates it");
+      expect(
+        c[1]?.model === "fast-model" && c[1]?.system.includes("Audit fast."),
+        "the sub-agent runs on its model",
+      );
+      expect(c[2]?.model === undefined, "the conversation reads the answer on its own model");
+    },
+  },
 ];
