@@ -79,6 +79,11 @@ export async function runChat(demo: Demo, options: ChatOptions): Promise<void> {
     const answer = (await ask(`  ${c.yellow("│")} your answer ${c.dim("[y/N]")} `))?.toLowerCase();
     return { approve: answer === "y" || answer === "yes", by: "you" };
   };
+  demo.confirmWorkflow = async () => {
+    if (options.yes) return { approve: true, by: "--yes" };
+    const answer = (await ask(`  ${c.yellow("│")} run the workflow? ${c.dim("[y/N]")} `))?.toLowerCase();
+    return { approve: answer === "y" || answer === "yes", by: "you" };
+  };
 
   renderer.typedByUser();
   renderer.line();

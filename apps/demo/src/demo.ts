@@ -16,6 +16,7 @@ import {
 } from "./runners/runner.js";
 import { createSandbox, type Sandbox } from "./sandbox.js";
 import { createDemoTools } from "./tools.js";
+import { demoWorkflows, offlineStepModel, type WorkflowConfirmer } from "./workflow.js";
 
 export interface DemoOptions {
   framework?: Framework;
@@ -25,6 +26,8 @@ export interface DemoOptions {
   template?: string;
   /** Who answers "run this skill script?" (default: nobody, so every run is refused). */
   approveScript?: ScriptApprover;
+  /** Who answers "run this workflow?" (default: nobody, so no workflow runs). */
+  confirmWorkflow?: WorkflowConfirmer;
 }
 
 /** What a skill script run asks: the skill, the script, its arguments and where it runs. */
@@ -42,6 +45,8 @@ export interface Demo {
   bus: DemoEventBus;
   /** Asked before every skill script run; the chat replaces it with a question to the user. */
   approveScript: ScriptApprover;
+  /** Asked before a workflow skill runs; the chat replaces it with a question to the user. */
+  confirmWorkflow: WorkflowConfirmer;
   close(): Promise<void>;
 }
 
@@ -52,6 +57,10 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
   const sandbox = await createSandbox(options.template);
   // Bound late: the chat asks through its own prompt, created after the shelf.
   let approveScript = options.approveScript ?? NOBODY;
+  let confirmWorkflow: WorkflowConfirmer =
+    options.confirmWorkflow ?? (async () => ({ approve: false, by: "nobody (no one to ask)" }));
+  // Workflow steps run on the offline step model, or on the real model once its runner exists.
+  let stepModel = offlineStepModel;
   try {
     const shelf = await createShelf({
       root: sandbox.dir,
@@ -59,6 +68,12 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
       // whatever is in the user's ~/.skillshelf or ~/.agents.
       userDirs: [],
       events: bus,
+      workflows: demoWorkflows({
+        bus,
+        root: sandbox.dir,
+        confirm: () => confirmWorkflow,
+        generate: () => stepModel,
+      }),
       scripts: {
         run: true,
         // The skill folder is inside the sandbox copy, and count-lines reads the project
@@ -97,6 +112,7 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
         }),
     };
     const runner = await createRunner(framework, ctx);
+    if (model.kind !== "offline") stepModel = runner.generate;
     bus.emit({
       type: "setup",
       framework,
@@ -123,6 +139,12 @@ export async function openDemo(options: DemoOptions = {}): Promise<Demo> {
       },
       set approveScript(next) {
         approveScript = next;
+      },
+      get confirmWorkflow() {
+        return confirmWorkflow;
+      },
+      set confirmWorkflow(next) {
+        confirmWorkflow = next;
       },
       async close() {
         await shelf.close();

@@ -85,6 +85,7 @@ export async function main(
       model,
       bus,
       approveScript: async () => ({ approve: true, by }),
+      confirmWorkflow: async () => ({ approve: true, by }),
     });
     if (io.signals && !options.keep) stopSignalCleanup = removeOnSignal(demo.sandbox.dir);
     renderer.useSkills(demo.shelf); // whitelists and scopes the events do not carry

@@ -28,7 +28,11 @@ describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
   let demo: Demo;
   let events: DemoEvent[];
   beforeAll(async () => {
-    demo = await openDemo({ framework, approveScript: async () => ({ approve: true, by: "test" }) });
+    demo = await openDemo({
+      framework,
+      approveScript: async () => ({ approve: true, by: "test" }),
+      confirmWorkflow: async () => ({ approve: true, by: "test" }),
+    });
     await runStory(demo, async () => ({ accept: true, by: "test" }));
     events = demo.bus.events;
     signatures.set(framework, skillEventSignature(events));
@@ -62,6 +66,7 @@ describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
       ["release-notes", "model"],
       ["batch-rename", "user"],
       ["count-lines", "model"],
+      ["meeting-digest", "model"],
       // the next run, after the improvement was accepted
       ["release-notes", "model"],
     ]);
@@ -69,6 +74,18 @@ describe.each(FRAMEWORKS)("the story on %s (offline model)", (framework) => {
     expect(ofType(events, "candidates").flatMap((c) => c.candidates.map((x) => x.name))).not.toContain(
       "batch-rename",
     );
+  });
+
+  it("runs the meeting-digest workflow after the user confirms it: three checked steps, one line per meeting", () => {
+    const asked = events.findIndex(
+      (e) => e.type === "notice" && e.text.startsWith("meeting-digest is a workflow"),
+    );
+    const steps = events.flatMap((e) => (e.type === "notice" && e.text.startsWith("✓ step") ? [e.text] : []));
+    expect(asked).toBeGreaterThan(-1);
+    expect(steps).toEqual(["✓ step collect done", "✓ step summarize done", "✓ step check done"]);
+    const answer = ofType(events, "answer").find((a) => a.thread === "digest")!;
+    expect(answer.text).toContain("✓ 3/3 Every meeting is in the digest (check)");
+    expect(answer.text.split("\n").filter((l) => /^(meeting-)?2026-11-\d\d/.test(l))).toHaveLength(3);
   });
 
   it("refuses write_file under release-notes, and the call never runs", async () => {

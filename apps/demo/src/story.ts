@@ -48,6 +48,11 @@ export const CHAPTERS: Chapter[] = [
     note: "count-lines runs its scripts/count.sh; every run asks the user first",
     beats: [{ thread: "count", user: "Count the lines of the files in src." }],
   },
+  {
+    title: "A workflow skill: steps with contracts and a check, run by core",
+    note: "meeting-digest has three steps (collect → one line per meeting → check); the user confirms the run first",
+    beats: [{ thread: "digest", user: "Make a meeting digest of the notes in docs." }],
+  },
 ];
 
 /** Who answers a script's "run it?" in the non-interactive story, as the transcript says. */

@@ -20,6 +20,7 @@
  */
 
 import { knownRequestFor, OUTSIDE_REPERTOIRE } from "./repertoire.js";
+import { workflowReport } from "./workflow-report.js";
 
 export interface OfflineToolCall {
   id: string;
@@ -96,6 +97,10 @@ export function decide(request: OfflineRequest, memory: OfflineMemory): OfflineR
   if (endedByUser) return { text: `Done: ${endedByUser.replace(/"/g, "")} has ended.` };
   if (/The user typed \/done, but no skill was active/.test(system))
     return { text: "No skill was active, so there was nothing to end." };
+
+  // A workflow skill core ran: report its result (its steps are not the model's to redo).
+  const workflow = results.find((r) => r.name.startsWith("skill_") && workflowReport(r.output) !== undefined);
+  if (workflow) return { text: workflowReport(workflow.output)! };
 
   // 1. Stage 2: take an offered skill the request names; decline weaker candidates.
   if (active.length === 0 && !calls.some((c) => c.name.startsWith("skill_"))) {

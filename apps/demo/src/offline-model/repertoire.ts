@@ -25,6 +25,7 @@ export const OFFLINE_REPERTOIRE: readonly KnownRequests[] = [
     match: /\bhow many lines\b/i,
   },
   { skill: "batch-rename", examples: ["/batch-rename docs meeting- (only you can start it)"] },
+  { skill: "meeting-digest", examples: ["Make a meeting digest of the notes in docs."] },
   {
     skill: "security-auditor",
     examples: ["Ask the security auditor to review src/auth.ts for problems."],
