@@ -3,6 +3,7 @@
 // serverless route pays before its first model call. Prints one JSON line: wall ms of each
 // step and of the whole, CPU ms of the whole (all threads), skills served, RSS at the end.
 // Usage: load-cold-start.ts <root> <skills dir> <prebuilt file | none> <message>
+// SKILLSHELF_CORE=<dist/index.js> times another build of core (a clean snapshot) instead.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,7 +15,9 @@ const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"
 
 const cpu = process.cpuUsage();
 const start = performance.now();
-const { createShelf } = await import("@skillshelf/core");
+const { createShelf } = (await import(
+  process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
+)) as typeof import("@skillshelf/core");
 const imported = performance.now();
 const shelf = await createShelf({
   root,

@@ -3,20 +3,22 @@
  * process that imports @skillshelf/core, creates the shelf and plans one model call
  * (load-cold-start.ts), alternating the two ways so load drifts hit both alike. Sets: the
  * copied corpus at 1,000 skills, an even 1,000-file part of the mirror, and the whole mirror.
- * `pnpm bench load-prebuilt` (add `--runs=N`, default 5).
+ * `pnpm bench load-prebuilt` (add `--runs=N`, default 5; `--core=<dist/index.js>` times another
+ * build of core, e.g. a clean snapshot of a commit, while the working tree is being edited).
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPrebuiltShelf } from "@skillshelf/core";
 import { buildSkillTree, MIRROR_DIR, mirrorSubset } from "./corpus.ts";
 import { formatMs, median } from "./lib.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const runsArg = process.argv.find((a) => a.startsWith("--runs="));
 const runs = runsArg ? Number(runsArg.slice("--runs=".length)) : 5;
+const coreArg = process.argv.find((a) => a.startsWith("--core="))?.slice("--core=".length);
+const core = coreArg ? path.resolve(coreArg) : undefined;
 const MESSAGE = "write the release notes for the new version from the merged pull requests";
 
 interface Sample {
@@ -41,7 +43,12 @@ function coldStart(root: string, dir: string, prebuilt: string | undefined): Sam
       prebuilt ?? "none",
       MESSAGE,
     ],
-    { cwd: here, encoding: "utf8", maxBuffer: 1 << 24 },
+    {
+      cwd: here,
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+      env: core ? { ...process.env, SKILLSHELF_CORE: core } : process.env,
+    },
   );
   return JSON.parse(out.trim().split("\n").at(-1)!);
 }
@@ -49,6 +56,9 @@ function coldStart(root: string, dir: string, prebuilt: string | undefined): Sam
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 export async function run(): Promise<void> {
+  const { buildPrebuiltShelf } = (await import(
+    core ?? "@skillshelf/core"
+  )) as typeof import("@skillshelf/core");
   const sets: Array<[string, string]> = [
     ["copied corpus · 1,000 files", buildSkillTree(1000)],
     ["mirror part · 1,000 files", mirrorSubset(1000)],
