@@ -54,7 +54,7 @@ import type {
   Vetoed,
   WorkflowToolResult,
 } from "../types.js";
-import { runActivatedWorkflow, type SessionWorkflows } from "../workflow/activation.js";
+import { runActivatedWorkflow, type SessionWorkflows, workflowRequestNote } from "../workflow/activation.js";
 import {
   activateSkillToolSpec,
   createToolNameIndex,
@@ -425,6 +425,8 @@ export function createSession(options: SessionOptions): Session {
   let lastFork: Fork | undefined;
   /** A forked skill the user (or the host's code) asked for in this turn: the model is asked to start it. */
   let forkRequest: { name: string; command: string; args?: string } | undefined;
+  /** "/name args" on a workflow skill this turn: the model is asked to start its run. */
+  let workflowRequest: { name: string; command: string; input: Record<string, unknown> } | undefined;
 
   const isActive = (name: string) => state.active.some((a) => a.name === name);
   const running = () => state.active.filter((a) => !a.finished);
@@ -504,7 +506,12 @@ export function createSession(options: SessionOptions): Session {
     }
     if (args !== undefined && args.length > MAX_ARGS_LENGTH) return say.argumentsTooLong(MAX_ARGS_LENGTH);
     if (by === "model" && skill.role) return say.roleForModel(skill.name);
-    if (by === "model" && skill.disableModelInvocation && forkRequest?.name !== skill.name)
+    if (
+      by === "model" &&
+      skill.disableModelInvocation &&
+      forkRequest?.name !== skill.name &&
+      workflowRequest?.name !== skill.name
+    )
       return say.userOnly(skill);
     if (by === "model") {
       const veto = vetoOf(skill.name);
@@ -613,6 +620,22 @@ export function createSession(options: SessionOptions): Session {
     if (skill.context === "fork") {
       if (by === "model") return startFork(skill, args ?? forkRequest?.args, extra.call);
       return requestFork(skill, requested, args);
+    }
+    if (by === "user" && options.workflows && skill.steps?.length) {
+      // The run is the model's tool call (its answer is the run): nothing is active yet.
+      workflowRequest = {
+        name: skill.name,
+        command: `/${requested}${args ? ` ${args}` : ""}`,
+        input:
+          typed.parameters && args !== undefined
+            ? (JSON.parse(args) as Record<string, unknown>)
+            : { args: args ?? "" },
+      };
+      return {
+        status: "success",
+        data: { name: skill.name, instructions: "", allowedTools: null, resources: [] },
+        message: `Skill "${skill.name}" is a workflow: the model is asked to run it.`,
+      };
     }
     const name = skill.name;
     const now = clock();
@@ -757,6 +780,7 @@ export function createSession(options: SessionOptions): Session {
     turnNote = undefined;
     explicit = undefined;
     forkRequest = undefined;
+    workflowRequest = undefined;
     answered.clear();
     fileAnswers.clear();
     forks.clear();
@@ -823,6 +847,7 @@ export function createSession(options: SessionOptions): Session {
     // The command ran when its turn began: a replay reports it no more than a checkpoint does.
     explicit = undefined;
     forkRequest = undefined;
+    workflowRequest = undefined;
     const invocation = parseExplicitInvocation(message);
     const skill = invocation ? resolveInvokedSkill(source, invocation.name) : undefined;
     match = EMPTY_MATCH;
@@ -996,6 +1021,9 @@ export function createSession(options: SessionOptions): Session {
     // The forked skill the user asked for gets its tool this turn, user-only or not.
     const requested = forkRequest ? source.get(forkRequest.name) : undefined;
     if (requested && !top.includes(requested)) top.push(requested);
+    // So does the workflow the user started with "/name".
+    const workflow = workflowRequest ? source.get(workflowRequest.name) : undefined;
+    if (workflow && !top.includes(workflow)) top.push(workflow);
     // A typed skill stays callable while active: a new request routed to it runs it again
     // with that request's arguments.
     for (const c of match.candidates) {
@@ -1066,6 +1094,9 @@ export function createSession(options: SessionOptions): Session {
       turnNote ?? "",
       requested && forkRequest && names.toolName(requested.name) !== undefined
         ? forkRequestNote(forkRequest.command, names.toolName(requested.name)!, forkRequest.args)
+        : "",
+      workflow && workflowRequest && names.toolName(workflow.name) !== undefined
+        ? workflowRequestNote(workflowRequest.command, names.toolName(workflow.name)!, workflowRequest.input)
         : "",
       typedSkills.length > 0
         ? currentRequestNote(
@@ -1251,6 +1282,8 @@ export function createSession(options: SessionOptions): Session {
     if (!skill?.steps?.length) return answer;
     const known = call.id !== undefined ? workflowRuns.get(call.id) : undefined;
     if (known) return known;
+    // The user's "/name" asked for this run: asked no more (a host keeping one session per turn).
+    if (workflowRequest?.name === skill.name) workflowRequest = undefined;
     const callTool = host.callTool;
     const run = runActivatedWorkflow({
       skill,

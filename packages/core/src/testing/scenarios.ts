@@ -1073,4 +1073,35 @@ export const conformanceScenarios: Scenario[] = [
       expect(c[2]?.model === undefined, "the conversation reads the answer on its own model");
     },
   },
+  {
+    name: "/name on a workflow skill: the model is asked to run it, and its tool's answer is the run",
+    skills: { "safe-refactor": SAFE_REFACTOR },
+    files: SAFE_REFACTOR_STEPS,
+    shelf: {
+      generate: stepModel,
+      workflows: { mode: "auto", checks: { "tests-pass": () => true }, runId: () => "run-1" },
+    },
+    tools: ["read_file"],
+    turns: [{ user: "/safe-refactor src/pay.ts" }],
+    replies: [call("skill_safe-refactor", { args: "src/pay.ts" }), text("Refactored src/pay.ts in 4 steps.")],
+    check({ calls: c }) {
+      expect(c[0]?.system.includes("The user ran /safe-refactor src/pay.ts"), "the model is asked to run it");
+      expect(
+        c[0]?.skillTools.some((t) => t.name === "skill_safe-refactor"),
+        "through the skill's tool",
+      );
+      expect(
+        !c[0]?.system.includes('<skill_content name="safe-refactor">'),
+        "nothing is active before the run",
+      );
+      const answer = c[1]?.results[0]?.result as {
+        status?: string;
+        data?: { outputs?: Record<string, string> };
+      };
+      expect(
+        answer?.data?.outputs?.analysis_report === "analyze: src/pay.ts",
+        "the run used the command's argument",
+      );
+    },
+  },
 ];

@@ -106,6 +106,32 @@ describe("a workflow skill activated by the model", () => {
     expect(answer).toMatchObject({ status: "success", data: { name: "safe-refactor" } });
   });
 
+  it("/name args from the user: nothing is active, the model is asked to run it through the skill's tool", async () => {
+    const model = scriptedModel();
+    const { shelf } = await shelfWith({
+      generate: model.generate,
+      workflows: { mode: "auto", checks: { "tests-pass": () => true } },
+    });
+    const session = await shelf.openSession({ message: "/safe-refactor src/pay.ts" });
+    const plan = session.plan();
+    expect(plan.explicit).toMatchObject({ status: "success" });
+    expect(session.active()).toEqual([]);
+    expect(plan.tools.map((t) => t.name)).toContain("skill_safe-refactor");
+    expect(plan.system).toContain(
+      'The user ran /safe-refactor src/pay.ts: that skill is a workflow skillshelf runs step by step. Call skill_safe-refactor with {"args":"src/pay.ts"}',
+    );
+    expect(model.seen).toHaveLength(0);
+    const answer = (await session.answerSkillTool({
+      id: "c1",
+      name: "skill_safe-refactor",
+      input: { args: "src/pay.ts" },
+    })) as WorkflowToolResult;
+    expect(answer).toMatchObject({
+      status: "success",
+      data: { outputs: { analysis_report: "analyze output (from: src/pay.ts)" } },
+    });
+  });
+
   it("holds a step's host tool to the skill's whitelist", async () => {
     const folder = await writeWorkflowSkill(
       `---

@@ -4,6 +4,7 @@
  * this once per activation call; adapters only supply their `generate` bridge (the shelf's).
  */
 import { createHash } from "node:crypto";
+import { escapeFraming } from "../session/render.js";
 import { splitArguments } from "../session/substitute.js";
 import type { ActivationResult, EventIds, Skill, WorkflowToolResult } from "../types.js";
 import { newRunId, type WorkflowRunStore } from "./run-store.js";
@@ -18,6 +19,16 @@ export interface SessionWorkflows extends WorkflowHost {
    * resumes the same run; a random one when the call has no id.
    */
   runId?: (request: { skill: string; call?: string; thread?: string }) => string;
+}
+
+/**
+ * The system note for "/name args" on a workflow skill: nothing is active yet; the model is
+ * asked to start the run through the skill's tool, whose answer is the run's result.
+ */
+export function workflowRequestNote(command: string, tool: string, input: Record<string, unknown>): string {
+  return escapeFraming(
+    `The user ran ${command}: that skill is a workflow skillshelf runs step by step. Call ${tool} with ${JSON.stringify(input)} once in this turn (unless you already did) to run it, then answer the user from its result; do not do its steps yourself.`,
+  );
 }
 
 /** The default run id of an activation call: the same call in the same thread, the same run. */
