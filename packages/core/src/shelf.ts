@@ -442,7 +442,11 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     // ── loading ──
     skills: () => loader.skills(),
     get: (name) => loader.get(name),
-    diagnostics: () => [...loader.diagnostics(), ...(gate?.diagnostics() ?? []), ...disabled.diagnostics()],
+    diagnostics: () => {
+      // The loader's own array when nothing is added: callers may compare it by identity.
+      const more = [...(gate?.diagnostics() ?? []), ...disabled.diagnostics()];
+      return more.length === 0 ? loader.diagnostics() : [...loader.diagnostics(), ...more];
+    },
     refresh,
     watch(onChange) {
       const listener = onChange ?? (() => undefined);
