@@ -78,6 +78,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX versions_by_skill_seq ON $schema.versions (skill, seq);
     `,
   },
+  {
+    version: 3,
+    name: "workflow runs: checkpoints and the run log",
+    up: `
+      CREATE TABLE $schema.workflow_runs (
+        run_id text PRIMARY KEY,
+        skill text NOT NULL,
+        status text NOT NULL,
+        checkpoint jsonb NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE TABLE $schema.workflow_log (
+        seq bigserial PRIMARY KEY,
+        run_id text NOT NULL,
+        type text NOT NULL,
+        record jsonb NOT NULL
+      );
+      CREATE INDEX workflow_log_by_run ON $schema.workflow_log (run_id, seq);
+    `,
+  },
 ];
 
 /** Any fixed number works: it only has to be the same for every instance. */

@@ -7,7 +7,12 @@
  * versions it keeps and its ledger lines commit together or not at all, and a second
  * instance writing the same skill waits for the first, then finds the hash moved (CONFLICT).
  */
-import { SkillWriteError, type SkillWriteScope, type StateStore } from "@skillshelf/core";
+import {
+  SkillWriteError,
+  type SkillWriteScope,
+  type StateStore,
+  type WorkflowRunStore,
+} from "@skillshelf/core";
 import pg from "pg";
 import { createPostgresEventStore } from "./events.js";
 import { ledgerOn } from "./ledger.js";
@@ -16,6 +21,7 @@ import { createPostgresProposalStore } from "./proposals.js";
 import { inTransaction, quoteSchema, sqlState } from "./sql.js";
 import { createPostgresUsageStore, type PostgresUsageStore } from "./usage.js";
 import { versionsOn } from "./versions.js";
+import { createPostgresRunStore } from "./workflows.js";
 
 export interface PostgresStoreOptions {
   /** A connection string (`postgres://user:pass@host:5432/db`); or pass `pool`. */
@@ -41,6 +47,8 @@ export interface PostgresStore extends StateStore {
   readonly usage: PostgresUsageStore;
   readonly pool: pg.Pool;
   readonly schema: string;
+  /** Workflow runs' checkpoints (`workflow_runs`) and logs (`workflow_log`). */
+  readonly workflows: WorkflowRunStore;
 }
 
 /** Connects, brings the schema up to date and reads the usage counts. */
@@ -122,6 +130,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     history: versionsOn(pool, q),
     ledger: ledgerOn(pool, q),
     proposals: createPostgresProposalStore(pool, q),
+    workflows: createPostgresRunStore(pool, q, schema),
     writeSkill,
     sync: () => usage.sync(),
     flush,
