@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
+  checkStepFiles,
   type Diagnostic,
   defaultTrustFile,
   diagnostic,
@@ -150,9 +151,13 @@ export async function validate(
           folderName: path.basename(path.dirname(file)),
         });
         const triggers = await checkTriggers(result.skill, file, display(file), mode);
+        // A workflow's step prompts (steps/NN-<id>.md) are part of it: missing or escaping ones are errors.
+        const stepFiles = result.skill
+          ? checkStepFiles({ steps: result.skill.steps, dir: path.dirname(file), file: display(file) })
+          : [];
         const trust =
           options.trust && result.skill ? await trustOf(result.skill, file, options.trust) : undefined;
-        return { ...result, diagnostics: [...result.diagnostics, ...triggers], trust };
+        return { ...result, diagnostics: [...result.diagnostics, ...triggers, ...stepFiles], trust };
       }),
     );
     results.forEach((result, j) => {
