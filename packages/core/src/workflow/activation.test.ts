@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createShelf, type Shelf } from "../shelf.js";
 import type { WorkflowToolResult } from "../types.js";
-import { workflowParams } from "./activation.js";
+import { MAX_RESULT_OUTPUT_CHARS, workflowParams, workflowToolResult } from "./activation.js";
 import { type SkillFolder, scriptedModel, writeWorkflowSkill } from "./test-utils/safe-refactor.js";
 
 const folders: SkillFolder[] = [];
@@ -187,5 +187,29 @@ describe("workflowParams", () => {
     expect(Object.getPrototypeOf(workflowParams({ arguments: [] }, '{"__proto__": {"x": 1}}'))).toBe(
       Object.prototype,
     );
+  });
+});
+
+describe("workflowToolResult", () => {
+  it("shows the outputs within a budget, the last ones first; an earlier one that does not fit is named", async () => {
+    const folder = await writeWorkflowSkill();
+    folders.push(folder);
+    const big = "x".repeat(MAX_RESULT_OUTPUT_CHARS - 10);
+    const answer = workflowToolResult(folder.skill, {
+      status: "done",
+      runId: "r",
+      skill: "safe-refactor",
+      outputs: { analysis_report: big, verify_result: "all 40 tests pass" },
+      steps: [],
+    });
+    expect(answer).toMatchObject({
+      status: "success",
+      data: {
+        outputs: {
+          analysis_report: `(${big.length} characters, kept in the run's checkpoint)`,
+          verify_result: "all 40 tests pass",
+        },
+      },
+    });
   });
 });

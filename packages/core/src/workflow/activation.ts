@@ -87,6 +87,25 @@ function progressLine(
   return `✓ ${index + 1}/${total} ${name}${note === "" ? "" : ` — ${note}`}`;
 }
 
+/** What the model reads of the outputs, at most (a 50-step run must not flood its context). */
+export const MAX_RESULT_OUTPUT_CHARS = 20_000;
+
+/** The outputs, last first into the budget: an earlier one that does not fit is named, not shown. */
+function withinBudget(outputs: Record<string, unknown>): Record<string, unknown> {
+  const names = Object.keys(outputs);
+  const shown: Record<string, unknown> = {};
+  let left = MAX_RESULT_OUTPUT_CHARS;
+  for (const name of [...names].reverse()) {
+    const value = outputs[name];
+    const size = typeof value === "string" ? value.length : JSON.stringify(value).length;
+    if (size <= left) {
+      shown[name] = value;
+      left -= size;
+    } else shown[name] = `(${size} characters, kept in the run's checkpoint)`;
+  }
+  return Object.fromEntries(names.map((name) => [name, shown[name]]));
+}
+
 /** The runner's result as the model reads it. */
 export function workflowToolResult(
   skill: Skill,
@@ -130,7 +149,7 @@ export function workflowToolResult(
         attempts: s.attempts,
         resumed: s.resumed,
       })),
-      outputs: result.outputs,
+      outputs: withinBudget(result.outputs),
       progress,
       ...(activation?.data.policy && { policy: activation.data.policy }),
       ...(checkedArguments(activation) && { arguments: checkedArguments(activation) }),

@@ -35,7 +35,7 @@ export interface WorkflowCheckpoint {
   format: 1;
   runId: string;
   skill: string;
-  /** sha256 of the SKILL.md the run started with: a changed skill is not resumed. */
+  /** sha256 over the SKILL.md and the step prompts the run started with: a changed workflow is not resumed. */
   skillHash: string;
   params: Record<string, unknown>;
   status: "running" | "done" | "failed";

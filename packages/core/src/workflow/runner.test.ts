@@ -360,6 +360,47 @@ describe("checkpoints and the run log (file store)", () => {
     }
   });
 
+  it("does not resume a run whose step prompt changed since, and a cancelled run stays resumable", async () => {
+    const folder = await safeRefactor();
+    const store = memoryRunStore();
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const model = scriptedModel({
+      answer: (step) => {
+        ran.push(step);
+        if (step === "plan") controller.abort();
+        return undefined;
+      },
+    });
+    const options = {
+      skill: folder.skill,
+      params: { module_path: "m.ts" },
+      generate: model.generate,
+      checks: testsPass,
+      mode: "auto" as const,
+      store,
+      runId: "r_cancel",
+    };
+    const cancelled = await runWorkflow({ ...options, signal: controller.signal });
+    expect(cancelled).toMatchObject({ status: "failed", failure: { step: "plan", reason: "aborted" } });
+    expect((await store.load("r_cancel"))?.status).toBe("running");
+    expect(await runWorkflow(options)).toMatchObject({ status: "done" });
+    expect(ran).toEqual(["analyze", "plan", "plan", "execute", "verify"]);
+
+    await store.save({
+      ...(await store.load("r_cancel"))!,
+      runId: "r_edited",
+      status: "running",
+      completed: [],
+    });
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(join(folder.dir, "steps", "02-plan.md"), "Plan something else entirely.");
+    expect(await runWorkflow({ ...options, runId: "r_edited" })).toMatchObject({
+      status: "refused",
+      reason: "SKILL_CHANGED",
+    });
+  });
+
   it("does not resume a run with a skill whose file changed since", async () => {
     const folder = await safeRefactor();
     const store = memoryRunStore();

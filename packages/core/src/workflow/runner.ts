@@ -5,6 +5,7 @@
  * started again with the same `runId` continues after the last checkpointed step; a step
  * in the checkpoint is never run again.
  */
+import { createHash } from "node:crypto";
 import { currentDateLine } from "../session/substitute.js";
 import type { EventIds, Generate, Skill } from "../types.js";
 import {
@@ -145,6 +146,13 @@ function missingParameters(steps: readonly LoadedStep[], params: Record<string, 
   return [...missing];
 }
 
+/** The run's skill as it ran: its SKILL.md and every step prompt (a changed prompt is a changed step). */
+function workflowHash(skill: Skill, steps: readonly LoadedStep[]): string {
+  const hash = createHash("sha256").update(skill.hash);
+  for (const step of steps) hash.update(`\u0000${step.file}\u0000${step.prompt}`);
+  return hash.digest("hex");
+}
+
 function runnerOf(step: LoadedStep): string {
   return step.run ?? "model";
 }
@@ -203,7 +211,7 @@ async function execute(
 
   let checkpoint = await store.load(runId);
   if (checkpoint) {
-    if (checkpoint.skill !== skill.name || checkpoint.skillHash !== skill.hash) {
+    if (checkpoint.skill !== skill.name || checkpoint.skillHash !== workflowHash(skill, steps)) {
       return refused(
         "SKILL_CHANGED",
         `run ${runId} was started with another version of ${checkpoint.skill}; it is not resumed with different steps`,
@@ -236,7 +244,7 @@ async function execute(
       format: 1,
       runId,
       skill: skill.name,
-      skillHash: skill.hash,
+      skillHash: workflowHash(skill, steps),
       params,
       status: "running",
       completed: [],
@@ -261,19 +269,20 @@ async function execute(
     for (const name of step.input) inputs[name] = outputs.has(name) ? outputs.get(name) : params[name];
     const outcome = await runStep(options, step, inputs, runId, clock, log);
     if (!outcome.ok) {
-      checkpoint = {
+      const failed: WorkflowCheckpoint = {
         ...checkpoint,
         status: "failed",
         failure: outcome.failure,
         updatedAt: clock().toISOString(),
       };
-      await store.save(checkpoint);
+      // A cancelled run is not a failed one: its checkpoint stays resumable.
+      if (outcome.failure.reason !== "aborted") await store.save(failed);
       await log("run_failed", {
         step: step.id,
         reason: outcome.failure.reason,
         message: outcome.failure.message,
       });
-      return resultOf(checkpoint, steps, resumed);
+      return resultOf(failed, steps, resumed);
     }
     const completed: CompletedStep = {
       id: step.id,
