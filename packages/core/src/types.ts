@@ -445,7 +445,8 @@ export type WorkflowErrorType =
   | "DECLINED"
   | "INVALID_WORKFLOW"
   | "SKILL_CHANGED"
-  | "MISSING_PARAMETERS";
+  | "MISSING_PARAMETERS"
+  | "INVALID_ARGUMENTS";
 
 /** What the model reads when it started a workflow skill: the run, step by step, and its outputs. */
 export type WorkflowToolResult =

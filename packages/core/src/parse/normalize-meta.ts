@@ -278,7 +278,7 @@ export function normalizeMeta(
       "invalid-steps",
       problem,
       lineOf("steps", "steps")(),
-      "Add the name to `arguments` (or `parameters`), or make an earlier step produce it as its `output`.",
+      "Move the step after the one whose `output` it reads.",
     );
   }
   if (contract.length > 0) return undefined;

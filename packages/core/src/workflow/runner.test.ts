@@ -299,6 +299,49 @@ body
   });
 });
 
+describe("a typed workflow skill", () => {
+  it("gets its arguments checked by its schema (defaults filled in) before any step runs", async () => {
+    const folder = await writeWorkflowSkill(
+      `---
+name: member-report
+description: Top members for a period, then a report.
+parameters:
+  type: object
+  properties:
+    time_range: { type: string, enum: [current_month, last_month] }
+    limit: { type: integer, default: 10 }
+  required: [time_range]
+  additionalProperties: false
+steps:
+  - { id: query, input: [time_range, limit], output: rows, run: query }
+---
+body
+`,
+      { "01-query": "Query." },
+    );
+    folders.push(folder);
+    const seen: unknown[] = [];
+    const functions = { query: ({ inputs }: { inputs: Record<string, unknown> }) => seen.push(inputs) };
+    const refused = await runWorkflow({
+      skill: folder.skill,
+      params: { time_range: "this_month" },
+      mode: "auto",
+      functions,
+    });
+    expect(refused).toMatchObject({ status: "refused", reason: "INVALID_ARGUMENTS" });
+    if (refused.status === "refused") expect(refused.message).toContain("time_range");
+    expect(seen).toEqual([]);
+    const ok = await runWorkflow({
+      skill: folder.skill,
+      params: { time_range: "last_month", args: "top members last month" },
+      mode: "auto",
+      functions,
+    });
+    expect(ok.status).toBe("done");
+    expect(seen).toEqual([{ time_range: "last_month", limit: 10 }]);
+  });
+});
+
 describe("checkpoints and the run log (file store)", () => {
   it("resumes after the last checkpointed step, never running a completed one again", async () => {
     const folder = await safeRefactor();

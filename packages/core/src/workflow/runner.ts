@@ -6,6 +6,8 @@
  * in the checkpoint is never run again.
  */
 import { createHash } from "node:crypto";
+import { declaresParameters } from "../parameters/skill-parameters.js";
+import { validateArguments } from "../parameters/validate-arguments.js";
 import { currentDateLine } from "../session/substitute.js";
 import type { EventIds, Generate, Skill } from "../types.js";
 import {
@@ -20,7 +22,8 @@ import {
   type WorkflowLogType,
   type WorkflowRunStore,
 } from "./run-store.js";
-import { type LoadedStep, readStepFiles } from "./step-files.js";
+import { contractProblems } from "./step-fields.js";
+import { type LoadedStep, readStepFiles, resolvedParameterNames } from "./step-files.js";
 import { condenseMessages, readVerdict, stepMessages, verifyMessages } from "./step-prompt.js";
 
 export const DEFAULT_STEP_TIMEOUT_SECONDS = 120;
@@ -111,7 +114,12 @@ export interface StepReport {
   resumed: boolean;
 }
 
-export type RefusalReason = "DECLINED" | "INVALID_WORKFLOW" | "SKILL_CHANGED" | "MISSING_PARAMETERS";
+export type RefusalReason =
+  | "DECLINED"
+  | "INVALID_WORKFLOW"
+  | "SKILL_CHANGED"
+  | "MISSING_PARAMETERS"
+  | "INVALID_ARGUMENTS";
 
 export type WorkflowRunResult =
   | { status: "done"; runId: string; skill: string; outputs: Record<string, unknown>; steps: StepReport[] }
@@ -159,7 +167,7 @@ function runnerOf(step: LoadedStep): string {
 
 export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowRunResult> {
   const { skill } = options;
-  const params = options.params ?? {};
+  let params = options.params ?? {};
   const runId = options.runId ?? newRunId(options.now?.());
   assertRunId(runId);
   const refused = (reason: RefusalReason, message: string): WorkflowRunResult => ({
@@ -173,6 +181,16 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
   if (!files.ok) return refused("INVALID_WORKFLOW", files.diagnostics.map((d) => d.message).join("; "));
   const steps = files.steps;
   if (steps.length === 0) return refused("INVALID_WORKFLOW", `${skill.name} has no steps`);
+  const contract = contractProblems(skill, resolvedParameterNames(skill));
+  if (contract.length > 0) return refused("INVALID_WORKFLOW", contract.join("; "));
+  if (declaresParameters(skill)) {
+    // A typed skill's steps get its arguments as its schema checks them (defaults filled in);
+    // `args`, the request as typed, travels beside them.
+    const { args, ...values } = params;
+    const check = validateArguments(skill, values);
+    if (!check.ok) return refused("INVALID_ARGUMENTS", check.result.message);
+    params = { ...(args !== undefined && { args }), ...check.values };
+  }
   const missing = missingParameters(steps, params);
   if (missing.length > 0) {
     return refused("MISSING_PARAMETERS", `${skill.name} needs ${missing.map((m) => `\`${m}\``).join(", ")}`);

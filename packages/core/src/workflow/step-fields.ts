@@ -189,21 +189,27 @@ export function parameterNames(meta: Pick<SkillMeta, "arguments"> & { parameters
 
 /**
  * The contract between steps: every input is a user parameter or an earlier step's
- * output. (A later step's output is not yet there when the step runs.)
+ * output. (A later step's output is not yet there when the step runs.) `parameters` are the
+ * user's names; without them only what the file alone decides is checked — a later step's
+ * output read early — since a `schema.json` beside SKILL.md may name more parameters.
  */
-export function contractProblems(meta: SkillMeta): string[] {
+export function contractProblems(meta: Pick<SkillMeta, "steps">, parameters?: ReadonlySet<string>): string[] {
   if (!meta.steps) return [];
-  const available = parameterNames(meta);
+  const available = new Set(parameters ?? []);
   const later = new Set(meta.steps.map((s) => s.output));
   const problems: string[] = [];
   for (const [index, step] of meta.steps.entries()) {
     for (const input of step.input) {
       if (available.has(input)) continue;
-      problems.push(
-        later.has(input)
-          ? `step ${index + 1} (\`${step.id}\`) reads \`${input}\`, which only a later step produces`
-          : `step ${index + 1} (\`${step.id}\`) reads \`${input}\`, which no earlier step produces and the skill's parameters do not name`,
-      );
+      if (later.has(input)) {
+        problems.push(
+          `step ${index + 1} (\`${step.id}\`) reads \`${input}\`, which only a later step produces`,
+        );
+      } else if (parameters) {
+        problems.push(
+          `step ${index + 1} (\`${step.id}\`) reads \`${input}\`, which no earlier step produces and the skill's parameters do not name`,
+        );
+      }
     }
     available.add(step.output);
   }

@@ -5,9 +5,10 @@
  */
 import fs from "node:fs";
 import { diagnostic } from "../diagnostic.js";
+import { skillParameters } from "../parameters/skill-parameters.js";
 import { confine } from "../skill-files/confine.js";
 import type { Diagnostic, Skill, WorkflowStep } from "../types.js";
-import { stepFileName } from "./step-fields.js";
+import { contractProblems, parameterNames, stepFileName } from "./step-fields.js";
 
 /** A step prompt is instructions, not a data file. */
 export const MAX_STEP_PROMPT_BYTES = 64 * 1024;
@@ -59,11 +60,28 @@ export function readStepFiles(skill: Pick<Skill, "steps" | "dir" | "file">): Wor
   return diagnostics.length > 0 ? { ok: false, diagnostics } : { ok: true, steps: loaded };
 }
 
-/** The step files' diagnostics alone (for load-time and `skillshelf validate` checks). */
-export function checkStepFiles(skill: Pick<Skill, "steps" | "dir" | "file">): Diagnostic[] {
+/**
+ * What only the skill's folder can tell about its workflow: the step files, and every input
+ * against the parameters the skill really has (`schema.json` included). For `skillshelf
+ * validate` and hosts checking at load; a run refuses a workflow with any of these.
+ */
+export function checkStepFiles(
+  skill: Pick<Skill, "steps" | "dir" | "file" | "arguments" | "parameters">,
+): Diagnostic[] {
   if (!skill.steps || skill.steps.length === 0) return [];
   const files = readStepFiles(skill);
-  return files.ok ? [] : files.diagnostics;
+  const contract = contractProblems(skill, resolvedParameterNames(skill)).map((message) =>
+    diagnostic({ severity: "error", code: "invalid-steps", message, file: skill.file }),
+  );
+  return [...(files.ok ? [] : files.diagnostics), ...contract];
+}
+
+/** The user's names: `args`, `arguments`, and the properties of the schema the skill uses (schema.json wins). */
+export function resolvedParameterNames(
+  skill: Pick<Skill, "dir" | "file" | "arguments" | "parameters">,
+): Set<string> {
+  const resolved = skillParameters(skill).parameters?.schema;
+  return parameterNames({ arguments: skill.arguments ?? [], parameters: resolved ?? skill.parameters });
 }
 
 function problem(file: string, message: string): Diagnostic {
