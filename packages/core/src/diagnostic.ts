@@ -75,7 +75,8 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
     "Allow the tool without a command pattern, or map the entry to a tool that runs only those commands (toolAliases).",
   "invalid-trigger": "Fix the trigger pattern (a /regex/ must compile).",
   "config-invalid": 'Fix .skillshelf/config.json: a JSON object such as { "disabled": ["skill-name"] }.',
-  disabled: "Remove it from `disabled` in .skillshelf/config.json (`skillshelf enable <name>`) to turn it back on.",
+  disabled:
+    "Remove it from `disabled` in .skillshelf/config.json (`skillshelf enable <name>`) to turn it back on.",
   "tool-name-clash":
     "Rename the host tool if you can; skillshelf already offers its own tool under another name.",
   "plan-fallback":
