@@ -13,6 +13,7 @@
  * the rest of core reads are checked for their type on the way in: the file is input, and a
  * wrong type there must give a located error, not a crash three modules later.
  */
+import { MAX_YAML_DEPTH } from "../parse/limits.js";
 import type { Diagnostic, ParseMode, Severity } from "../types.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
@@ -123,6 +124,25 @@ function badSkillField(skill: Record<string, unknown>): string | undefined {
 }
 
 const HASH = /^[0-9a-f]{64}$/u;
+
+/**
+ * How deep a stored value may nest: what the parser itself lets through (a frontmatter is
+ * refused past MAX_YAML_DEPTH levels) and a little more. JSON.parse takes any depth, and a
+ * deeper value would overflow the stack of whatever walks it later (a comparison, a copy).
+ */
+const MAX_STORED_DEPTH = MAX_YAML_DEPTH + 4;
+
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestedDeeperThan(item, limit - 1)) return true;
+    return false;
+  }
+  for (const key in value)
+    if (nestedDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  return false;
+}
 const OPTIONAL_STRINGS = [
   "license",
   "compatibility",
@@ -246,6 +266,10 @@ function checkFile(file: unknown, at: string): void {
   if (!isObject(skill)) fail(`${at}.skill`, "not an object");
   const bad = badSkillField(skill);
   if (bad !== undefined) fail(`${at}.skill.${bad}`, "missing or of the wrong type");
+  for (const key in skill) {
+    if (nestedDeeperThan(skill[key], MAX_STORED_DEPTH))
+      fail(`${at}.skill.${key}`, `nested deeper than ${MAX_STORED_DEPTH} levels`);
+  }
   for (const key of LOADER_FIELDS)
     if (key in skill) fail(`${at}.skill.${key}`, "set by the loader, not stored");
 }

@@ -337,6 +337,18 @@ describe("prebuilt shelf", () => {
         /files\[0\]\.skill\.metadata/u,
       ],
       [
+        "a value nested 100,000 levels deep (JSON.parse takes it; a later walk would overflow the stack)",
+        async (f) => {
+          const { json, ints } = decodePrebuiltFile(await fs.readFile(f));
+          const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+          await fs.writeFile(
+            f,
+            encodeRawPrebuiltFile(json.replace('"extra":{', `"extra":{"x":${deep},`), ints),
+          );
+        },
+        /files\[0\]\.skill\.extra: nested deeper than 260 levels/u,
+      ],
+      [
         "a loader field smuggled in",
         (f) =>
           editStored(f, (doc) => {
