@@ -46,6 +46,22 @@ allowed-tools: Read
 Deploy with care.
 `;
 
+const WORKFLOW = `---
+name: weekly-report
+description: Writes the weekly report from this week's merged changes.
+domain: reporting
+parameters:
+  type: object
+  properties:
+    week: { type: string, description: "ISO week, e.g. 2026-W49" }
+  required: [week]
+steps:
+  - { id: collect, input: [week], output: changes }
+---
+
+Write the weekly report.
+`;
+
 /** A project root whose home folder is inside it, so the machine's own skills never leak in. */
 async function project() {
   const root = await tempDir("skillshelf-prebuilt-");
@@ -73,11 +89,15 @@ describe("prebuilt shelf", () => {
     await writeSkill(skills, "deploy-prod", USER_ONLY);
     await writeSkill(skills, "Bad_Name", skillText("Bad_Name"));
     await writeSkill(skills, "broken", "---\nname: broken\n");
+    // Fields other engineers' parsers add (typed parameters, workflow steps, a domain) ride
+    // along without the prebuilt format naming them.
+    await writeSkill(skills, "weekly-report", WORKFLOW);
+    await writeSkill(skills, "weekly-report", "Collect this week's merged changes.\n", "steps/01-collect.md");
     const scanned = await createShelf({ ...options, prebuilt: false });
 
     const built = await buildPrebuiltShelf({ root, userDirs: [] });
     expect(built.file).toBe(prebuilt);
-    expect(built.files).toBe(4);
+    expect(built.files).toBe(5);
     const fromPrebuilt = await createShelf(options);
 
     expect(fromPrebuilt.skills()).toEqual(scanned.skills());
@@ -91,6 +111,18 @@ describe("prebuilt shelf", () => {
     });
     const marked = await createShelf(options);
     expect(marked.skills().find((s) => s.name === "release-notes")?.description).toBe("From the prebuilt.");
+    const carried = marked.skills().find((s) => s.name === "weekly-report") as unknown as Record<
+      string,
+      unknown
+    >;
+    const source = scanned.skills().find((s) => s.name === "weekly-report") as unknown as Record<
+      string,
+      unknown
+    >;
+    for (const field of ["parameters", "steps", "domain"]) {
+      expect(source[field]).toBeDefined();
+      expect(carried[field]).toEqual(source[field]);
+    }
     for (const shelf of [scanned, fromPrebuilt, marked]) await shelf.close();
   });
 
