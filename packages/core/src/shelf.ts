@@ -188,6 +188,8 @@ export interface Shelf extends SkillSource {
   skills(): readonly Skill[];
   get(name: string): Skill | undefined;
   diagnostics(): readonly Diagnostic[];
+  /** Turned off by the disable list (or by a config file that cannot be read): listed, served to nothing. */
+  isDisabled(skill: Skill): boolean;
   /**
    * Picks up what changed on disk since the last call. By default, on Linux, the shelf watches
    * its folders (inotify) and a call with no change in between costs two event-loop turns;
@@ -447,6 +449,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
       const more = [...(gate?.diagnostics() ?? []), ...disabled.diagnostics()];
       return more.length === 0 ? loader.diagnostics() : [...loader.diagnostics(), ...more];
     },
+    isDisabled: (skill) => disabled.isDisabled(skill),
     refresh,
     watch(onChange) {
       const listener = onChange ?? (() => undefined);

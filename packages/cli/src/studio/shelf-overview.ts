@@ -28,6 +28,8 @@ export interface ShelfSkillRow {
   version?: string;
   role: boolean;
   hidden: boolean;
+  /** On the disable list: listed, never offered or activatable. */
+  disabled: boolean;
   trust?: string;
   shadows: { file: string; scope: string; reason: string }[];
   usage: UsageRecord;
@@ -73,6 +75,7 @@ export async function shelfOverview(
         ...(skill.version !== undefined && { version: skill.version }),
         role: skill.role,
         hidden: skill.disableModelInvocation === true,
+        disabled: shelf.isDisabled(skill),
         ...(trust.has(skill) && { trust: trust.get(skill)?.status }),
         shadows: result.overridden
           .filter((o) => o.by === skill.file)

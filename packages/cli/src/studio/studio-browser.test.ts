@@ -100,6 +100,10 @@ const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${n
     await expect(hostile.textContent()).resolves.toContain("\\u001b[31mred\\u202eevil");
     expect(await page.locator("main img, main script").count()).toBe(0);
     expect(await page.locator('[data-test="zero-use"]').count()).toBeGreaterThan(0);
+    const disabled = await page.$$eval('[data-test="skill"]:has([data-test="disabled"])', (rows) =>
+      rows.map((r) => r.getAttribute("data-name")),
+    );
+    expect(disabled).toEqual(["old-notes"]);
     const diagnostic = page.locator('[data-test="diagnostics"] li').filter({ hasText: "broken-skill" });
     await expect(diagnostic.textContent()).resolves.toMatch(
       /broken-skill\/SKILL\.md:\d+(:\d+)? error .*hint: /,

@@ -62,6 +62,14 @@ export async function createStudioFixture(): Promise<StudioFixture> {
     "hostile-note",
     `---\nname: hostile-note\ndescription: ${JSON.stringify(`Notes ${HOSTILE}`)}\n---\n\n${HOSTILE}\n`,
   );
+  // On the disable list: listed (and marked), served to nothing.
+  await put(
+    root,
+    "old-notes",
+    "---\nname: old-notes\ndescription: Retired note-taking conventions.\n---\n\nBody.\n",
+  );
+  await fs.mkdir(path.join(root, ".skillshelf"), { recursive: true });
+  await fs.writeFile(path.join(root, ".skillshelf", "config.json"), '{ "disabled": ["old-notes"] }\n');
   // A file that cannot load: the Shelf page lists it with its line and hint.
   await put(root, "broken-skill", "---\nname: broken-skill\ndescription: [never closed\n---\n\nBody.\n");
   const evidence = ["This was meant for the leadership team, not engineers."];

@@ -43,6 +43,7 @@ export async function shelfPage(root) {
             el("strong", {}, s.name),
             s.role ? el("span", { className: "tag" }, "role") : null,
             s.hidden ? el("span", { className: "tag" }, "hidden from the model") : null,
+            s.disabled ? el("span", { className: "tag", dataset: { test: "disabled" } }, "disabled") : null,
             el("div", { className: "muted small" }, s.description),
           ),
           el("td", {}, s.scope),
