@@ -378,7 +378,8 @@ describe("checkpoints and the run log (file store)", () => {
       checkpointFile,
       JSON.stringify({ ...saved, status: "running", failure: undefined }),
     );
-    const resumed = await runWorkflow(options);
+    // The run keeps its own parameters: resuming it needs none given again.
+    const resumed = await runWorkflow({ ...options, params: {} });
     expect(resumed).toMatchObject({ status: "done" });
     expect(ran).toEqual(["analyze", "plan", "execute", "execute", "verify"]);
     if (resumed.status === "done") {

@@ -167,7 +167,6 @@ function runnerOf(step: LoadedStep): string {
 
 export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowRunResult> {
   const { skill } = options;
-  let params = options.params ?? {};
   const runId = options.runId ?? newRunId(options.now?.());
   assertRunId(runId);
   const refused = (reason: RefusalReason, message: string): WorkflowRunResult => ({
@@ -183,26 +182,37 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
   if (steps.length === 0) return refused("INVALID_WORKFLOW", `${skill.name} has no steps`);
   const contract = contractProblems(skill, resolvedParameterNames(skill));
   if (contract.length > 0) return refused("INVALID_WORKFLOW", contract.join("; "));
+  const store = options.store ?? memoryRunStore();
+  return store.hold(runId, () => execute(options, steps, options.params ?? {}, runId, store, refused));
+}
+
+/** A new run's parameters as its steps will get them, or why it cannot start. */
+function checkedParameters(
+  skill: Skill,
+  steps: readonly LoadedStep[],
+  given: Record<string, unknown>,
+): { ok: true; params: Record<string, unknown> } | { ok: false; reason: RefusalReason; message: string } {
+  let params = given;
   if (declaresParameters(skill)) {
     // A typed skill's steps get its arguments as its schema checks them (defaults filled in);
     // `args`, the request as typed, travels beside them.
     const { args, ...values } = params;
     const check = validateArguments(skill, values);
-    if (!check.ok) return refused("INVALID_ARGUMENTS", check.result.message);
+    if (!check.ok) return { ok: false, reason: "INVALID_ARGUMENTS", message: check.result.message };
     params = { ...(args !== undefined && { args }), ...check.values };
   }
   const missing = missingParameters(steps, params);
   if (missing.length > 0) {
-    return refused("MISSING_PARAMETERS", `${skill.name} needs ${missing.map((m) => `\`${m}\``).join(", ")}`);
+    const names = missing.map((m) => `\`${m}\``).join(", ");
+    return { ok: false, reason: "MISSING_PARAMETERS", message: `${skill.name} needs ${names}` };
   }
-  const store = options.store ?? memoryRunStore();
-  return store.hold(runId, () => execute(options, steps, params, runId, store, refused));
+  return { ok: true, params };
 }
 
 async function execute(
   options: RunWorkflowOptions,
   steps: readonly LoadedStep[],
-  params: Record<string, unknown>,
+  given: Record<string, unknown>,
   runId: string,
   store: WorkflowRunStore,
   refused: (reason: RefusalReason, message: string) => WorkflowRunResult,
@@ -239,6 +249,9 @@ async function execute(
       return resultOf(checkpoint, steps, new Set(checkpoint.completed.map((c) => c.id)));
     await log("run_resume", { message: `${checkpoint.completed.length} of ${steps.length} steps done` });
   } else {
+    const checked = checkedParameters(skill, steps, given);
+    if (!checked.ok) return refused(checked.reason, checked.message);
+    const { params } = checked;
     if (options.mode !== "auto") {
       const request: ConfirmRequest = {
         skill: skill.name,
@@ -284,7 +297,9 @@ async function execute(
       continue;
     }
     const inputs: Record<string, unknown> = {};
-    for (const name of step.input) inputs[name] = outputs.has(name) ? outputs.get(name) : params[name];
+    // The run's own parameters, as its checkpoint keeps them (a resume needs none given again).
+    for (const name of step.input)
+      inputs[name] = outputs.has(name) ? outputs.get(name) : checkpoint.params[name];
     const outcome = await runStep(options, step, inputs, runId, clock, log);
     if (!outcome.ok) {
       const failed: WorkflowCheckpoint = {
