@@ -210,7 +210,7 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     const fork = (f: Fork, abortSignal?: AbortSignal) =>
       runForkAgent(f, {
         tools: hostTools,
-        model: (f.model !== undefined ? options.resolveModel?.(f.model) : undefined) ?? agentModel!,
+        model: (lastSession && modelFor(f.model, lastSession, f.skill)) ?? agentModel!,
         ...(abortSignal && { abortSignal }),
       });
 

@@ -189,7 +189,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
             fork: (fork, signal) =>
               runForkAgent(fork, {
                 tools,
-                model: modelFor(fork.model, session) ?? model,
+                model: modelFor(fork.model, session, fork.skill) ?? model,
                 ...(signal && { signal }),
               }),
           }),

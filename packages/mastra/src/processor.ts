@@ -171,7 +171,7 @@ export function createSkillsProcessor(
       const fork = async (f: Fork, abortSignal?: AbortSignal) =>
         runForkAgent(f, {
           tools: hostTools,
-          model: (f.model !== undefined ? options.resolveModel?.(f.model) : undefined) ?? agentModel,
+          model: modelFor(f.model, session, f.skill) ?? agentModel,
           ...(abortSignal && { abortSignal }),
         });
       for (const spec of plan.tools) {

@@ -9,9 +9,10 @@ import type { Diagnostic, Session } from "../types.js";
 export function skillModels<M>(
   resolve: ((id: string) => M | undefined) | undefined,
   report: (diagnostic: Diagnostic) => void,
-): (id: string | undefined, session: Session) => M | undefined {
+): (id: string | undefined, session: Session, forked?: string) => M | undefined {
   const told = new Set<string>();
-  return (id, session) => {
+  // `forked`: the skill whose sub-agent asks (it is never active in the session).
+  return (id, session, forked) => {
     if (id === undefined) return undefined;
     let model: M | undefined;
     let failure = "";
@@ -23,11 +24,11 @@ export function skillModels<M>(
     if (model !== undefined && model !== null) return model;
     if (!told.has(id)) {
       told.add(id);
-      const skill = session.active().find((s) => s.model?.trim() === id);
+      const skill = forked === undefined ? session.active().find((s) => s.model?.trim() === id) : undefined;
       report({
         severity: "info",
         code: "field-not-applied",
-        message: `Skill "${skill?.name ?? "?"}" asks for model "${id}", but ${
+        message: `Skill "${forked ?? skill?.name ?? "?"}" asks for model "${id}", but ${
           resolve ? `resolveModel maps it to no model${failure}` : "no resolveModel option maps model ids"
         }: its steps run on the agent's own model.`,
         file: skill?.file ?? "",

@@ -9,9 +9,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { skillModels } from "../adapter-kit/skill-model.js";
 import { runSkillTool } from "../adapter-kit/tool-calls.js";
 import { createShelf, type Shelf } from "../shelf.js";
-import type { Fork, HistoryItem } from "../types.js";
+import type { Diagnostic, Fork, HistoryItem } from "../types.js";
 
 const BODY = "SECRET-PLAYBOOK: audit every dependency and list the risky ones.";
 const AUDIT = `---
@@ -278,5 +279,17 @@ describe("a context: fork skill the user runs with /name", () => {
     });
     expect(replayed.state.active).toEqual([]);
     expect(replayed.plan().system).not.toContain("SECRET-PLAYBOOK");
+  });
+});
+
+describe("a forked skill's model", () => {
+  it("unmapped, the sub-agent runs on the agent's model and the info names the forked skill", () => {
+    const told: Diagnostic[] = [];
+    const modelFor = skillModels<string>(undefined, (d) => told.push(d));
+    const session = shelf.session({ message: "review it", tools: TOOLS });
+    const fork = session.fork({ id: "m", name: "activate_skill", input: { name: "reviewed-audit" } })!;
+    expect(modelFor(fork.model, session, fork.skill)).toBeUndefined();
+    expect(told).toHaveLength(1);
+    expect(told[0]!.message).toContain('Skill "reviewed-audit" asks for model "fast-model"');
   });
 });
