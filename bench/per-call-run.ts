@@ -8,14 +8,14 @@
 // the plan offers, then answers under the skill; bare: a host tool call, then text). Every
 // turn is a new real request (rotating through the list), so nothing is served from a
 // per-message cache across turns.
-// Usage: per-call-run.ts <langchain|ai-sdk|ai-sdk-stream|mastra> <skills dir> <messages.json> <turns>
+// Usage: per-call-run.ts <langchain|ai-sdk|ai-sdk-stream|mastra> <skills dir> <messages.json> [turns] [scenario,…]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createShelf } from "@skillshelf/core";
 import { type CreateHarness, conversationFor, HOST_TOOL_NAMES, type Step } from "./per-call-script.ts";
 
-const [framework, dir, messagesFile, turnsArg] = process.argv.slice(2);
+const [framework, dir, messagesFile, turnsArg, only] = process.argv.slice(2);
 if (!framework || !dir || !messagesFile) {
   throw new Error("usage: per-call-run.ts <framework> <skills dir> <messages.json> [turns]");
 }
@@ -40,11 +40,15 @@ const loadMs = performance.now() - loadStart;
 const bare = await createHarness(undefined);
 const withSkills = await createHarness(shelf);
 
-// For the activation turn: the skill tool the plan offers for each request that gets one.
+// For the activation turn: the skill tool the plan offers for each request that gets one. A
+// `context: fork` skill runs a sub-agent (more model calls) instead of loading: not this turn.
 const activations: Array<{ message: string; tool: string }> = [];
 for (const message of messages) {
   const offered = shelf.session({ message, tools: HOST_TOOL_NAMES }).plan().tools;
-  const skillTool = offered.find((t) => t.name.startsWith("skill_"));
+  const skillTool = offered.find((t) => {
+    const skill = t.name.startsWith("skill_") ? shelf.get(t.name.slice("skill_".length)) : undefined;
+    return skill !== undefined && skill.context !== "fork";
+  });
   if (skillTool) activations.push({ message, tool: skillTool.name });
 }
 
@@ -102,25 +106,32 @@ const summary = (samples: number[]) => {
   return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
 };
 
-async function timed(run: () => Promise<void>): Promise<number> {
+/** Wall ms of one turn, and its process CPU ms (all threads): CPU moves less with the machine's load. */
+async function timed(run: () => Promise<void>): Promise<{ ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   await run();
-  return performance.now() - start;
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
 const results = [];
 for (const scenario of scenarios) {
+  if (only && !only.split(",").includes(scenario.name)) continue;
   const bareSamples: number[] = [];
   const skillSamples: number[] = [];
   const differences: number[] = [];
+  const bareCpu: number[] = [];
+  const skillCpu: number[] = [];
   for (let i = 0; i < warmup + turns; i++) {
     const { message, bare: bareScript, skills: skillScript } = scenario.at(i);
     const conversation = conversationFor(message);
     const runBare = () => bare.turn(conversation, bareScript);
     const runSkills = () => withSkills.turn(conversation, skillScript);
     // Alternate which goes first, so neither always runs right after the other's garbage.
-    let b: number;
-    let s: number;
+    let b: { ms: number; cpuMs: number };
+    let s: { ms: number; cpuMs: number };
     if (i % 2 === 0) {
       b = await timed(runBare);
       s = await timed(runSkills);
@@ -129,9 +140,11 @@ for (const scenario of scenarios) {
       b = await timed(runBare);
     }
     if (i < warmup) continue;
-    bareSamples.push(b);
-    skillSamples.push(s);
-    differences.push(s - b);
+    bareSamples.push(b.ms);
+    skillSamples.push(s.ms);
+    differences.push(s.ms - b.ms);
+    bareCpu.push(b.cpuMs);
+    skillCpu.push(s.cpuMs);
   }
   results.push({
     scenario: scenario.name,
@@ -141,6 +154,7 @@ for (const scenario of scenarios) {
     bare: summary(bareSamples),
     skills: summary(skillSamples),
     difference: summary(differences),
+    cpu: { bare: summary(bareCpu), skills: summary(skillCpu) },
   });
 }
 
