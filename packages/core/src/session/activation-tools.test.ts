@@ -140,3 +140,17 @@ describe("readActivationInput", () => {
     expect(readActivationInput({ args: { a: 1 } }, false)).toMatchObject({ ok: false });
   });
 });
+
+describe("a context: fork skill's tool", () => {
+  it("says it runs in a sub-agent and always takes the task as args", () => {
+    const spec = skillToolSpec(makeSkill("audit", { description: "Audit the deps.", context: "fork" }));
+    expect(spec.description).toMatch(/^Run the "audit" skill in a sub-agent\. Audit the deps\./);
+    expect(spec.description).toMatch(/answers with its result; give it the task as `args`\.$/);
+    expect(spec.inputSchema).toMatchObject({
+      properties: { args: { type: "string", description: expect.stringMatching(/^The sub-agent's task/) } },
+    });
+    const inline = skillToolSpec(makeSkill("notes", { description: "Take notes." }));
+    expect(inline.description).toMatch(/^Activate the "notes" skill\./);
+    expect(inline.inputSchema).toMatchObject({ properties: {} });
+  });
+});

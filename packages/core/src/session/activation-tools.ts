@@ -143,7 +143,9 @@ function sentence(text: string): string {
  * out (a misfire costs more than a miss).
  */
 export function skillToolDescription(skill: Skill): string {
-  const parts = [`Activate the "${skill.name}" skill. ${sentence(clip(skill.description, 500))}`];
+  const fork = skill.context === "fork";
+  const verb = fork ? `Run the "${skill.name}" skill in a sub-agent.` : `Activate the "${skill.name}" skill.`;
+  const parts = [`${verb} ${sentence(clip(skill.description, 500))}`];
   if (skill.whenToUse) parts.push(`Use when: ${sentence(clip(skill.whenToUse, 200))}`);
   if (skill.exclusions.length > 0) parts.push(`Not for: ${sentence(clip(skill.exclusions.join("; "), 200))}`);
   if (skill.allowedTools) {
@@ -153,20 +155,36 @@ export function skillToolDescription(skill: Skill): string {
         : "While active, no other tools can be used.",
     );
   }
-  parts.push("Loads its instructions; call it before starting such a task.");
+  parts.push(
+    fork
+      ? "It works in its own context and answers with its result; give it the task as `args`."
+      : "Loads its instructions; call it before starting such a task.",
+  );
   return parts.join(" ");
 }
 
 function argsProperty(skill: Skill | undefined): Record<string, unknown> {
   const hint = skill?.argumentHint ?? (skill?.arguments.length ? skill.arguments.join(" ") : undefined);
+  if (skill?.context === "fork") {
+    return {
+      type: "string",
+      description: `The sub-agent's task${hint ? ` (${hint})` : ""}; default: the user's request.`,
+    };
+  }
   return {
     type: "string",
     description: hint ? `Arguments for the skill: ${hint}` : "Optional arguments for the skill.",
   };
 }
 
+/** A forked skill always takes its task: the sub-agent reads nothing of the conversation. */
 function takesArguments(skill: Skill): boolean {
-  return Boolean(skill.argumentHint) || skill.arguments.length > 0 || skill.body.includes("$ARGUMENTS");
+  return (
+    skill.context === "fork" ||
+    Boolean(skill.argumentHint) ||
+    skill.arguments.length > 0 ||
+    skill.body.includes("$ARGUMENTS")
+  );
 }
 
 /**
