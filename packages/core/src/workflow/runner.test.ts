@@ -445,6 +445,30 @@ describe("checkpoints and the run log (file store)", () => {
     });
   });
 
+  it("two runners started on the same run (file store) run each step once", async () => {
+    const folder = await safeRefactor();
+    const ran: string[] = [];
+    const model = scriptedModel({
+      answer: (step) => {
+        ran.push(step);
+        return undefined;
+      },
+    });
+    const run = () =>
+      runWorkflow({
+        skill: folder.skill,
+        params: { module_path: "m.ts" },
+        generate: model.generate,
+        checks: testsPass,
+        mode: "auto",
+        store: createFileRunStore(join(folder.root, ".skillshelf")),
+        runId: "run_twice",
+      });
+    const [a, b] = await Promise.all([run(), run()]);
+    expect([a.status, b.status]).toEqual(["done", "done"]);
+    expect(ran).toEqual(["analyze", "plan", "execute", "verify"]);
+  });
+
   it("does not resume a run with a skill whose file changed since", async () => {
     const folder = await safeRefactor();
     const store = memoryRunStore();
