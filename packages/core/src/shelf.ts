@@ -385,7 +385,8 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
       generate: options.workflows.generate ?? options.generate,
       store: options.workflows.store ?? state.workflows ?? createFileRunStore(stateDir),
     },
-    withheld: gate?.withheld,
+    // The trust gate answers first: an untrusted skill is refused as untrusted even when disabled.
+    withheld: (name, by) => gate?.withheld(name, by) ?? disabled.withheld(name),
     offerWithoutTools: options.offerWithoutTools,
     matcher,
     embeds: Boolean(options.matcher?.embed),

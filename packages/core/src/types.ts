@@ -332,6 +332,8 @@ export type ActivationErrorType =
   | "EXCLUDED"
   /** A project skill the user has not trusted (see the core README, "Trusting project skills"). */
   | "UNTRUSTED"
+  /** A skill on the disable list (the config file's `disabled`, or the shelf's option). */
+  | "DISABLED"
   /** A `context: fork` skill, and the host starts no sub-agent for it (its body never joins the conversation). */
   | "FORK_UNAVAILABLE";
 

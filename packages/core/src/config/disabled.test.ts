@@ -64,10 +64,12 @@ describe("disabled skills", () => {
     const session = s.session({ message: "deploy the app", tools: TOOLS });
     expect(session.callSkillTool({ name: "activate_skill", input: { name: "deploy" } })).toMatchObject({
       status: "error",
-      error_type: "NOT_FOUND",
+      error_type: "DISABLED",
+      message: expect.stringContaining('"deploy" is turned off on this shelf'),
     });
     const command = s.session({ message: "/deploy now", tools: TOOLS }).plan();
-    expect(command.explicit?.status).not.toBe("success");
+    expect(command.explicit).toMatchObject({ status: "error", error_type: "DISABLED" });
+    expect(command.system).toContain("turned off on this shelf");
     expect(command.system).not.toContain("Do the deploy");
     // Its whitelist applies to nothing.
     expect(command.allowedTools).toEqual(TOOLS);

@@ -27,6 +27,8 @@ export interface DisabledFilter {
   /** Re-reads the config file when it changed; true when the list changed. */
   refresh(): Promise<boolean>;
   isDisabled(skill: Skill): boolean;
+  /** The refusal an activation of a disabled skill gets (instead of NOT_FOUND). */
+  withheld(name: string): { error_type: "DISABLED"; message: string } | undefined;
   diagnostics(): Diagnostic[];
 }
 
@@ -84,6 +86,14 @@ export function createDisabledFilter(options: DisabledFilterOptions): DisabledFi
       return changed;
     },
     isDisabled,
+    withheld(name) {
+      const skill = options.skills.get(name);
+      if (!skill || !isDisabled(skill)) return undefined;
+      return {
+        error_type: "DISABLED",
+        message: `Skill "${skill.name}" is turned off on this shelf (its disable list): it cannot be used. Continue without it, and tell the user if they asked for it.`,
+      };
+    },
     diagnostics() {
       const out: Diagnostic[] = problem ? [problem] : [];
       for (const skill of options.skills.skills()) {

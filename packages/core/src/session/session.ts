@@ -145,13 +145,13 @@ export interface SessionOptions {
   /** Workflow skills (`steps:`): run by core when the model activates one (off when unset). */
   workflows?: SessionWorkflows;
   /**
-   * A skill left out of `skills` on purpose (a project skill the user has not trusted): the
-   * refusal an activation of it gets instead of NOT_FOUND.
+   * A skill left out of `skills` on purpose (a project skill the user has not trusted, one on
+   * the disable list): the refusal an activation of it gets instead of NOT_FOUND.
    */
   withheld?: (
     name: string,
     by: ActiveSkill["by"],
-  ) => { error_type: "UNTRUSTED"; message: string } | undefined;
+  ) => { error_type: "UNTRUSTED" | "DISABLED"; message: string } | undefined;
   /** Offer skills whose `allowed-tools` admit none of the host's tools (default false: they are not offered). */
   offerWithoutTools?: boolean;
   /** The clock (tests pin it). */

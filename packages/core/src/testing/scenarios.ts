@@ -1049,6 +1049,7 @@ export const conformanceScenarios: Scenario[] = [
       expect(!JSON.stringify(c[0]?.skillTools ?? []).includes('"deploy"'), "in no enum");
       expect(!c[0]?.system.includes("- deploy:"), "not in the catalog");
       expect(!c[1]?.system.includes("<skill_content"), "/deploy loaded nothing");
+      expect(Boolean(c[1]?.system.includes("turned off on this shelf")), "/deploy is told it is turned off");
       expect(
         c[1]?.tools.includes("bash") && c[1]?.tools.includes("read_file"),
         "its whitelist applies to nothing",
