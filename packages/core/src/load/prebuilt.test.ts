@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { remapSkillTerms } from "../match/lexical-index.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
 import type { Diagnostic } from "../types.js";
+import { coreVersion } from "./prebuilt.js";
 import { buildPrebuiltShelf } from "./prebuilt-build.js";
 import { decodePrebuiltFile, encodeRawPrebuiltFile } from "./prebuilt-format.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
@@ -478,6 +479,11 @@ describe("prebuilt shelf", () => {
     await shelf.close();
     await scanned.close();
   });
+});
+
+it("knows the core version it belongs to (a prebuilt shelf of another version is not used)", async () => {
+  const manifest = JSON.parse(await fs.readFile(new URL("../../package.json", import.meta.url), "utf8"));
+  expect(coreVersion()).toBe(manifest.version);
 });
 
 async function listing(dir: string): Promise<string[]> {

@@ -54,17 +54,25 @@ export function probeTerms(): string[] {
 }
 
 let coreVersionMemo: string | undefined;
-/** This package's version (src/ and dist/ both sit two folders below package.json). */
+/**
+ * This package's version, from the nearest package.json named @skillshelf/core above this
+ * module (src/load/, dist/load/, or a bundled dist/ or dist/chunks/).
+ */
 export function coreVersion(): string {
-  if (coreVersionMemo === undefined) {
+  if (coreVersionMemo !== undefined) return coreVersionMemo;
+  let version = "unknown";
+  for (const up of ["../package.json", "../../package.json", "../../../package.json"]) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-      coreVersionMemo = typeof manifest.version === "string" ? manifest.version : "unknown";
+      const manifest = JSON.parse(fs.readFileSync(new URL(up, import.meta.url), "utf8"));
+      if (manifest?.name !== "@skillshelf/core") continue;
+      if (typeof manifest.version === "string") version = manifest.version;
+      break;
     } catch {
-      coreVersionMemo = "unknown";
+      // not there: one folder further up
     }
   }
-  return coreVersionMemo ?? "unknown";
+  coreVersionMemo = version;
+  return version;
 }
 
 /** How a path is stored: relative to `root` with `/` when inside it, else absolute. */
