@@ -306,7 +306,34 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     };
   }
 
-  it("matches a message once for every session that plans it, until a use is recorded", () => {
+  it("matches a message once for every session that plans it, and again after a use only when usage broke a tie", () => {
+    const { calls, matcher } = counted();
+    const twins = fixedSource([
+      // The same words: stage 1 scores them alike, and usage decides their order.
+      makeSkill("alpha-maker", { description: "Builds PDF reports from tables." }),
+      makeSkill("omega-maker", { description: "Builds PDF reports from tables." }),
+      makeSkill("xlsx-sheet", { description: "Edits XLSX spreadsheets." }),
+    ]);
+    const usage = createMemoryUsageStore();
+    const sessions = createShelfSessions({ skills: twins, matcher, events: false, stateDir: root, usage });
+    sessions.session().plan({ message: "hello", tools: [] });
+    usage.record("omega-maker", new Date(Date.now() - 60_000));
+    calls.length = 0;
+    const tied = "build a pdf report from this table";
+    const plain = "edit the xlsx spreadsheets";
+    const before = sessions.session().plan({ message: tied, tools: [] });
+    expect(before.candidates.map((c) => c.name).slice(0, 2)).toEqual(["omega-maker", "alpha-maker"]);
+    sessions.session().plan({ message: plain, tools: [] });
+    expect(calls).toEqual([tied, plain]);
+    sessions.recordUse("alpha-maker");
+    const after = sessions.session().plan({ message: tied, tools: [] });
+    sessions.session().plan({ message: plain, tools: [] });
+    // The tie now goes the other way; the plain message kept its result.
+    expect(after.candidates.map((c) => c.name).slice(0, 2)).toEqual(["alpha-maker", "omega-maker"]);
+    expect(calls).toEqual([tied, plain, tied]);
+  });
+
+  it("matches a message once for every session that plans it, a use of another skill changing nothing", () => {
     const { calls, matcher } = counted();
     const sessions = createShelfSessions({
       skills: skills(),
@@ -326,20 +353,25 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     expect(calls).toEqual([message]);
     sessions.recordUse("docx-letter");
     sessions.session().plan({ message, tools: [] });
-    expect(calls).toEqual([message, message]);
+    expect(calls).toEqual([message]);
   });
 
   it("also matches again when the usage store changes behind the shelf's back (store.version())", () => {
     const { calls, matcher } = counted();
     const usage = createMemoryUsageStore();
-    const sessions = createShelfSessions({ skills: skills(), matcher, events: false, stateDir: root, usage });
-    const message = "write a docx letter";
+    const twins = fixedSource([
+      makeSkill("alpha-maker", { description: "Builds PDF reports from tables." }),
+      makeSkill("omega-maker", { description: "Builds PDF reports from tables." }),
+      makeSkill("xlsx-sheet", { description: "Edits XLSX spreadsheets." }),
+    ]);
+    const sessions = createShelfSessions({ skills: twins, matcher, events: false, stateDir: root, usage });
+    const message = "build a pdf report from this table";
     sessions.session().plan({ message: "hello", tools: [] });
     calls.length = 0;
     sessions.session().plan({ message, tools: [] });
     sessions.session().plan({ message, tools: [] });
     expect(calls).toHaveLength(1);
-    usage.record("xlsx-sheet"); // another process sharing the store, say
+    usage.record("omega-maker"); // another process sharing the store, say
     sessions.session().plan({ message, tools: [] });
     expect(calls).toHaveLength(2);
   });

@@ -158,31 +158,34 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
   };
 
   // Stage 1 per message, shared by every session: each model call of a turn opens a session
-  // that plans the same message. A result holds while the skill list and the usage records
-  // (usage breaks ties) stay the same.
-  const matches = new Map<string, MatchResult>();
+  // that plans the same message. A result holds while the skill list stays the same, and,
+  // when usage broke a tie in it (the matcher read a record), while the usage records do: most
+  // results never read one, and a use (every activation) re-matched the turn's next step.
+  // `semantic`: computed by prepare() with the embedding signal (a plain match is replaced by it).
+  const matches = new Map<string, { result: MatchResult; usageAt: string | undefined; semantic: boolean }>();
   let matchList: readonly Skill[] | undefined;
-  let matchUsage = "";
+  const usageNow = () => `${usageVersion}:${usage?.version?.() ?? ""}`;
   const current = (skills: readonly Skill[]) => {
-    const usageNow = `${usageVersion}:${usage?.version?.() ?? ""}`;
-    if (skills !== matchList || usageNow !== matchUsage) {
+    if (skills !== matchList) {
       matches.clear();
       matchList = skills;
-      matchUsage = usageNow;
     }
   };
-  const remember = (message: string, result: MatchResult) => {
+  const cachedMatch = (message: string) => {
+    const cached = matches.get(message);
+    return cached && (cached.usageAt === undefined || cached.usageAt === usageNow()) ? cached : undefined;
+  };
+  const remember = (message: string, result: MatchResult, probe: UsageProbe, semantic: boolean) => {
     if (matches.size >= MATCH_CACHE_SIZE) matches.delete(matches.keys().next().value!);
-    matches.set(message, result);
+    matches.set(message, { result, usageAt: probe.read() ? usageNow() : undefined, semantic });
+    return result;
   };
   const match: SessionMatcher = (skills, message) => {
     current(skills);
-    let result = matches.get(message);
-    if (result === undefined) {
-      result = matcher.match(skills, message, { usage });
-      remember(message, result);
-    }
-    return result;
+    const cached = cachedMatch(message);
+    if (cached) return cached.result;
+    const probe = usageProbe(usage);
+    return remember(message, matcher.match(skills, message, { usage: probe.store }), probe, false);
   };
 
   const base: Omit<SessionOptions, "state"> = {
@@ -236,12 +239,42 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       if (!options.embeds || message === undefined) return;
       const skills = offerableSkills(options.skills.skills());
       current(skills);
-      if (matches.has(message) || skills.length === 0) return;
-      remember(message, await matcher.matchAsync(skills, message, { usage }));
+      if (cachedMatch(message)?.semantic || skills.length === 0) return;
+      const probe = usageProbe(usage);
+      const result = await matcher.matchAsync(skills, message, { usage: probe.store });
+      current(skills);
+      remember(message, result, probe, true);
     },
     flush: async () => {
       const flushable = events as { flush?: () => Promise<void> } | undefined;
       await flushable?.flush?.();
     },
+  };
+}
+
+interface UsageProbe {
+  store: UsageStore | undefined;
+  /** Whether the matcher read a record (usage broke a tie): then the result holds only for those records. */
+  read(): boolean;
+}
+
+/** The same store, noting whether it is read (a store may be a class: delegate, do not spread). */
+function usageProbe(usage: UsageStore | undefined): UsageProbe {
+  if (!usage) return { store: undefined, read: () => false };
+  let read = false;
+  return {
+    store: {
+      get: (name) => {
+        read = true;
+        return usage.get(name);
+      },
+      all: () => {
+        read = true;
+        return usage.all();
+      },
+      record: (name, at) => usage.record(name, at),
+      seen: (names, at) => usage.seen(names, at),
+    },
+    read: () => read,
   };
 }
