@@ -153,7 +153,7 @@ export async function validate(
         const triggers = await checkTriggers(result.skill, file, display(file), mode);
         // A workflow's step prompts (steps/NN-<id>.md) are part of it: missing or escaping ones are errors.
         const stepFiles = result.skill
-          ? checkStepFiles({ steps: result.skill.steps, dir: path.dirname(file), file: display(file) })
+          ? checkStepFiles({ ...result.skill, dir: path.dirname(file), file: display(file) })
           : [];
         const trust =
           options.trust && result.skill ? await trustOf(result.skill, file, options.trust) : undefined;
