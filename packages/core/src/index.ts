@@ -100,6 +100,7 @@ export {
 export { normalizeText } from "./match/normalize.js";
 export { type TriggerCheckOptions, triggerDiagnostics } from "./match/trigger-diagnostics.js";
 export { type CompiledTrigger, type CompileResult, compileTrigger } from "./match/triggers.js";
+export * from "./parameters/index.js";
 export { splitFrontmatter } from "./parse/frontmatter.js";
 export {
   BODY_MAX_LINES,
@@ -116,7 +117,6 @@ export { parseSkill } from "./parse/parse-skill.js";
 export type { ReadSkillOptions } from "./parse/read-skill-file.js";
 export { readSkillFile } from "./parse/read-skill-file.js";
 export { splitPhraseList, splitToolList } from "./parse/schema.js";
-export * from "./parameters/index.js";
 export * from "./policy/index.js";
 export {
   type BuiltinRoleOptions,
