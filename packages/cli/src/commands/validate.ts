@@ -19,6 +19,7 @@ import {
   readTrustFile,
   SKILL_FILE_NAMES,
   type SkillMeta,
+  skillParameters,
   type TrustFile,
   type TrustStatus,
   triggerDiagnostics,
@@ -155,9 +156,24 @@ export async function validate(
         const stepFiles = result.skill
           ? checkStepFiles({ ...result.skill, dir: path.dirname(file), file: display(file) })
           : [];
+        // Its parameter schema (schema.json beside it, or `parameters:`): a broken one refuses every activation.
+        const parameters = result.skill
+          ? skillParameters({
+              file: display(file),
+              dir: path.dirname(file),
+              parameters: result.skill.parameters,
+            }).diagnostics.map((d) => ({
+              ...d,
+              file: d.file && path.isAbsolute(d.file) ? display(d.file) : d.file,
+            }))
+          : [];
         const trust =
           options.trust && result.skill ? await trustOf(result.skill, file, options.trust) : undefined;
-        return { ...result, diagnostics: [...result.diagnostics, ...triggers, ...stepFiles], trust };
+        return {
+          ...result,
+          diagnostics: [...result.diagnostics, ...triggers, ...stepFiles, ...parameters],
+          trust,
+        };
       }),
     );
     results.forEach((result, j) => {
