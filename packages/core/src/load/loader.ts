@@ -227,16 +227,18 @@ export class SkillLoader {
    */
   private takePrebuilt(located: readonly Located[], prebuilt: PrebuiltSource): Located[] {
     const toRead: Located[] = [];
+    let changed = 0;
     for (const loc of located) {
       const sig = loc.sig ?? signatureOf(loc.file);
       const entry = prebuilt.entry(loc.file, sig);
+      if (!entry || (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))) {
+        toRead.push(loc);
+        changed++;
+        continue;
+      }
       // A role is read from its file: roles() hands its tools and body to a sub-agent without
       // asking for it by name, so `get`'s check would come too late (and roles are few).
-      if (
-        !entry ||
-        entry.result.skill?.role === true ||
-        (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))
-      ) {
+      if (entry.result.skill?.role === true) {
         toRead.push(loc);
         continue;
       }
@@ -255,12 +257,12 @@ export class SkillLoader {
     let known = 0;
     for (const loc of located) if (prebuilt.has(loc.file)) known++;
     const gone = prebuilt.recorded - known;
-    if (toRead.length > 0 || gone > 0) {
+    if (changed > 0 || gone > 0) {
       this.prebuiltNotes.push(
         diagnostic({
           severity: "info",
           code: "prebuilt-stale",
-          message: `${prebuilt.file} is out of date: ${toRead.length} skill file(s) are new or changed since it was built (read from their sources), ${gone} recorded file(s) are gone. Run \`skillshelf build\` again.`,
+          message: `${prebuilt.file} is out of date: ${changed} skill file(s) are new or changed since it was built (read from their sources), ${gone} recorded file(s) are gone. Run \`skillshelf build\` again.`,
           file: prebuilt.file,
         }),
       );

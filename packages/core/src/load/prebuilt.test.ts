@@ -228,6 +228,10 @@ describe("prebuilt shelf", () => {
     );
     await writeSkill(skills, "release-notes", RICH);
     await buildPrebuiltShelf({ root, userDirs: [] });
+    const untouched = await createShelf(options);
+    // Reading a role from its file is not staleness.
+    expect(codes(untouched.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    await untouched.close();
     await editStored(prebuilt, (doc) => {
       for (const file of doc.files) {
         file.skill.role = true;
