@@ -325,8 +325,12 @@ export class SkillLoader {
     this.prebuiltNotes.push(note);
     this.currentDiagnostics = Object.freeze([...this.currentDiagnostics, note]);
     if (!fresh || fresh.name !== skill.name || !parsed) {
-      record.sig = undefined; // the next refresh reads it and resolves again
-      fromPrebuilt.delete(skill);
+      // Served no more (not even by the next call): the next refresh reads the file and
+      // resolves again, which may let another file of that name win. It stays marked as
+      // prebuilt, so that read replaces it even though the hash it claims is the file's.
+      record.sig = undefined;
+      this.byName.delete(skill.name);
+      this.current = Object.freeze(this.current.filter((s) => s !== skill));
       return undefined;
     }
     record.skill = fresh;

@@ -246,6 +246,26 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("a prebuilt skill whose file is gone or names another skill is served by no call, until a refresh", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    const gone = await writeSkill(skills, "alpha", skillText("alpha"));
+    await writeSkill(skills, "beta", skillText("beta"));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    await editStored(prebuilt, (doc) => {
+      doc.files.find((f: LooseJson) => f.skill.name === "beta").skill.name = "gamma";
+    });
+    const shelf = await createShelf({ ...options, refreshCheck: "stat" });
+    await fs.rm(gone);
+    expect(shelf.get("alpha")).toBeUndefined();
+    expect(shelf.get("alpha")).toBeUndefined();
+    expect(shelf.get("gamma")).toBeUndefined(); // its file says beta
+    expect(shelf.get("gamma")).toBeUndefined();
+    expect(shelf.skills().map((s) => s.name)).toEqual([]);
+    await shelf.refresh();
+    expect(shelf.skills().map((s) => s.name)).toEqual(["beta"]);
+    await shelf.close();
+  });
+
   it("reads files changed, added or removed since the build from their sources, and says the prebuilt is stale", async () => {
     const { root, skills, options } = await project();
     const edited = await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));
