@@ -67,7 +67,7 @@ export async function run(): Promise<void> {
   const rows: string[][] = [];
   for (const [label, dir] of sets) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-prebuilt-"));
-    const out = path.join(root, "prebuilt-shelf.json");
+    const out = path.join(root, "prebuilt-shelf.bin");
     const buildStart = performance.now();
     const built = await buildPrebuiltShelf({ root, projectDirs: [dir], userDirs: [], out });
     const buildMs = performance.now() - buildStart;

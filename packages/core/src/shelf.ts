@@ -81,7 +81,7 @@ export interface ShelfOptions {
   mode?: ParseMode;
   /**
    * A shelf built ahead of time by `skillshelf build` (a path, relative to root), read instead
-   * of parsing every SKILL.md. Default: `<stateDir>/prebuilt-shelf.json` when it exists;
+   * of parsing every SKILL.md. Default: `<stateDir>/prebuilt-shelf.bin` when it exists;
    * `false` never reads one. The folders are still scanned: a file changed since the build is
    * read from its source, and a prebuilt skill is checked against its file before it is activated.
    */

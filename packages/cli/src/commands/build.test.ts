@@ -27,9 +27,9 @@ afterAll(async () => {
 it("writes the prebuilt shelf where createShelf looks, reports files that do not load, and the shelf uses it", async () => {
   const c = capture(root);
   expect(await main(["build"], c.ctx)).toBe(0);
-  expect(c.out()).toMatch(/^Wrote \.skillshelf\/prebuilt-shelf\.json: 1 skill from 2 files, \d+ KiB\.\n$/u);
+  expect(c.out()).toMatch(/^Wrote \.skillshelf\/prebuilt-shelf\.bin: 1 skill from 2 files, \d+ KiB\.\n$/u);
   expect(c.err()).toContain("broken/SKILL.md");
-  const stored = await fs.readFile(path.join(root, ".skillshelf/prebuilt-shelf.json"), "latin1");
+  const stored = await fs.readFile(path.join(root, ".skillshelf/prebuilt-shelf.bin"), "latin1");
   expect(stored.startsWith("SKSHELF1")).toBe(true);
   // Paths relative to the root: the built shelf moves with the app.
   expect(stored).toContain('"path":".skillshelf/skills/broken/SKILL.md"');
@@ -43,10 +43,10 @@ it("writes the prebuilt shelf where createShelf looks, reports files that do not
 
 it("--out writes elsewhere; an unwritable place exits 1 with the reason", async () => {
   const c = capture(root);
-  expect(await main(["build", "--out", "dist/shelf.json"], c.ctx)).toBe(0);
-  expect((await fs.stat(path.join(root, "dist/shelf.json"))).isFile()).toBe(true);
+  expect(await main(["build", "--out", "dist/shelf.bin"], c.ctx)).toBe(0);
+  expect((await fs.stat(path.join(root, "dist/shelf.bin"))).isFile()).toBe(true);
   await fs.writeFile(path.join(root, "a-file"), "");
   const bad = capture(root);
-  expect(await main(["build", "--out", "a-file/shelf.json"], bad.ctx)).toBe(1);
+  expect(await main(["build", "--out", "a-file/shelf.bin"], bad.ctx)).toBe(1);
   expect(bad.err()).toMatch(/^skillshelf build: cannot write the prebuilt shelf: /u);
 });

@@ -13,7 +13,7 @@ import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js"
 export const HELP = `Usage: skillshelf build [--root DIR] [--out FILE] [--project DIR]... [--user DIR]... [--claude] [--strict]
 
 Parses every skill the app's shelf would load and writes them, with their diagnostics and
-the matching index, to one file. createShelf() reads <root>/.skillshelf/prebuilt-shelf.json
+the matching index, to one file. createShelf() reads <root>/.skillshelf/prebuilt-shelf.bin
 when it exists (or the file its \`prebuilt\` option names), instead of parsing each SKILL.md.
 Run it when you build or deploy the app, with the same folders and mode the app uses.
 The folders are still scanned at start-up: a skill changed since the build is read from
@@ -21,7 +21,7 @@ its file, and a skill is checked against its file before it is activated.
 
 Options:
   --root DIR      project root (default: the current folder)
-  --out FILE      where to write (default: <root>/.skillshelf/prebuilt-shelf.json)
+  --out FILE      where to write (default: <root>/.skillshelf/prebuilt-shelf.bin)
   --project DIR   a project skill folder, holding <name>/SKILL.md; repeatable, replaces
                   the default project folders (.skillshelf/skills, .agents/skills)
   --user DIR      a user skill folder; repeatable. Default: none — a deployed app should

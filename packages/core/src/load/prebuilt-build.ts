@@ -25,7 +25,7 @@ export interface BuildShelfOptions extends SourceOptions {
   mode?: ParseMode;
   /** The matcher options the app uses (the index terms depend on its field weights). */
   matcher?: MatcherOptions;
-  /** Where to write; default `<root>/.skillshelf/prebuilt-shelf.json`, where createShelf looks. */
+  /** Where to write; default `<root>/.skillshelf/prebuilt-shelf.bin`, where createShelf looks. */
   out?: string;
 }
 

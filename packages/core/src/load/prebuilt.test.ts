@@ -68,7 +68,7 @@ async function project() {
   const root = await tempDir("skillshelf-prebuilt-");
   const skills = path.join(root, ".skillshelf/skills");
   const options: ShelfOptions = { root, userDirs: [], builtinRoles: false, events: false };
-  return { root, skills, options, prebuilt: path.join(root, ".skillshelf/prebuilt-shelf.json") };
+  return { root, skills, options, prebuilt: path.join(root, ".skillshelf/prebuilt-shelf.bin") };
 }
 
 /** The document as loose JSON: these tests write what a hostile or broken file would hold. */
@@ -323,7 +323,7 @@ describe("prebuilt shelf", () => {
     await buildPrebuiltShelf({ root, userDirs: [] });
     const moved = path.join(await tempDir("skillshelf-moved-"), "app");
     await fs.cp(root, moved, { recursive: true, preserveTimestamps: true });
-    const prebuilt = path.join(moved, ".skillshelf/prebuilt-shelf.json");
+    const prebuilt = path.join(moved, ".skillshelf/prebuilt-shelf.bin");
     await editStored(prebuilt, (doc) => {
       doc.files[0].skill.description = "From the prebuilt.";
     });
@@ -467,7 +467,7 @@ describe("prebuilt shelf", () => {
       await writeSkill(skills, "alpha", skillText("alpha"));
       const quiet = await createShelf(options);
       expect(codes(quiet.diagnostics())).toEqual([]);
-      const told = await createShelf({ ...options, prebuilt: "build/shelf.json" });
+      const told = await createShelf({ ...options, prebuilt: "build/shelf.bin" });
       expect(codes(told.diagnostics())).toEqual(["prebuilt-unusable"]);
       expect(told.skills().map((s) => s.name)).toEqual(["alpha"]);
       await quiet.close();

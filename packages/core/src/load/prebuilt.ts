@@ -33,8 +33,8 @@ import {
 import type { Signature } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
 
-/** Where `createShelf` looks for a prebuilt shelf unless told: `<stateDir>/prebuilt-shelf.json`. */
-export const DEFAULT_PREBUILT_FILE = "prebuilt-shelf.json";
+/** Where `createShelf` looks for a prebuilt shelf unless told: `<stateDir>/prebuilt-shelf.bin`. */
+export const DEFAULT_PREBUILT_FILE = "prebuilt-shelf.bin";
 
 /** Largest prebuilt shelf read (the 15,725-file mirror builds to ≈ 150 MB). */
 export const MAX_PREBUILT_BYTES = 512 * 1024 * 1024;
