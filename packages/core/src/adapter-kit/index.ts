@@ -86,3 +86,10 @@ export {
   type SkillToolOptions,
   toolErrorOutput,
 } from "./tool-calls.js";
+export {
+  listenForWorkflowProgress,
+  WORKFLOW_PROGRESS_TYPE,
+  type WorkflowProgressEvent,
+  type WorkflowProgressListener,
+  workflowProgressEvent,
+} from "./workflow-progress.js";

@@ -10,6 +10,7 @@
  * replayed silently: no event, no usage count, the same outcome.
  */
 
+import { workflowProgressRelay } from "../adapter-kit/workflow-progress.js";
 import { currentRequestNote } from "../parameters/current-request.js";
 import { skillParameters } from "../parameters/skill-parameters.js";
 import {
@@ -1285,6 +1286,9 @@ export function createSession(options: SessionOptions): Session {
     // The user's "/name" asked for this run: asked no more (a host keeping one session per turn).
     if (workflowRequest?.name === skill.name) workflowRequest = undefined;
     const callTool = host.callTool;
+    // Its steps also go to the tool call that started it, for the adapter to stream.
+    const onProgress = workflowProgressRelay(skill.steps, host.onProgress);
+    const runHost = onProgress ? { ...host, onProgress } : host;
     const run = runActivatedWorkflow({
       skill,
       activation: answer as Extract<ActivationResult, { status: "success" }>,
@@ -1293,14 +1297,14 @@ export function createSession(options: SessionOptions): Session {
       // A step's host tool is held to the same whitelist as the model's own calls.
       host: callTool
         ? {
-            ...host,
+            ...runHost,
             callTool: (tool, input, signal) => {
               const verdict = guard({ name: tool, input });
               if (!verdict.allowed) throw new Error(verdict.result.message);
               return callTool(tool, input, signal);
             },
           }
-        : host,
+        : runHost,
       ids,
       now: clock,
       timeZone: options.timeZone,
