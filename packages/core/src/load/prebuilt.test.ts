@@ -4,6 +4,7 @@ import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { remapSkillTerms } from "../match/lexical-index.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
+import { trustSkillFolders } from "../trust/trust-folders.js";
 import type { Diagnostic } from "../types.js";
 import { coreVersion } from "./prebuilt.js";
 import { buildPrebuiltShelf } from "./prebuilt-build.js";
@@ -264,6 +265,27 @@ describe("prebuilt shelf", () => {
     await shelf.refresh();
     expect(shelf.skills().map((s) => s.name)).toEqual(["beta"]);
     await shelf.close();
+  });
+
+  it("the trust gate judges prebuilt skills like scanned ones: untrusted withheld, trusted served", async () => {
+    const { root, skills, options } = await project();
+    await writeSkill(skills, "alpha", skillText("alpha"));
+    await writeSkill(skills, "beta", skillText("beta"));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const trustFile = path.join(root, "trust.json");
+    await trustSkillFolders(path.join(skills, "alpha"), { file: trustFile });
+    const gated = { ...options, trust: { file: trustFile } };
+    const scanned = await createShelf({ ...gated, prebuilt: false });
+    const shelf = await createShelf(gated);
+    const plan = (s: typeof shelf) => s.session({ message: "beta things", tools: [] }).plan();
+    expect(plan(shelf).system).toEqual(plan(scanned).system);
+    expect(plan(shelf).system).not.toContain("beta");
+    expect(shelf.trustOf("alpha")?.status).toBe("trusted");
+    expect(shelf.trustOf("beta")?.status).toBe("untrusted");
+    expect(shelf.session({ tools: [] }).activate("beta", { by: "model" }).status).toBe("error");
+    expect(shelf.session({ tools: [] }).activate("alpha", { by: "model" }).status).toBe("success");
+    await shelf.close();
+    await scanned.close();
   });
 
   it("reads files changed, added or removed since the build from their sources, and says the prebuilt is stale", async () => {
