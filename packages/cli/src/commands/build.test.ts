@@ -50,3 +50,22 @@ it("--out writes elsewhere; an unwritable place exits 1 with the reason", async 
   expect(await main(["build", "--out", "a-file/shelf.bin"], bad.ctx)).toBe(1);
   expect(bad.err()).toMatch(/^skillshelf build: cannot write the prebuilt shelf: /u);
 });
+
+it("--check: 0 when current; 1 with the reason when out of date, missing or edited", async () => {
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "skillshelf-cli-build-check-")));
+  const skill = path.join(dir, ".skillshelf/skills/alpha/SKILL.md");
+  await fs.mkdir(path.dirname(skill), { recursive: true });
+  await fs.writeFile(skill, "---\nname: alpha\ndescription: Does alpha things.\n---\n\nBody.\n");
+  const missing = capture(dir);
+  expect(await main(["build", "--check"], missing.ctx)).toBe(1);
+  expect(missing.err()).toContain("prebuilt-unusable");
+  expect(await main(["build"], capture(dir).ctx)).toBe(0);
+  const current = capture(dir);
+  expect(await main(["build", "--check"], current.ctx)).toBe(0);
+  expect(current.out()).toBe(".skillshelf/prebuilt-shelf.bin is current.\n");
+  await fs.writeFile(skill, "---\nname: alpha\ndescription: Does alpha things, now more.\n---\n\nBody.\n");
+  const stale = capture(dir);
+  expect(await main(["build", "--check"], stale.ctx)).toBe(1);
+  expect(stale.err()).toContain("prebuilt-stale");
+  await fs.rm(dir, { recursive: true, force: true });
+});

@@ -5,12 +5,12 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { buildPrebuiltShelf } from "@skillshelf/core";
+import { buildPrebuiltShelf, checkPrebuiltShelf } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
 
-export const HELP = `Usage: skillshelf build [--root DIR] [--out FILE] [--project DIR]... [--user DIR]... [--claude] [--strict]
+export const HELP = `Usage: skillshelf build [--root DIR] [--out FILE] [--project DIR]... [--user DIR]... [--claude] [--strict] [--check]
 
 Parses every skill the app's shelf would load and writes them, with their diagnostics and
 the matching index, to one file. createShelf() reads <root>/.skillshelf/prebuilt-shelf.bin
@@ -28,10 +28,13 @@ Options:
                   not depend on the build machine's home folder
   --claude        also read .claude/skills under the root
   --strict        parse with the specification's rules (as createShelf's mode: "strict")
+  --check         write nothing: check that the prebuilt shelf is there, built for these
+                  folders and mode, current, and that every skill in it matches its file
   -h, --help      show this help
 
 Exit status: 0 when written (files that do not load are reported and recorded), 1 when
-it cannot be written, 2 on bad usage.
+it cannot be written, 2 on bad usage. With --check: 0 when it is current, 1 when it is
+missing, unusable, out of date or disagrees with a skill file (each problem is printed).
 `;
 
 export async function run(args: string[], ctx: CommandContext): Promise<number> {
@@ -39,17 +42,26 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
   const fromCwd = (dir: string) => path.resolve(ctx.cwd, dir);
-  const root = fromCwd(values.root ?? ".");
+  const options = {
+    root: fromCwd(values.root ?? "."),
+    projectDirs: values.project?.map(fromCwd),
+    userDirs: values.user?.map(fromCwd) ?? [],
+    home: ctx.env.HOME,
+    claude: values.claude,
+    mode: values.strict ? ("strict" as const) : ("lenient" as const),
+    out: values.out ? fromCwd(values.out) : undefined,
+  };
+  if (values.check) {
+    const checked = await checkPrebuiltShelf(options);
+    if (checked.ok) {
+      ctx.out(`${displayPath(checked.file, ctx)} is current.\n`);
+      return 0;
+    }
+    ctx.err(formatDiagnostics(checked.problems, ctx));
+    return 1;
+  }
   try {
-    const result = await buildPrebuiltShelf({
-      root,
-      projectDirs: values.project?.map(fromCwd),
-      userDirs: values.user?.map(fromCwd) ?? [],
-      home: ctx.env.HOME,
-      claude: values.claude,
-      mode: values.strict ? "strict" : "lenient",
-      out: values.out ? fromCwd(values.out) : undefined,
-    });
+    const result = await buildPrebuiltShelf(options);
     const problems = result.diagnostics.filter((d) => d.severity !== "info");
     if (problems.length > 0) ctx.err(formatDiagnostics(problems, ctx));
     ctx.out(
@@ -73,6 +85,7 @@ function parse(args: string[]) {
       user: { type: "string", multiple: true },
       claude: { type: "boolean" },
       strict: { type: "boolean" },
+      check: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -3,7 +3,13 @@ export { builtinFile, defaultSkillMeta, loadBuiltins } from "./builtin.js";
 export { type LoadSkillsOptions, type LoadSkillsResult, loadSkills } from "./load-skills.js";
 export { type LoadChange, type LoaderOptions, SkillLoader } from "./loader.js";
 export { DEFAULT_PREBUILT_FILE } from "./prebuilt.js";
-export { type BuildShelfOptions, type BuildShelfResult, buildPrebuiltShelf } from "./prebuilt-build.js";
+export {
+  type BuildShelfOptions,
+  type BuildShelfResult,
+  buildPrebuiltShelf,
+  type CheckShelfResult,
+  checkPrebuiltShelf,
+} from "./prebuilt-build.js";
 export {
   type Overridden,
   type OverrideReason,

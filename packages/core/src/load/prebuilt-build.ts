@@ -11,7 +11,7 @@ import { termTuningKey } from "../match/skill-index.js";
 import { Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode } from "../types.js";
 import { SkillLoader } from "./loader.js";
-import { coreVersion, DEFAULT_PREBUILT_FILE, probeTerms, storedPath } from "./prebuilt.js";
+import { coreVersion, DEFAULT_PREBUILT_FILE, openPrebuiltShelf, probeTerms, storedPath } from "./prebuilt.js";
 import {
   encodePrebuiltFile,
   PREBUILT_FORMAT,
@@ -100,6 +100,33 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
     bytes: bytes.length,
     diagnostics: loader.diagnostics(),
   };
+}
+
+export interface CheckShelfResult {
+  file: string;
+  /** The prebuilt shelf is there, usable, current, and every skill in it matches its file. */
+  ok: boolean;
+  /** What is wrong: `prebuilt-unusable`, `prebuilt-stale`, `prebuilt-mismatch` (empty when ok). */
+  problems: Diagnostic[];
+}
+
+/**
+ * Checks a prebuilt shelf against the skill folders the way an app would start from it, then
+ * asks for every skill by name, so each one is compared with its own file (what `get` does
+ * before a skill is used): for a deploy step that should fail on a prebuilt shelf that is
+ * missing, foreign, out of date or edited.
+ */
+export async function checkPrebuiltShelf(options: BuildShelfOptions = {}): Promise<CheckShelfResult> {
+  const root = path.resolve(options.root ?? process.cwd());
+  const mode = options.mode ?? "lenient";
+  const sources = resolveSources({ ...options, root });
+  const file = path.resolve(root, options.out ?? path.join(".skillshelf", DEFAULT_PREBUILT_FILE));
+  const opened = openPrebuiltShelf({ file, root, sources, mode, explicit: true });
+  const loader = new SkillLoader({ sources, mode, prebuilt: opened.source, notes: opened.diagnostics });
+  await loader.load();
+  for (const skill of loader.skills()) loader.get(skill.name);
+  const problems = loader.diagnostics().filter((d) => d.code.startsWith("prebuilt-"));
+  return { file, ok: problems.length === 0, problems };
 }
 
 /** A starting app never reads half a file: the new one is written beside it, then renamed over it. */

@@ -7,7 +7,7 @@ import { createShelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type { Diagnostic } from "../types.js";
 import { coreVersion } from "./prebuilt.js";
-import { buildPrebuiltShelf } from "./prebuilt-build.js";
+import { buildPrebuiltShelf, checkPrebuiltShelf } from "./prebuilt-build.js";
 import { decodePrebuiltFile, encodeRawPrebuiltFile } from "./prebuilt-format.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 
@@ -286,6 +286,19 @@ describe("prebuilt shelf", () => {
     expect(shelf.session({ tools: [] }).activate("alpha", { by: "model" }).status).toBe("success");
     await shelf.close();
     await scanned.close();
+  });
+
+  it("checkPrebuiltShelf finds a tampered entry without waiting for the skill to be used", async () => {
+    const { root, skills, prebuilt } = await project();
+    await writeSkill(skills, "deploy-prod", USER_ONLY);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    expect((await checkPrebuiltShelf({ root, userDirs: [] })).ok).toBe(true);
+    await editStored(prebuilt, (doc) => {
+      doc.files[0].skill.disableModelInvocation = false;
+    });
+    const checked = await checkPrebuiltShelf({ root, userDirs: [] });
+    expect(checked.ok).toBe(false);
+    expect(codes(checked.problems)).toEqual(["prebuilt-mismatch"]);
   });
 
   it("reads files changed, added or removed since the build from their sources, and says the prebuilt is stale", async () => {
