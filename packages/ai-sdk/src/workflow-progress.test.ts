@@ -34,7 +34,15 @@ const startsTheRun = () =>
 /** Every step's start and done, in order, as the events say them. */
 const EXPECTED = WORKFLOW_STEPS.flatMap((step, i) => [`${i + 1}/3 ${step} start`, `${i + 1}/3 ${step} done`]);
 
-type Event = { type: string; step: string; index: number; of: number; status: string; run_id: string };
+type Event = {
+  type: string;
+  skill: string;
+  step: string;
+  index: number;
+  of: number;
+  status: string;
+  run_id: string;
+};
 const said = (event: Event) => `${event.index}/${event.of} ${event.step} ${event.status}`;
 const isStepEvent = (output: unknown): output is Event =>
   (output as { type?: unknown } | null)?.type === "skillshelf-workflow";

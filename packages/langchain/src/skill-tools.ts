@@ -8,7 +8,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import type { Fork, Session, ToolResult, ToolSpec } from "@skillshelf/core";
-import { type OnDiagnostic, runSkillTool } from "@skillshelf/core/adapter";
+import { listenForWorkflowProgress, type OnDiagnostic, runSkillTool } from "@skillshelf/core/adapter";
 import { z } from "zod/v4";
 import { STATE_KEY, snapshot } from "./state.js";
 
@@ -42,14 +42,19 @@ export function skillToolRunner(
     // Async: a skill script's run is a promise (approval, then the process), and so is a fork.
     async (input: Record<string, unknown>, runtime) => {
       const { fork, onDiagnostic } = options;
-      const result = await runSkillTool(
-        session,
-        { name, input, ...(toolCallId && { id: toolCallId }) },
-        {
-          ...(fork && { fork: (f: Fork) => fork(f, runtime?.signal) }),
-          ...(onDiagnostic && { onDiagnostic }),
-        },
-      );
+      const run = () =>
+        runSkillTool(
+          session,
+          { name, input, ...(toolCallId && { id: toolCallId }) },
+          {
+            ...(fork && { fork: (f: Fork) => fork(f, runtime?.signal) }),
+            ...(onDiagnostic && { onDiagnostic }),
+          },
+        );
+      // A workflow run's steps go to LangGraph's custom stream as they happen
+      // (`streamMode: "custom"`); the writer drops them in any other mode.
+      const writer = customStreamWriter(runtime);
+      const result = await (writer ? listenForWorkflowProgress(writer, run).value : run());
       return new Command({
         update: {
           [STATE_KEY]: snapshot(session.toJSON()),
@@ -59,6 +64,12 @@ export function skillToolRunner(
     },
     { name, description: "skillshelf", schema: z.looseObject({}) },
   );
+}
+
+/** LangGraph's writer for the custom stream, which it puts in the config of every tool call it runs. */
+function customStreamWriter(runtime: unknown): ((chunk: unknown) => void) | undefined {
+  const writer = (runtime as { writer?: unknown } | undefined)?.writer;
+  return typeof writer === "function" ? (writer as (chunk: unknown) => void) : undefined;
 }
 
 /** A structured result as the model reads it: JSON text; a refusal is a tool message with status "error". */
