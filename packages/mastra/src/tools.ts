@@ -6,7 +6,12 @@
  */
 import { createTool } from "@mastra/core/tools";
 import type { Fork, Session, ToolCall, ToolSpec } from "@skillshelf/core";
-import { type OnDiagnostic, runHostTool, runSkillTool } from "@skillshelf/core/adapter";
+import {
+  listenForWorkflowProgress,
+  type OnDiagnostic,
+  runHostTool,
+  runSkillTool,
+} from "@skillshelf/core/adapter";
 
 /** The call's id as Mastra passes it to `execute` (converted tools and createTool tools differ). */
 function callId(context: unknown): string | undefined {
@@ -20,6 +25,20 @@ function callOf(name: string, input: unknown, context: unknown): ToolCall {
   const id = callId(context);
   if (id !== undefined) call.id = id;
   return call;
+}
+
+/**
+ * The call's writer in `agent.stream` (its chunks reach the stream as `tool-output` parts of
+ * this call). Writing is asynchronous: a stream that fails is the stream's, never the run's.
+ */
+function toolWriter(context: unknown): ((event: unknown) => void) | undefined {
+  const writer = (context as { writer?: { write?: unknown } } | undefined)?.writer;
+  if (typeof writer?.write !== "function") return undefined;
+  const write = writer.write as (data: unknown) => unknown;
+  return (event) => {
+    const written = write.call(writer, event);
+    if (written instanceof Promise) written.catch(() => undefined);
+  };
 }
 
 /**
@@ -64,10 +83,14 @@ export function skillTool(
     inputSchema: checkedByCore(spec.inputSchema) as any,
     execute: async (input: unknown, context: unknown) => {
       const abortSignal = (context as { abortSignal?: AbortSignal } | undefined)?.abortSignal;
-      const result = runSkillTool(session, callOf(spec.name, input, context), {
-        ...(fork && { fork: (f: Fork) => fork(f, abortSignal) }),
-        ...(onDiagnostic && { onDiagnostic }),
-      });
+      const run = () =>
+        runSkillTool(session, callOf(spec.name, input, context), {
+          ...(fork && { fork: (f: Fork) => fork(f, abortSignal) }),
+          ...(onDiagnostic && { onDiagnostic }),
+        });
+      // A workflow run's steps stream as this call's `tool-output` chunks (Mastra's tool writer).
+      const writer = toolWriter(context);
+      const result = writer ? listenForWorkflowProgress(writer, run).value : run();
       onChange();
       return result;
     },

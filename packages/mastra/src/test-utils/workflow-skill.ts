@@ -1,0 +1,68 @@
+/**
+ * A workflow skill in a temp project (SKILL.md with three steps, their prompts in steps/),
+ * a plain skill beside it, and a shelf that runs the workflow without asking (mode "auto")
+ * with a step model answering "<step>: <its input>", so the outputs show the contract.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createShelf, type Shelf } from "@skillshelf/core";
+
+const SKILL = `---
+name: release-check
+description: Check a release branch before tagging it - read the changes, list the risks, write the verdict.
+triggers: [release check]
+arguments: [branch]
+steps:
+  - { id: read, title: Read the changes, input: [branch], output: changes }
+  - { id: risks, title: List the risks, input: [changes], output: risks }
+  - { id: verdict, title: Verdict, input: [risks], output: verdict }
+---
+Check the release branch $branch in three steps.
+`;
+
+const PLAIN_SKILL = `---
+name: release-notes
+description: Draft release notes from the changes since the last tag.
+triggers: [release notes]
+---
+Group the changes into features and fixes.
+`;
+
+export const WORKFLOW_STEPS = ["read", "risks", "verdict"];
+export const WORKFLOW_TOOL = "skill_release-check";
+
+export interface WorkflowFixture {
+  shelf: Shelf;
+  cleanup(): Promise<void>;
+}
+
+export async function workflowFixture(): Promise<WorkflowFixture> {
+  const root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-workflow-"));
+  const dir = join(root, ".agents", "skills", "release-check");
+  await mkdir(join(dir, "steps"), { recursive: true });
+  await writeFile(join(dir, "SKILL.md"), SKILL);
+  for (const [index, id] of WORKFLOW_STEPS.entries()) {
+    await writeFile(join(dir, "steps", `0${index + 1}-${id}.md`), `Do the ${id} step.`);
+  }
+  await mkdir(join(root, ".agents", "skills", "release-notes"));
+  await writeFile(join(root, ".agents", "skills", "release-notes", "SKILL.md"), PLAIN_SKILL);
+  const shelf = await createShelf({
+    root,
+    userDirs: [],
+    events: false,
+    generate: async ({ prompt }) => {
+      const step = /Step: .* \(([a-z]+)\)\./.exec(prompt)?.[1] ?? "?";
+      const input = /<input name="[^"]+">\n([^\n]*)/.exec(prompt)?.[1] ?? "";
+      return `${step}: ${input}`;
+    },
+    workflows: { mode: "auto", runId: () => "run-1" },
+  });
+  return {
+    shelf,
+    cleanup: async () => {
+      await shelf.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
