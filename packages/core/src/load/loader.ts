@@ -11,6 +11,7 @@ import crypto from "node:crypto";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
+import { SCHEMA_FILE } from "../parameters/skill-parameters.js";
 import { parseSkill } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
@@ -79,6 +80,12 @@ interface FileRecord {
   depth: number;
   /** Signature taken before the last read: a write after it shows up as a change. */
   sig: Signature | undefined;
+  /**
+   * The skill's `schema.json` as it was when the skill was recorded (undefined: none). The
+   * parameters are read from it lazily, per skill object, so an edit to it alone must make a
+   * new object as an edit to SKILL.md does.
+   */
+  schemaSig: Signature | undefined;
   /** The refresh that last found this file unchanged (saves a second stat when folders changed). */
   checked?: number;
   /** The skill this file provides now: the last parse, or the last good one if that failed. */
@@ -361,7 +368,8 @@ export class SkillLoader {
           const sig = signatureOf(node.skillFile);
           const record = this.files.get(node.skillFile);
           if (sig === undefined) staleFolders.push({ node, root });
-          else if (record && sameSignature(sig, record.sig)) record.checked = generation;
+          else if (record && sameSignature(sig, record.sig) && sameSchema(record))
+            record.checked = generation;
           else changedFiles.add(node.skillFile);
           continue;
         }
@@ -395,7 +403,10 @@ export class SkillLoader {
         record.depth !== loc.depth
       ) {
         toRead.push(loc);
-      } else if (record.checked !== generation && !sameSignature(record.sig, signatureOf(loc.file))) {
+      } else if (
+        record.checked !== generation &&
+        !(sameSignature(record.sig, signatureOf(loc.file)) && sameSchema(record))
+      ) {
         // A folder that was replaced under the same path: its file was not checked in step 1.
         toRead.push(loc);
       }
@@ -518,7 +529,15 @@ export class SkillLoader {
   /** Stores what a file now provides; a file that stopped loading keeps its last good skill. */
   private record(loc: Located, sig: Signature | undefined, result: ParseResult): void {
     const previous = this.files.get(loc.file);
-    const record: FileRecord = { file: loc.file, source: loc.source, depth: loc.depth, sig, diagnostics: [] };
+    const schemaSig = signatureOf(schemaFileOf(loc.file));
+    const record: FileRecord = {
+      file: loc.file,
+      source: loc.source,
+      depth: loc.depth,
+      sig,
+      schemaSig,
+      diagnostics: [],
+    };
 
     if (result.skill) {
       const old = previous?.skill;
@@ -529,6 +548,7 @@ export class SkillLoader {
         old &&
         old.hash === result.skill.hash &&
         old.scope === loc.source.scope &&
+        sameSignature(previous?.schemaSig, schemaSig) &&
         !bodiless.has(old) &&
         !fromPrebuilt.has(old)
           ? old
@@ -664,6 +684,15 @@ async function realDir(dir: string): Promise<string> {
   } catch {
     return dir; // missing root: nothing below it to check against yet
   }
+}
+
+function schemaFileOf(skillFile: string): string {
+  return path.join(path.dirname(skillFile), SCHEMA_FILE);
+}
+
+/** Whether the skill's schema.json is as recorded (an edit, a new one, or one removed is a change). */
+function sameSchema(record: FileRecord): boolean {
+  return sameSignature(signatureOf(schemaFileOf(record.file)), record.schemaSig);
 }
 
 /**
