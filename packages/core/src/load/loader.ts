@@ -11,9 +11,10 @@ import crypto from "node:crypto";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
-import { SCHEMA_FILE } from "../parameters/skill-parameters.js";
+import { SCHEMA_FILE, skillParameters } from "../parameters/skill-parameters.js";
 import { parseSkill } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
+import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
 import { readBytes, readSkillFiles } from "./read.js";
 import { type Overridden, type Resolution, type ResolveEntry, resolveSkills } from "./resolve.js";
@@ -249,7 +250,7 @@ export class SkillLoader {
         toRead.push(loc);
         continue;
       }
-      this.record(loc, sig, entry.result);
+      this.record(loc, sig, entry.result, false);
       const skill = this.files.get(loc.file)?.skill;
       if (!skill) continue;
       if (entry.lost) {
@@ -526,8 +527,12 @@ export class SkillLoader {
     await readSkillFiles(items, (i, sig, result) => this.record(located[i]!, sig, result));
   }
 
-  /** Stores what a file now provides; a file that stopped loading keeps its last good skill. */
-  private record(loc: Located, sig: Signature | undefined, result: ParseResult): void {
+  /**
+   * Stores what a file now provides; a file that stopped loading keeps its last good skill.
+   * `fromFile`: the result was just parsed from the file (a prebuilt shelf's entry already
+   * holds the folder's diagnostics from its build).
+   */
+  private record(loc: Located, sig: Signature | undefined, result: ParseResult, fromFile = true): void {
     const previous = this.files.get(loc.file);
     const schemaSig = signatureOf(schemaFileOf(loc.file));
     const record: FileRecord = {
@@ -553,7 +558,9 @@ export class SkillLoader {
         !fromPrebuilt.has(old)
           ? old
           : this.skillOf(result.skill, loc.source, loc.file);
-      record.diagnostics = result.diagnostics;
+      record.diagnostics = fromFile
+        ? withFolderDiagnostics(result.diagnostics, record.skill, schemaSig !== undefined)
+        : result.diagnostics;
     } else if (
       previous?.skill &&
       previous.source.scope === loc.source.scope &&
@@ -684,6 +691,25 @@ async function realDir(dir: string): Promise<string> {
   } catch {
     return dir; // missing root: nothing below it to check against yet
   }
+}
+
+/**
+ * Adds what only the skill's folder can tell — its parameter schema and its workflow's step
+ * files — for the skills that have them. Whether there is a schema.json is known from the
+ * stat the change signature already takes, so a skill with neither costs nothing more.
+ */
+function withFolderDiagnostics(
+  diagnostics: Diagnostic[],
+  skill: Skill,
+  hasSchemaFile: boolean,
+): Diagnostic[] {
+  const hasParameters = hasSchemaFile || skill.parameters !== undefined;
+  const hasSteps = skill.steps !== undefined && skill.steps.length > 0;
+  if (!hasParameters && !hasSteps) return diagnostics;
+  const all = [...diagnostics];
+  if (hasParameters) append(all, skillParameters(skill).diagnostics);
+  if (hasSteps) append(all, checkStepFiles(skill));
+  return all;
 }
 
 function schemaFileOf(skillFile: string): string {
