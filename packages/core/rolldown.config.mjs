@@ -14,6 +14,7 @@ export default {
   input: {
     index: "dist/index.js",
     "adapter-kit/index": "dist/adapter-kit/index.js",
+    "improve/index": "dist/improve/index.js",
     "store/index": "dist/store/index.js",
     "testing/index": "dist/testing/index.js",
   },

@@ -3,19 +3,9 @@
  * one implementation of each thing the adapters would otherwise each do (and do differently).
  */
 
-// Moved from the root export: what only an adapter (or a test of one) builds with.
-export {
-  analyzeRun,
-  applyEdits,
-  bloatFlags,
-  checkMerge,
-  createImprovements,
-  DEFAULT_GUARD_LIMITS,
-  defaultRunOutcome,
-  extractJson,
-  runMessages,
-  skillsUsedInRun,
-} from "../improve/index.js";
+// The improvement loop's own helpers (analyzeRun, checkMerge, …) are on `@skillshelf/core/improve`:
+// they load zod, semver, diff and yaml, which a route that only plans and runs skills never needs.
+// The transcript entries stay here: every adapter writes its run as one.
 export { assistantEntry, type RunMessage, toolEntry, userEntry } from "../improve/run-transcript.js";
 export {
   DELEGATE_TOOL,
