@@ -9,6 +9,7 @@ import {
   type WorkflowFixture,
   workflowFixture,
 } from "./test-utils/workflow-skill.js";
+import { skillTool } from "./tools.js";
 
 let fixture: WorkflowFixture;
 beforeEach(async () => {
@@ -113,5 +114,29 @@ describe("a workflow skill the model starts", () => {
     const read = JSON.stringify(mock.calls()[2]?.prompt);
     expect(read).toContain("verdict: risks: read: release/2.0");
     expect(read).not.toContain("skillshelf-workflow");
+  });
+
+  it.each([
+    ["throws", () => new Error("stream closed")],
+    ["rejects", () => Promise.reject(new Error("stream closed"))],
+  ])("a writer that %s fails neither the run nor its result", async (_, fail) => {
+    let writes = 0;
+    const write = () => {
+      writes++;
+      const failure = fail();
+      if (failure instanceof Error) throw failure;
+      return failure;
+    };
+    const session = await fixture.shelf.openSession({ history: [{ kind: "user", text: ASK }], tools: [] });
+    const spec = session.plan().tools.find((t) => t.name === WORKFLOW_TOOL)!;
+    const input = { args: "release/2.0" };
+    session.respond([{ id: "c1", name: WORKFLOW_TOOL, input }]);
+    const execute = skillTool(spec, session).execute as (
+      input: unknown,
+      context: unknown,
+    ) => Promise<unknown>;
+    const answer = (await execute(input, { toolCallId: "c1", writer: { write } })) as { status: string };
+    expect(answer.status).toBe("success");
+    expect(writes).toBe(EXPECTED.length);
   });
 });
