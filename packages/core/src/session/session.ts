@@ -174,6 +174,8 @@ interface SkillsView {
   /** Skills the model may be offered: not `disable-model-invocation`, not roles. */
   offerable: Skill[];
   offerableNames: Set<string>;
+  /** The offerable skills by name, made on first use (see `withinPaths`). */
+  offerableByName?: Map<string, Skill>;
   invocable?: Skill[];
   closest: Map<string, string[]>;
 }
@@ -438,11 +440,29 @@ export function createSession(options: SessionOptions): Session {
    * message mentions, or the host reports, matches one of its globs. The matcher's result is
    * shared by every session of the shelf, so a filtered copy is taken, never an edit.
    */
+  /**
+   * A skill as the list stage 1 ran over holds it, for routing alone (which skills are
+   * offered, and how). `source.get` checks a prebuilt skill against its file — a parse per
+   * skill, so asking for every candidate made a cold start's first plan parse them all. What
+   * a skill can do (its tools, body, scripts, whether the model may activate it) is always
+   * taken from `source.get` when it is activated or used.
+   */
+  const routed = (name: string): Skill | undefined => {
+    const v = skillsView();
+    v.offerableByName ??= new Map(v.offerable.map((s) => [s.name, s]));
+    return v.offerableByName.get(name);
+  };
+
   const withinPaths = (result: MatchResult, message: string): MatchResult => {
-    const gated = result.candidates.filter((c) => source.get(c.name)?.paths?.length);
+    // Only a skill that lists `paths` is asked for by name, and its file's globs decide; one its
+    // file no longer provides is no candidate.
+    const gated = result.candidates.filter((c) => routed(c.name)?.paths?.length);
     if (gated.length === 0) return result;
     const files = [...mentionedPaths(message), ...(options.files ?? [])];
-    const out = gated.filter((c) => !matchesSkillPaths(source.get(c.name)!, files));
+    const out = gated.filter((c) => {
+      const skill = source.get(c.name);
+      return skill === undefined || !matchesSkillPaths(skill, files);
+    });
     if (out.length === 0) return result;
     const candidates = result.candidates.filter((c) => !out.includes(c));
     // The tie was between the top two: it holds only while both are still there.
@@ -1015,21 +1035,23 @@ export function createSession(options: SessionOptions): Session {
       .map((e) => e.name);
 
     const top: Skill[] = [];
+    const inTop = (skill: Skill) => top.some((s) => s.name === skill.name);
     for (const name of [...candidates.slice(0, topCount).map((c) => c.name), ...reoffered]) {
-      const skill = source.get(name);
-      if (skill && !top.includes(skill)) top.push(skill);
+      const skill = routed(name);
+      if (skill && !inTop(skill)) top.push(skill);
     }
     // The forked skill the user asked for gets its tool this turn, user-only or not.
     const requested = forkRequest ? source.get(forkRequest.name) : undefined;
-    if (requested && !top.includes(requested)) top.push(requested);
+    if (requested && !inTop(requested)) top.push(requested);
     // So does the workflow the user started with "/name".
     const workflow = workflowRequest ? source.get(workflowRequest.name) : undefined;
-    if (workflow && !top.includes(workflow)) top.push(workflow);
+    if (workflow && !inTop(workflow)) top.push(workflow);
     // A typed skill stays callable while active: a new request routed to it runs it again
     // with that request's arguments.
     for (const c of match.candidates) {
+      if (!isActive(c.name) || vetoed.has(c.name)) continue;
       const skill = source.get(c.name);
-      if (!skill || !isActive(c.name) || vetoed.has(c.name) || top.includes(skill)) continue;
+      if (!skill || inTop(skill)) continue;
       if (skillParameters(skill).parameters) top.push(skill);
     }
     const left = [...state.active.map((a) => a.name), ...vetoed];
@@ -1070,7 +1092,7 @@ export function createSession(options: SessionOptions): Session {
     ];
     if (missing && missing.diagnostics.length > 0) {
       const matched = new Set([...match.candidates.map((c) => c.name), ...state.active.map((a) => a.name)]);
-      const file = new Set([...matched].map((name) => source.get(name)?.file));
+      const file = new Set([...matched].map((name) => (routed(name) ?? source.get(name))?.file));
       diagnostics.push(...missing.diagnostics.filter((d) => file.has(d.file)));
     }
     if (matchProblem) diagnostics.push(matchProblem);
