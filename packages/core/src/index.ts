@@ -3,6 +3,11 @@
 // (Kept in path order: Biome's organizeImports sorts these exports, so no section banners.)
 
 export {
+  isWorkflowProgressEvent,
+  WORKFLOW_PROGRESS_TYPE,
+  type WorkflowProgressEvent,
+} from "./adapter-kit/workflow-progress.js";
+export {
   buildCatalog,
   type Catalog,
   type CatalogEntry,

@@ -77,6 +77,7 @@ export {
   toolErrorOutput,
 } from "./tool-calls.js";
 export {
+  isWorkflowProgressEvent,
   listenForWorkflowProgress,
   WORKFLOW_PROGRESS_TYPE,
   type WorkflowProgressEvent,

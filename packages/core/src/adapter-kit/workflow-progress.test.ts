@@ -6,6 +6,7 @@ import type { WorkflowProgress } from "../workflow/runner.js";
 import { type SkillFolder, scriptedModel, writeWorkflowSkill } from "../workflow/test-utils/safe-refactor.js";
 import { runSkillTool } from "./tool-calls.js";
 import {
+  isWorkflowProgressEvent,
   listenForWorkflowProgress,
   type WorkflowProgressEvent,
   workflowProgressEvent,
@@ -173,5 +174,19 @@ describe("workflowProgressEvent", () => {
       steps,
     );
     expect(odd?.reason).toBeUndefined();
+  });
+});
+
+describe("isWorkflowProgressEvent", () => {
+  it("tells a step's event from another tool's chunk", () => {
+    const event = workflowProgressEvent(
+      { type: "step_start", at: "2026-12-01T00:00:00.000Z", run_id: "r", skill: "s", step: "a", attempt: 1 },
+      [{ id: "a" }],
+    );
+    expect(isWorkflowProgressEvent(event)).toBe(true);
+    expect(isWorkflowProgressEvent({ type: "skillshelf-workflow" })).toBe(false);
+    expect(isWorkflowProgressEvent({ status: "success", data: {} })).toBe(false);
+    expect(isWorkflowProgressEvent("skillshelf-workflow")).toBe(false);
+    expect(isWorkflowProgressEvent(null)).toBe(false);
   });
 });

@@ -31,6 +31,17 @@ export interface WorkflowProgressEvent {
   reason?: StepFailureReason;
 }
 
+/** Is this chunk of a stream (a preliminary tool result, a custom chunk, a tool output) a step's progress? */
+export function isWorkflowProgressEvent(value: unknown): value is WorkflowProgressEvent {
+  if (typeof value !== "object" || value === null) return false;
+  const event = value as Partial<WorkflowProgressEvent>;
+  return (
+    event.type === WORKFLOW_PROGRESS_TYPE &&
+    typeof event.step === "string" &&
+    typeof event.run_id === "string"
+  );
+}
+
 const STATUS_OF: Partial<Record<WorkflowProgress["type"], WorkflowProgressEvent["status"]>> = {
   step_start: "start",
   step_retry: "retry",
