@@ -37,6 +37,7 @@ import {
 } from "js-yaml";
 import type { ScalarTag } from "yaml";
 import { MAX_YAML_DEPTH } from "./limits.js";
+import { NEEDS_TAGS, plainScalarValue } from "./plain-scalar.js";
 import { defineOwn } from "./schema.js";
 import {
   collectDuplicates,
@@ -205,6 +206,8 @@ function plain(event: ScalarEvent | SequenceEvent | MappingEvent): void {
 
 /** A plain scalar typed by the core schema, as `yaml`'s composer types it. */
 function typedPlain(text: string): FastValue {
+  const known = plainScalarValue(text);
+  if (known !== NEEDS_TAGS) return known;
   for (const tag of implicitTagsOf()) {
     if (!tag.test!.test(text)) continue;
     const resolved = tag.resolve(text, ignoreError, RESOLVE_OPTIONS);
