@@ -81,7 +81,9 @@ function idsOf(args: ProcessInputStepArgs): EventIds | undefined {
   const thread = typeof fromContext === "string" && fromContext !== "" ? fromContext : fromMessages;
   const ids: EventIds = {};
   if (thread) ids.thread = thread;
-  if (typeof args.runId === "string" && args.runId !== "") ids.run = args.runId;
+  // `runId` joined the step arguments after 1.58 (the lowest version the peer range allows).
+  const runId = (args as { runId?: unknown }).runId;
+  if (typeof runId === "string" && runId !== "") ids.run = runId;
   return ids.thread !== undefined || ids.run !== undefined ? ids : undefined;
 }
 
