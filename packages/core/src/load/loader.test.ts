@@ -333,6 +333,8 @@ describe("refresh", () => {
     const file = await writeSkill(project, "one", skillText("one", "Good."));
     const shelf = await createShelf(options);
     const good = shelf.get("one");
+    // In use (its body read): only then is the last good version whole in memory to keep.
+    expect(good?.body).toContain("Steps for one.");
     const array = shelf.skills();
 
     await tick();
@@ -471,6 +473,7 @@ describe("refreshFile", () => {
     const deploy = await writeSkill(project, "deploy", skillText("deploy", "Deploy."));
     const loader = new SkillLoader({ sources: resolveSources({ ...options, projectDirs: [project] }) });
     await loader.load();
+    expect(loader.get("deploy")?.body).toContain("Steps for deploy."); // in use: kept if it breaks
     await fs.writeFile(deploy, "---\nname: deploy\n---\n");
     const broken = await loader.refreshFile(deploy);
     expect(codes(broken.diagnostics)).toContain("kept-last-good");

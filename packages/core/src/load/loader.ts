@@ -16,6 +16,7 @@ import { parseSkill } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
+import { BODY_HEAD_CHARS, deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
 import { readBytes, readSkillFiles } from "./read.js";
 import { type Overridden, type Resolution, type ResolveEntry, resolveSkills } from "./resolve.js";
 import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
@@ -558,6 +559,7 @@ export class SkillLoader {
         !fromPrebuilt.has(old)
           ? old
           : this.skillOf(result.skill, loc.source, loc.file);
+      if (fromFile && record.skill !== old) record.skill = this.withDeferredBody(record.skill);
       record.diagnostics = fromFile
         ? withFolderDiagnostics(result.diagnostics, record.skill, schemaSig !== undefined)
         : result.diagnostics;
@@ -565,7 +567,8 @@ export class SkillLoader {
       previous?.skill &&
       previous.source.scope === loc.source.scope &&
       !bodiless.has(previous.skill) &&
-      !fromPrebuilt.has(previous.skill)
+      !fromPrebuilt.has(previous.skill) &&
+      !isBodyDeferred(previous.skill)
     ) {
       record.skill = previous.skill;
       record.diagnostics = [
@@ -581,6 +584,45 @@ export class SkillLoader {
       record.diagnostics = result.diagnostics;
     }
     this.files.set(loc.file, record);
+  }
+
+  /**
+   * The skill with its body left in the file (see lazy-body.ts): a copy whose strings share
+   * nothing with the file's text — the parser's strings are slices of it, and one kept slice
+   * would keep all of it alive — holding the start of the body the index reads.
+   */
+  private withDeferredBody(skill: Skill): Skill {
+    const body = skill.body;
+    let copy: Skill;
+    try {
+      copy = exactDetachedCopy({ ...skill, body: "" });
+    } catch {
+      return skill; // a value JSON would change or cannot carry (`.inf` in YAML): kept whole
+    }
+    const read = () => this.readDeferredBody(copy);
+    deferBody(copy, ownString(body.slice(0, BODY_HEAD_CHARS)), read);
+    return copy;
+  }
+
+  /**
+   * A deferred body, read and parsed from the skill's file: served only when the file still
+   * hashes to what was loaded. A file changed since gives none (""), and is read again by the
+   * next refresh, which serves its new version as a new skill.
+   */
+  private readDeferredBody(skill: Skill): string {
+    const sig = signatureOf(skill.file);
+    const bytes = readBytes(skill.file, sig);
+    const parsed = bytes
+      ? parseSkill(bytes, {
+          path: skill.file,
+          mode: this.mode,
+          folderName: path.basename(path.dirname(skill.file)),
+        })
+      : undefined;
+    if (parsed?.skill && parsed.skill.hash === skill.hash) return parsed.skill.body;
+    const record = this.files.get(skill.file);
+    if (record?.skill === skill) record.sig = undefined;
+    return "";
   }
 
   private skillOf(parsed: NonNullable<ParseResult["skill"]>, source: SourceRoot, file: string): Skill {
@@ -747,7 +789,7 @@ const lazyBody = new WeakSet<Skill>();
 
 function setBody(skill: Skill, body: string): void {
   lazyBody.delete(skill);
-  Object.defineProperty(skill, "body", { value: body, writable: true, enumerable: true, configurable: true });
+  setPlainBody(skill, body);
 }
 
 /**
@@ -774,6 +816,15 @@ function sameData(a: unknown, b: unknown, skip?: string): boolean {
  */
 function detachedCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** {@link detachedCopy}, refusing (throwing on) numbers JSON would turn into null. */
+function exactDetachedCopy<T>(value: T): T {
+  const text = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === "number" && !Number.isFinite(item)) throw new RangeError("not a finite number");
+    return item;
+  });
+  return JSON.parse(text) as T;
 }
 
 /** A copy of `text` that is not a slice of a longer string (short strings are copies already). */

@@ -9,7 +9,7 @@ import { readSkillTerms } from "../match/lexical-index.js";
 import { createMatcher, type MatcherOptions } from "../match/matcher.js";
 import { termTuningKey } from "../match/skill-index.js";
 import { Vocabulary } from "../match/vocabulary.js";
-import type { Diagnostic, ParseMode } from "../types.js";
+import type { Diagnostic, ParseMode, Skill } from "../types.js";
 import { SkillLoader } from "./loader.js";
 import { coreVersion, DEFAULT_PREBUILT_FILE, openPrebuiltShelf, probeTerms, storedPath } from "./prebuilt.js";
 import {
@@ -61,8 +61,7 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
       diagnostics: record.diagnostics.map((d) => ({ ...d, file: storedPath(root, d.file) })),
     };
     if (record.skill) {
-      const { scope: _scope, file: _file, dir: _dir, locked: _locked, body: _body, ...skill } = record.skill;
-      stored.skill = skill as unknown as Record<string, unknown>;
+      stored.skill = storedSkill(record.skill);
       if (record.lost) stored.lost = true;
       else {
         skills++;
@@ -146,4 +145,16 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
     fs.rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/** Fields of a loaded skill the app knows without the file (or reads from it: the body). */
+const NOT_STORED = new Set(["scope", "file", "dir", "locked", "body"]);
+
+/** The skill's stored fields, copied key by key: reading `body` would read a deferred body from its file. */
+function storedSkill(skill: Skill): Record<string, unknown> {
+  const stored: Record<string, unknown> = {};
+  for (const key of Object.keys(skill)) {
+    if (!NOT_STORED.has(key)) stored[key] = (skill as unknown as Record<string, unknown>)[key];
+  }
+  return stored;
 }

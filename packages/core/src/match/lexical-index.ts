@@ -18,6 +18,7 @@
  * term ids (the expensive part, kept per skill by skill-index.ts), `buildLexicalIndex` lays
  * the whole list out from those parts.
  */
+import { bodyStart } from "../load/lazy-body.js";
 import type { Skill } from "../types.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -197,7 +198,7 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
     withoutNegativeClauses(skill.whenToUse ?? ""),
     skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
     skill.examples.join(" . "),
-    tuning.fields.body > 0 ? skill.body.slice(0, BODY_INDEX_CHARS) : "",
+    tuning.fields.body > 0 ? bodyStart(skill, BODY_INDEX_CHARS) : "",
   ];
   const header = new Int32Array(HEADER);
   let distinct = 0;
