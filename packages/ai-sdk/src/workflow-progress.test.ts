@@ -99,6 +99,33 @@ describe("a workflow skill the model starts", () => {
     expect(outputs.at(-1)?.preliminary).not.toBe(true);
   });
 
+  it("a consumer that stops reading mid-run fails neither the run nor its checkpoint", async () => {
+    const result = streamText({
+      model: startsTheRun(),
+      messages,
+      stopWhen: isStepCount(3),
+      ...skills.wrap({ messages }),
+    });
+    for await (const part of result.stream) {
+      if (part.type === "tool-result" && part.preliminary) break;
+    }
+    // The same run asked for again waits for the first one (its lock) and reads its checkpoint:
+    // every step ran once, to the end, though nobody read the stream any more.
+    const again = await generateText({
+      model: startsTheRun(),
+      messages,
+      stopWhen: isStepCount(3),
+      ...skills.wrap({ messages }),
+    });
+    const answer = again.steps.flatMap((s) => s.toolResults)[0]?.output as {
+      status: string;
+      data: { outputs: Record<string, string> };
+    };
+    expect(answer.status).toBe("success");
+    expect(answer.data.outputs.verdict).toBe("verdict: risks: read: release/2.0");
+    expect(fixture.stepsRun).toEqual(WORKFLOW_STEPS);
+  });
+
   it("generateText still answers with the run's result alone", async () => {
     const model = startsTheRun();
     const result = await generateText({

@@ -34,6 +34,8 @@ export const WORKFLOW_TOOL = "skill_release-check";
 
 export interface WorkflowFixture {
   shelf: Shelf;
+  /** The steps the step model was asked to do, in order. */
+  stepsRun: string[];
   cleanup(): Promise<void>;
 }
 
@@ -47,12 +49,14 @@ export async function workflowFixture(): Promise<WorkflowFixture> {
   }
   await mkdir(join(root, ".agents", "skills", "release-notes"));
   await writeFile(join(root, ".agents", "skills", "release-notes", "SKILL.md"), PLAIN_SKILL);
+  const stepsRun: string[] = [];
   const shelf = await createShelf({
     root,
     userDirs: [],
     events: false,
     generate: async ({ prompt }) => {
       const step = /Step: .* \(([a-z]+)\)\./.exec(prompt)?.[1] ?? "?";
+      stepsRun.push(step);
       const input = /<input name="[^"]+">\n([^\n]*)/.exec(prompt)?.[1] ?? "";
       return `${step}: ${input}`;
     },
@@ -60,6 +64,7 @@ export async function workflowFixture(): Promise<WorkflowFixture> {
   });
   return {
     shelf,
+    stepsRun,
     cleanup: async () => {
       await shelf.close();
       await rm(root, { recursive: true, force: true });
