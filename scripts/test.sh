@@ -41,6 +41,9 @@ node scripts/check-snippets.ts || status=$?
 # Under CI: each adapter's type-check and tests at the lowest and the latest framework
 # versions its peer ranges allow (a throwaway copy; the lockfile is never touched).
 if [[ ! "${CI:-}" =~ ^(|0|false)$ ]]; then bash scripts/version-lanes.sh || status=$?; fi
+# Under CI: the tests again as a clone without ../shared beside it runs them (they must pass,
+# the ones that need the data skipping).
+if [[ ! "${CI:-}" =~ ^(|0|false)$ ]]; then bash scripts/no-shared-lane.sh || status=$?; fi
 
 # One closing line over every package's vitest summary (turbo replays cached ones too):
 # "Tests  2 failed | 810 passed | 97 skipped (909)". A file that fails before its tests run
