@@ -1035,23 +1035,24 @@ export function createSession(options: SessionOptions): Session {
       .map((e) => e.name);
 
     const top: Skill[] = [];
-    const inTop = (skill: Skill) => top.some((s) => s.name === skill.name);
+    // Asked for by name (checked against its file): a skill tool's arguments depend on the
+    // body, which reading checks anyway.
     for (const name of [...candidates.slice(0, topCount).map((c) => c.name), ...reoffered]) {
-      const skill = routed(name);
-      if (skill && !inTop(skill)) top.push(skill);
+      const skill = source.get(name);
+      if (skill && !top.includes(skill)) top.push(skill);
     }
     // The forked skill the user asked for gets its tool this turn, user-only or not.
     const requested = forkRequest ? source.get(forkRequest.name) : undefined;
-    if (requested && !inTop(requested)) top.push(requested);
+    if (requested && !top.includes(requested)) top.push(requested);
     // So does the workflow the user started with "/name".
     const workflow = workflowRequest ? source.get(workflowRequest.name) : undefined;
-    if (workflow && !inTop(workflow)) top.push(workflow);
+    if (workflow && !top.includes(workflow)) top.push(workflow);
     // A typed skill stays callable while active: a new request routed to it runs it again
     // with that request's arguments.
     for (const c of match.candidates) {
       if (!isActive(c.name) || vetoed.has(c.name)) continue;
       const skill = source.get(c.name);
-      if (!skill || inTop(skill)) continue;
+      if (!skill || top.includes(skill)) continue;
       if (skillParameters(skill).parameters) top.push(skill);
     }
     const left = [...state.active.map((a) => a.name), ...vetoed];
