@@ -2,8 +2,10 @@
  * What the host knows reaches core: the files `createSkills({ files })` (or `wrap({ files })`)
  * reports gate `paths` skills, and `wrap({ ids })` is stamped on every skill event.
  */
+
+import { describeWithSharedData } from "@skillshelf/test-utils";
 import { generateText } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { createSkills } from "./skills.js";
 import { type Fixture, hostTools, skillFixture } from "./test-utils/fixtures.js";
 import { scriptedModel } from "./test-utils/mock-model.js";
@@ -26,7 +28,8 @@ afterEach(async () => {
 const offered = (model: ReturnType<typeof scriptedModel>) =>
   (model.calls[0]?.tools ?? []).map((t) => (t as { name: string }).name);
 
-describe("the AI SDK adapter's host context", () => {
+// skillFixture copies one skill from the shared corpus (see test-utils/fixtures.ts).
+describeWithSharedData("the AI SDK adapter's host context", () => {
   it("offers a paths skill for a file the host reports, not for another", async () => {
     fixture = await skillFixture({ "sql-fix": SQL_FIX });
     const { shelf } = fixture;
