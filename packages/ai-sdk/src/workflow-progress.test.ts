@@ -1,4 +1,10 @@
 import {
+  WORKFLOW_STEPS,
+  WORKFLOW_TOOL,
+  type WorkflowFixture,
+  workflowFixture,
+} from "@skillshelf/core/testing";
+import {
   generateText,
   isStepCount,
   type ModelMessage,
@@ -10,12 +16,6 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkills, type Skills } from "./index.js";
 import { scriptedModel } from "./test-utils/mock-model.js";
-import {
-  WORKFLOW_STEPS,
-  WORKFLOW_TOOL,
-  type WorkflowFixture,
-  workflowFixture,
-} from "./test-utils/workflow-skill.js";
 
 let fixture: WorkflowFixture;
 let skills: Skills;

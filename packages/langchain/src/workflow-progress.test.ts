@@ -1,12 +1,12 @@
-import { AIMessage, createAgent, fakeModel, HumanMessage, ToolMessage } from "langchain";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { skillsMiddleware } from "./middleware.js";
 import {
   WORKFLOW_STEPS,
   WORKFLOW_TOOL,
   type WorkflowFixture,
   workflowFixture,
-} from "./test-utils/workflow-skill.js";
+} from "@skillshelf/core/testing";
+import { AIMessage, createAgent, fakeModel, HumanMessage, ToolMessage } from "langchain";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { skillsMiddleware } from "./middleware.js";
 
 let fixture: WorkflowFixture;
 beforeEach(async () => {

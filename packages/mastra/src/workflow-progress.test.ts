@@ -1,14 +1,14 @@
 import { Agent } from "@mastra/core/agent";
 import { MockMemory } from "@mastra/core/memory";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSkills } from "./skills.js";
-import { scriptedModel } from "./test-utils/model.js";
 import {
   WORKFLOW_STEPS,
   WORKFLOW_TOOL,
   type WorkflowFixture,
   workflowFixture,
-} from "./test-utils/workflow-skill.js";
+} from "@skillshelf/core/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSkills } from "./skills.js";
+import { scriptedModel } from "./test-utils/model.js";
 import { skillTool } from "./tools.js";
 
 let fixture: WorkflowFixture;

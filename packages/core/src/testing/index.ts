@@ -26,3 +26,9 @@ export {
   type Scenario,
   type ScenarioRecords,
 } from "./scenarios.js";
+export {
+  WORKFLOW_STEPS,
+  WORKFLOW_TOOL,
+  type WorkflowFixture,
+  workflowFixture,
+} from "./workflow-fixture.js";

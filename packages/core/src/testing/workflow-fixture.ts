@@ -1,12 +1,13 @@
 /**
  * A workflow skill in a temp project (SKILL.md with three steps, their prompts in steps/),
  * a plain skill beside it, and a shelf that runs the workflow without asking (mode "auto")
- * with a step model answering "<step>: <its input>", so the outputs show the contract.
+ * with a step model answering "<step>: <its input>", so the outputs show the contract. For an
+ * adapter's own tests of how its framework shows a run (streamed step events, the result).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import { createShelf, type Shelf } from "../shelf.js";
 
 const SKILL = `---
 name: release-check
@@ -40,7 +41,9 @@ export interface WorkflowFixture {
 }
 
 export async function workflowFixture(): Promise<WorkflowFixture> {
-  const root = await mkdtemp(join(tmpdir(), "skillshelf-ai-sdk-workflow-"));
+  // Not "skillshelf-workflow-…": the folder is in the prompt, and tests assert that no
+  // progress event (type "skillshelf-workflow") reached the model.
+  const root = await mkdtemp(join(tmpdir(), "skillshelf-steps-fixture-"));
   const dir = join(root, ".agents", "skills", "release-check");
   await mkdir(join(dir, "steps"), { recursive: true });
   await writeFile(join(dir, "SKILL.md"), SKILL);
