@@ -121,6 +121,12 @@ interface Prepared {
   /** anchor key → skills whose name rule hangs on it. */
   nameAnchored: Map<string, number[]>;
   diagnostics: Diagnostic[];
+  /**
+   * 1 for a skill hidden from the model (see `score`), read once here: the pool loop would
+   * otherwise read two fields of every pooled skill object per message, and a skill whose
+   * body is read on first use is a slower object to read fields from.
+   */
+  hidden: Uint8Array;
   // Scratch buffers reused across messages (match is synchronous, so never shared).
   lexScore: Float64Array;
   lexMask: Int32Array;
@@ -262,6 +268,7 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     unanchored,
     nameAnchored,
     diagnostics,
+    hidden: Uint8Array.from(skills, (skill) => (skill.disableModelInvocation || skill.role ? 1 : 0)),
     lexScore: new Float64Array(skills.length),
     lexMask: new Int32Array(skills.length),
     lexCover: new Float64Array(skills.length),
@@ -406,10 +413,9 @@ function score(
   for (let i = 0; i < pool.length; i++) {
     const s = pool[i] as number;
     inPool[s] = 0;
-    const skill = skills[s] as Skill;
     // Hidden from the model: `disable-model-invocation` skills, and role skills (sub-agent
     // instructions, started by delegation, never activated in the main conversation).
-    if ((skill.disableModelInvocation || skill.role) && !includeHidden) continue;
+    if (p.hidden[s] === 1 && !includeHidden) continue;
     // Evidence: how much distinctive text the message shares with the skill, in units of one
     // fully saturated match of a word only one skill uses (the same scale for a shelf of 9
     // skills and of 10,000), discounted by the share of the message's informative part it
