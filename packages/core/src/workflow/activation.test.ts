@@ -78,6 +78,26 @@ describe("a workflow skill activated by the model", () => {
     expect(log).toContain('"session":');
   });
 
+  it("two conversations with the same call id and no thread never share a run (a multi-user stateless host)", async () => {
+    const model = scriptedModel();
+    const { shelf } = await shelfWith({
+      generate: model.generate,
+      workflows: { confirm: () => true, checks: { "tests-pass": () => true } },
+    });
+    const run = async (file: string) => {
+      const session = await shelf.openSession({ message: `safe refactor ${file}` });
+      const call = { id: "call_0", name: "skill_safe-refactor", input: { args: file } };
+      session.respond([call]);
+      return (await session.answerSkillTool(call)) as WorkflowToolResult;
+    };
+    const alice = await run("src/alice-secrets.ts");
+    const bob = await run("src/bob.ts");
+    if (alice.status !== "success" || bob.status !== "success") throw new Error("both runs should succeed");
+    expect(bob.data.run_id).not.toBe(alice.data.run_id);
+    expect(JSON.stringify(bob)).not.toContain("alice-secrets");
+    expect(bob.data.outputs.analysis_report).toBe("analyze output (from: src/bob.ts)");
+  });
+
   it("answers a declined or failed run with a structured error, and the skill is not left active", async () => {
     const model = scriptedModel();
     const { shelf } = await shelfWith({

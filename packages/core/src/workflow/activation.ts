@@ -14,11 +14,19 @@ import { runWorkflow, type WorkflowHost, type WorkflowRunResult } from "./runner
 export interface SessionWorkflows extends WorkflowHost {
   store?: WorkflowRunStore;
   /**
-   * The run id of an activation. Default: derived from the conversation's thread and the
-   * activation call's id, so a host that replays the same conversation after a crash
-   * resumes the same run; a random one when the call has no id.
+   * The run id of an activation. Default: derived from the conversation's thread, the
+   * activation call's id and the run's parameters, so a host that replays the same
+   * conversation after a crash resumes the same run; a random one when the call has no id.
    */
-  runId?: (request: { skill: string; call?: string; thread?: string }) => string;
+  runId?: (request: RunIdRequest) => string;
+}
+
+export interface RunIdRequest {
+  skill: string;
+  call?: string;
+  thread?: string;
+  /** The run's parameters, as the first step would get them. */
+  params?: Record<string, unknown>;
 }
 
 /**
@@ -31,11 +39,19 @@ export function workflowRequestNote(command: string, tool: string, input: Record
   );
 }
 
-/** The default run id of an activation call: the same call in the same thread, the same run. */
-export function activationRunId(request: { skill: string; call?: string; thread?: string }): string {
+/**
+ * The default run id of an activation call: the same call in the same thread with the same
+ * parameters, the same run. The parameters are part of it because call ids are only unique
+ * per conversation for some providers ("call_0", "1"): in a stateless multi-user host that
+ * passes no thread, two conversations must not share a run — a resumed run answers with the
+ * outputs of the conversation that started it. Hosts serving several users should still pass
+ * `ids.thread` (or their own `runId`).
+ */
+export function activationRunId(request: RunIdRequest): string {
   if (request.call === undefined) return newRunId();
+  const params = request.params === undefined ? "" : stableJson(request.params);
   const digest = createHash("sha256")
-    .update(`${request.thread ?? ""}\u0000${request.skill}\u0000${request.call}`)
+    .update(`${request.thread ?? ""}\u0000${request.skill}\u0000${request.call}\u0000${params}`)
     .digest("hex");
   return `run_call_${digest.slice(0, 24)}`;
 }
@@ -181,7 +197,7 @@ export async function runActivatedWorkflow(input: {
   const checked = checkedArguments(input.activation);
   const params = checked ? { ...checked, args: input.args ?? "" } : workflowParams(skill, input.args);
   try {
-    const request = { skill: skill.name, call: input.call, thread: input.ids?.thread };
+    const request: RunIdRequest = { skill: skill.name, call: input.call, thread: input.ids?.thread, params };
     const result = await runWorkflow({
       ...host,
       skill,
@@ -201,4 +217,15 @@ export async function runActivatedWorkflow(input: {
       message: `The workflow "${skill.name}" could not run: ${(error as Error)?.message ?? String(error)}. Tell the user.`,
     };
   }
+}
+
+/** JSON with object keys sorted, so equal parameters give equal text whatever their order. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
 }

@@ -1,5 +1,6 @@
 export {
   activationRunId,
+  type RunIdRequest,
   runActivatedWorkflow,
   type SessionWorkflows,
   workflowParams,
