@@ -76,6 +76,7 @@ describe("the state folder", () => {
     expect(ignore).toBe(STATE_GITIGNORE);
     expect(ignore).toMatch(/^events\*\.jsonl$/m);
     expect(ignore).toMatch(/^usage\.json$/m);
+    expect(ignore).toMatch(/^workflows\/$/m);
     expect(ignore).not.toMatch(/^history/m);
 
     const own = path.join(dir, "own");

@@ -17,6 +17,7 @@ events*.jsonl.*
 usage.json
 usage.json.*
 improvements/
+workflows/
 *.lock
 *.tmp
 `;

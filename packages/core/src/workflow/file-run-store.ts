@@ -6,6 +6,7 @@
  */
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ensureStateFolder } from "../events/state-gitignore.js";
 import { atomicWrite, removeStaleTempFiles } from "../history/atomic-write.js";
 import { withFileLock } from "../history/lock.js";
 import { assertRunId, type WorkflowCheckpoint, type WorkflowRunStore } from "./run-store.js";
@@ -15,7 +16,9 @@ export const WORKFLOWS_DIR = "workflows";
 export function createFileRunStore(stateDir: string): WorkflowRunStore & { readonly dir: string } {
   const dir = join(stateDir, WORKFLOWS_DIR);
   let made: Promise<unknown> | undefined;
-  const ready = () => (made ??= mkdir(dir, { recursive: true }));
+  // Checkpoints hold the run's parameters and outputs (the user's words): the state folder's
+  // .gitignore keeps them out of git, so the folder gets one when a run is the first to write.
+  const ready = () => (made ??= mkdir(dir, { recursive: true }).then(() => ensureStateFolder(stateDir)));
   const fileOf = (runId: string, ext: string) => {
     assertRunId(runId);
     return join(dir, `${runId}${ext}`);
