@@ -8,13 +8,18 @@
 // - matchP50Ms: later `shelf.match()` calls, p50 over 400 rotating real requests;
 // - rssBytes: resident set after all that (and maxRssBytes, the peak), heapBytes after GC.
 // Wall times; cpu* the same spans in process CPU time (all threads).
-// Usage: load-real.ts <skills dir> <messages.json>
+// Usage: load-real.ts <skills dir> <messages.json>; SKILLSHELF_CORE=<dist/index.js> times another
+// build of core (a snapshot of an older commit, as the before/after tables do).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import type { Shelf } from "@skillshelf/core";
+
+const { createShelf } = (await import(
+  process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
+)) as typeof import("@skillshelf/core");
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;
