@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { skillToolSpec } from "../session/activation-tools.js";
 import { createShelf } from "../shelf.js";
 import { tempDir, writeSkill } from "./test-utils/fixtures.js";
 
@@ -100,6 +101,20 @@ describe("a skill whose fields JSON cannot carry exactly", () => {
       const properties = (skill.parameters as { properties: { n: { maximum: unknown } } }).properties;
       expect(properties.n.maximum).toBe(Number.POSITIVE_INFINITY);
       expect(skill.body).toBe("Body.");
+    } finally {
+      await shelf.close();
+    }
+  });
+});
+
+describe("a skill's tool is built without reading its body", () => {
+  it("a body that mentions $ARGUMENTS past what the index keeps still gives the tool an args field, read from no file", async () => {
+    const long = `${"Collect the figures. ".repeat(200)}\n\nThen report on $ARGUMENTS.`;
+    const { shelf, files } = await shelfWith({ report: long, plain: "No arguments here." });
+    try {
+      for (const file of Object.values(files)) await fs.rm(file);
+      expect(skillToolSpec(shelf.get("report")!).inputSchema.properties).toHaveProperty("args");
+      expect(skillToolSpec(shelf.get("plain")!).inputSchema.properties).toEqual({});
     } finally {
       await shelf.close();
     }

@@ -596,7 +596,7 @@ export class SkillLoader {
     const copy = detachedData({ ...skill, body: "" });
     if (copy === undefined) return skill; // holds something other than plain data: kept whole
     const read = () => this.readDeferredBody(copy);
-    deferBody(copy, ownString(body.slice(0, BODY_HEAD_CHARS)), read);
+    deferBody(copy, ownString(body.slice(0, BODY_HEAD_CHARS)), body, read);
     return copy;
   }
 

@@ -3,6 +3,7 @@
  * stage-1 candidate (its description is the whole pitch: what, when, and what NOT for), and
  * one `activate_skill` tool with an enum of every other skill the model may activate.
  */
+import { bodyMentionsArguments } from "../load/lazy-body.js";
 import { skillParameters } from "../parameters/skill-parameters.js";
 import type { Skill, ToolSpec } from "../types.js";
 
@@ -183,7 +184,7 @@ function takesArguments(skill: Skill): boolean {
     skill.context === "fork" ||
     Boolean(skill.argumentHint) ||
     skill.arguments.length > 0 ||
-    skill.body.includes("$ARGUMENTS")
+    bodyMentionsArguments(skill)
   );
 }
 
