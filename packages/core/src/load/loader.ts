@@ -308,15 +308,7 @@ export class SkillLoader {
   private verifyPrebuilt(skill: Skill): Skill | undefined {
     const record = this.files.get(skill.file);
     if (!record || record.skill !== skill) return undefined;
-    const sig = signatureOf(skill.file);
-    const bytes = readBytes(skill.file, sig);
-    const parsed = bytes
-      ? parseSkill(bytes, {
-          path: skill.file,
-          mode: this.mode,
-          folderName: path.basename(path.dirname(skill.file)),
-        })
-      : undefined;
+    const { sig, parsed } = this.parseNow(skill.file);
     const fresh = parsed?.skill ? this.skillOf(parsed.skill, record.source, skill.file) : undefined;
     const lazy = lazyBody.has(skill);
     if (fresh && sameData(fresh, skill, lazy ? "body" : undefined)) {
@@ -606,19 +598,21 @@ export class SkillLoader {
    * next refresh, which serves its new version as a new skill.
    */
   private readDeferredBody(skill: Skill): string {
-    const sig = signatureOf(skill.file);
-    const bytes = readBytes(skill.file, sig);
-    const parsed = bytes
-      ? parseSkill(bytes, {
-          path: skill.file,
-          mode: this.mode,
-          folderName: path.basename(path.dirname(skill.file)),
-        })
-      : undefined;
+    const { parsed } = this.parseNow(skill.file);
     if (parsed?.skill && parsed.skill.hash === skill.hash) return parsed.skill.body;
     const record = this.files.get(skill.file);
     if (record?.skill === skill) record.sig = undefined;
     return "";
+  }
+
+  /** The file as it is on disk now, parsed the way the scan parses it (no `parsed` when unreadable). */
+  private parseNow(file: string): { sig: ReturnType<typeof signatureOf>; parsed: ParseResult | undefined } {
+    const sig = signatureOf(file);
+    const bytes = readBytes(file, sig);
+    const parsed = bytes
+      ? parseSkill(bytes, { path: file, mode: this.mode, folderName: path.basename(path.dirname(file)) })
+      : undefined;
+    return { sig, parsed };
   }
 
   private skillOf(parsed: NonNullable<ParseResult["skill"]>, source: SourceRoot, file: string): Skill {
