@@ -61,3 +61,24 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], ctx: Comma
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
+
+export interface SeverityTally {
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Count per diagnostic code, codes in order. */
+  byCode: Record<string, number>;
+}
+
+/** What `validate --json` and `lint --json` total: counts per severity and per code. */
+export function severityTally(items: Iterable<{ severity: Severity; code: string }>): SeverityTally {
+  const t: SeverityTally = { errors: 0, warnings: 0, infos: 0, byCode: {} };
+  for (const item of items) {
+    if (item.severity === "error") t.errors++;
+    else if (item.severity === "warning") t.warnings++;
+    else t.infos++;
+    t.byCode[item.code] = (t.byCode[item.code] ?? 0) + 1;
+  }
+  t.byCode = Object.fromEntries(Object.entries(t.byCode).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return t;
+}

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { MAX_SKILL_FILE_BYTES, readSkillFile, type Skill } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
-import { displayPath, formatFileDiagnostics, plural } from "./format-diagnostics.js";
+import { displayPath, formatFileDiagnostics, plural, severityTally } from "./format-diagnostics.js";
 import type { LintedSkill, LintFinding } from "./lint-finding.js";
 import { LONG_BODY_LINES, RULES_WITHIN_LINES, SHORT_DESCRIPTION_WORDS, skillFindings } from "./lint-rules.js";
 import { shelfFindings } from "./lint-shelf.js";
@@ -137,15 +137,7 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 function totals(findings: readonly LintFinding[]): LintReport["totals"] {
-  const t: LintReport["totals"] = { errors: 0, warnings: 0, infos: 0, byCode: {} };
-  for (const f of findings) {
-    if (f.severity === "error") t.errors++;
-    else if (f.severity === "warning") t.warnings++;
-    else t.infos++;
-    t.byCode[f.code] = (t.byCode[f.code] ?? 0) + 1;
-  }
-  t.byCode = Object.fromEntries(Object.entries(t.byCode).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return t;
+  return severityTally(findings);
 }
 
 function human(report: LintReport, targets: readonly string[], ctx: CommandContext): string {

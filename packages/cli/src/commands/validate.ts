@@ -26,7 +26,7 @@ import {
 } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
-import { displayPath, formatFileDiagnostics, plural } from "./format-diagnostics.js";
+import { displayPath, formatFileDiagnostics, plural, severityTally } from "./format-diagnostics.js";
 
 export const HELP = `Usage: skillshelf validate [paths...] [--strict] [--json]
 
@@ -259,27 +259,9 @@ function problem(file: string, message: string): FileReport {
 }
 
 function totals(files: readonly FileReport[]): ValidateReport["totals"] {
-  const t: ValidateReport["totals"] = {
-    files: files.length,
-    ok: 0,
-    warning: 0,
-    error: 0,
-    errors: 0,
-    warnings: 0,
-    infos: 0,
-    byCode: {},
-  };
-  for (const file of files) {
-    t[file.status]++;
-    for (const d of file.diagnostics) {
-      if (d.severity === "error") t.errors++;
-      else if (d.severity === "warning") t.warnings++;
-      else t.infos++;
-      t.byCode[d.code] = (t.byCode[d.code] ?? 0) + 1;
-    }
-  }
-  t.byCode = Object.fromEntries(Object.entries(t.byCode).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return t;
+  const status = { ok: 0, warning: 0, error: 0 };
+  for (const file of files) status[file.status]++;
+  return { files: files.length, ...status, ...severityTally(files.flatMap((f) => f.diagnostics)) };
 }
 
 function human(report: ValidateReport, targets: readonly string[], ctx: CommandContext): string {
