@@ -37,6 +37,7 @@ import { recency, type UsageStore } from "../usage/store.js";
 import {
   type CoverageTuning,
   DEFAULT_COVERAGE_TUNING,
+  everyday,
   informativeness,
   lexicalScore,
   queryInformativeMass,
@@ -67,7 +68,7 @@ export interface MatchTuning extends IndexTuning, CoverageTuning {
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
   ...DEFAULT_COVERAGE_TUNING,
-  minScore: 0.2,
+  minScore: 0.21,
   margin: 0.01,
   triggerFloor: 0.7,
   nameFloor: 0.6,
@@ -304,7 +305,8 @@ function score(
   const analysis = analyze(message);
   const input = triggerInput(analysis.canonical, analysis.normalized);
 
-  // The message's distinct known words (unknown words cannot match anything).
+  // The message's distinct known words (unknown words cannot match anything); each word's
+  // informativeness is the lesser of the shelf's and everyday language's (coverage.ts).
   const queryIds: number[] = [];
   const queryWords: string[] = [];
   const queryInfo: number[] = [];
@@ -315,14 +317,16 @@ function score(
     if (seenTerms.has(term)) return;
     seenTerms.add(term);
     const id = lexical.termIds.get(term);
+    const word = analysis.words[i] as string;
+    const general = everyday(word, term, tuning);
     if (!knownTerm(lexical, id)) {
       exampleQueryWeight += lexical.exampleUnseenIdf;
-      unknownWords++;
+      unknownWords += general;
       return;
     }
     queryIds.push(id);
-    queryInfo.push(informativeness(lexical, id));
-    queryWords.push(analysis.words[i] as string);
+    queryInfo.push(Math.min(informativeness(lexical, id), general));
+    queryWords.push(word);
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
 
