@@ -96,3 +96,29 @@ describe("familiarity: a request judged against the shelf's own examples", () =>
     }
   });
 });
+
+describe("familiarity is learned from the shelf, at any size", () => {
+  const filler = (i: number) =>
+    testSkill({
+      name: `team-${i}`,
+      description: `Weekly report for team ${i} about topic${i}.`,
+      examples: [`send the weekly report for team ${i}`, `when is the topic${i} report due`],
+    });
+  const garage = testSkill({
+    name: "car-service",
+    description: "Book a service for your car at a garage.",
+    examples: ["book a service for my car", "find a garage for my car"],
+  });
+  for (const size of [20, 2_000]) {
+    it(`at ${size} skills: an unfamiliar request is a near-miss, a familiar one a candidate`, () => {
+      const skills = [garage, ...Array.from({ length: size - 1 }, (_, i) => filler(i))];
+      const matcher = createMatcher();
+      const unfamiliar = matcher.match(skills, "which garage band won the grammy award", { nearMisses: 2 });
+      expect(unfamiliar.candidates).toEqual([]);
+      expect(unfamiliar.rejected?.[0]).toEqual(
+        expect.objectContaining({ name: "car-service", reason: "unfamiliar-request" }),
+      );
+      expect(matcher.match(skills, "find a garage near me").candidates[0]?.name).toBe("car-service");
+    });
+  }
+});

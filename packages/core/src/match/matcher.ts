@@ -452,7 +452,7 @@ function score(
       queryMass,
       tuning,
     );
-    // Only words common across the shelf's skills matched: overlap, not evidence.
+    // Only words common across the shelf's skills or in everyday language matched: overlap, not evidence.
     const generic = lex > 0 && (lexTop[s] as number) < tuning.genericWord;
     let base = generic ? 0 : lex;
     if (semantic)
