@@ -242,9 +242,11 @@ export interface Rejected {
   score: number;
   /**
    * `generic-words`: only words common across the shelf's skills matched ("write", "help",
-   * "写"); `below-threshold`: the evidence was under `minScore`.
+   * "写"); `unfamiliar-request`: its evidence was enough, but much of the request is in words
+   * the shelf does not use, far more than in the shelf's own examples; `below-threshold`: the
+   * evidence was under `minScore`.
    */
-  reason: "generic-words" | "below-threshold";
+  reason: "generic-words" | "unfamiliar-request" | "below-threshold";
   /** The message words it matched. */
   terms: string[];
 }

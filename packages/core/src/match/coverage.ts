@@ -10,18 +10,24 @@
  * cover. Because the unit is relative to the shelf, a word used by a quarter of 20 skills and
  * one used by 1 % of 10,000 weigh about the same, in any script the tokenizer reads.
  *
- * A word no skill uses counts as fully informative (`unknownWordWeight` = 1): the shelf
- * cannot explain it. The informative part is capped at `informativePart` words' worth, so a
- * long, detailed request is not punished for its detail, only a short one for its
- * unexplained core.
+ * The shelf only knows its own words, and a small shelf takes a common word one skill happens
+ * to use for a distinctive one. So each word's informativeness is also capped by how common
+ * it is in everyday language (everyday-words.ts, `everydayWords`): a word no skill uses counts
+ * as much as it says in general ("tell" little, "passport" fully: the shelf cannot explain
+ * it), and a known word counts the lesser of its shelf and everyday informativeness.
+ * The informative part is capped at `informativePart` words' worth, so a long, detailed
+ * request is not punished for its detail, only a short one for its unexplained core.
  */
+import { everydayInformativeness } from "./everyday-words.js";
 import type { LexicalIndex } from "./lexical-index.js";
 
 export interface CoverageTuning {
   /** Exponent of the coverage discount (0 = evidence alone, as BM25). */
   coverageWeight: number;
-  /** Informativeness of a message word no skill uses (1 = as telling as a word one skill uses). */
+  /** Weight of a message word no skill uses (times its everyday informativeness, or 1 without `everydayWords`). */
   unknownWordWeight: number;
+  /** Cap each word's informativeness by how common it is in everyday English or Chinese (everyday-words.ts). */
+  everydayWords: boolean;
   /** The informative part of a message, in words one skill uses: coverage is measured against at most this. */
   informativePart: number;
   /** A word whose informativeness is below this is generic on this shelf (never evidence on its own). */
@@ -31,6 +37,7 @@ export interface CoverageTuning {
 export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
   coverageWeight: 0.25,
   unknownWordWeight: 1,
+  everydayWords: true,
   informativePart: 4,
   genericWord: 0.4,
 };
@@ -40,7 +47,15 @@ export function informativeness(index: LexicalIndex, id: number): number {
   return Math.min(1, (index.idf[id] as number) / index.uniqueIdf);
 }
 
-/** The message's informative mass: its known words' informativeness plus its unknown words', capped. */
+/** A message word's everyday informativeness (1 when `everydayWords` is off). */
+export function everyday(word: string, term: string, tuning: CoverageTuning): number {
+  return tuning.everydayWords ? everydayInformativeness(word, term) : 1;
+}
+
+/**
+ * The message's informative mass: its known words' informativeness plus its unknown words'
+ * (`unknown` = their summed everyday informativeness), capped.
+ */
 export function queryInformativeMass(
   known: readonly number[],
   unknown: number,

@@ -10,8 +10,10 @@
  *   clauses), when_to_use, triggers, examples and the start of the body, read as evidence:
  *   the matched words' idf × saturated tf, in units of one word only one skill uses, times
  *   how much of the message's informative part those words cover (coverage.ts), squashed to
- *   0‥1. Words common across the shelf's own skills are generic: a skill that only generic
- *   words point at is never a lexical candidate ("only generic words matched").
+ *   0‥1. Words common across the shelf's own skills or in everyday language are generic: a
+ *   skill that only generic words point at is never a lexical candidate ("only generic words
+ *   matched"). A skill with examples keeps its evidence only in proportion to how familiar
+ *   the request is to the shelf, measured against its own examples (familiarity.ts).
  * - `semantic`: cosine similarity from the host's `embed` function. `match()` is synchronous
  *   and never waits on a model: `matchAsync()` embeds the message (and each skill once, cached
  *   per Skill object; `prepare()` does it ahead of time), or a host passes the message's
@@ -37,10 +39,12 @@ import { recency, type UsageStore } from "../usage/store.js";
 import {
   type CoverageTuning,
   DEFAULT_COVERAGE_TUNING,
+  everyday,
   informativeness,
   lexicalScore,
   queryInformativeMass,
 } from "./coverage.js";
+import { familiarity, referenceKnownShare } from "./familiarity.js";
 import { DEFAULT_INDEX_TUNING, type IndexTuning, knownTerm, type LexicalIndex } from "./lexical-index.js";
 import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
@@ -62,17 +66,20 @@ export interface MatchTuning extends IndexTuning, CoverageTuning {
   exampleMatch: number;
   /** Share of the final score given to the semantic signal when `embed` is used. */
   semanticWeight: number;
+  /** Judge a request's familiarity against the shelf's own examples (familiarity.ts). */
+  familiarity: boolean;
 }
 
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
   ...DEFAULT_COVERAGE_TUNING,
-  minScore: 0.2,
+  minScore: 0.18,
   margin: 0.01,
   triggerFloor: 0.7,
   nameFloor: 0.6,
   exampleMatch: 0.7,
   semanticWeight: 0.5,
+  familiarity: true,
 };
 
 export interface MatcherOptions extends Partial<Omit<MatchTuning, "fields">> {
@@ -127,6 +134,10 @@ interface Prepared {
    * body is read on first use is a slower object to read fields from.
    */
   hidden: Uint8Array;
+  /** 1 for a skill with examples: the skills judged by familiarity. */
+  exampled: Uint8Array;
+  /** The shelf's reference known share (familiarity.ts), computed on the first match. */
+  reference?: number;
   // Scratch buffers reused across messages (match is synchronous, so never shared).
   lexScore: Float64Array;
   lexMask: Int32Array;
@@ -269,6 +280,7 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     nameAnchored,
     diagnostics,
     hidden: Uint8Array.from(skills, (skill) => (skill.disableModelInvocation || skill.role ? 1 : 0)),
+    exampled: Uint8Array.from(skills, (skill) => (skill.examples.length > 0 ? 1 : 0)),
     lexScore: new Float64Array(skills.length),
     lexMask: new Int32Array(skills.length),
     lexCover: new Float64Array(skills.length),
@@ -304,25 +316,31 @@ function score(
   const analysis = analyze(message);
   const input = triggerInput(analysis.canonical, analysis.normalized);
 
-  // The message's distinct known words (unknown words cannot match anything).
+  // The message's distinct known words (unknown words cannot match anything); each word's
+  // informativeness is the lesser of the shelf's and everyday language's (coverage.ts), and
+  // the everyday informativeness of the known and the unknown words gives the known share.
   const queryIds: number[] = [];
   const queryWords: string[] = [];
   const queryInfo: number[] = [];
   let unknownWords = 0;
+  let knownWords = 0;
   let exampleQueryWeight = 0;
   const seenTerms = new Set<string>();
   analysis.terms.forEach((term, i) => {
     if (seenTerms.has(term)) return;
     seenTerms.add(term);
     const id = lexical.termIds.get(term);
+    const word = analysis.words[i] as string;
+    const general = everyday(word, term, tuning);
     if (!knownTerm(lexical, id)) {
       exampleQueryWeight += lexical.exampleUnseenIdf;
-      unknownWords++;
+      unknownWords += general;
       return;
     }
+    knownWords += general;
     queryIds.push(id);
-    queryInfo.push(informativeness(lexical, id));
-    queryWords.push(analysis.words[i] as string);
+    queryInfo.push(Math.min(informativeness(lexical, id), general));
+    queryWords.push(word);
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
 
@@ -407,6 +425,11 @@ function score(
   for (const s of nameHits.keys()) addToPool(s);
   if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) addToPool(s);
   const queryMass = queryInformativeMass(queryInfo, unknownWords, tuning);
+  let familiar = 1;
+  if (tuning.familiarity && lexical.exampleCount > 0 && knownWords + unknownWords > 0) {
+    p.reference ??= referenceKnownShare(lexical, tuning.everydayWords);
+    familiar = familiarity(knownWords / (knownWords + unknownWords), p.reference);
+  }
   const nearMisses = call.nearMisses ?? 0;
   const misses: Miss[] = [];
   let passing = 0;
@@ -419,10 +442,17 @@ function score(
     // Evidence: how much distinctive text the message shares with the skill, in units of one
     // fully saturated match of a word only one skill uses (the same scale for a shelf of 9
     // skills and of 10,000), discounted by the share of the message's informative part it
-    // leaves unexplained (coverage.ts), squashed to 0‥1.
+    // leaves unexplained (coverage.ts), and for a skill with examples by how unfamiliar the
+    // request is to the shelf (familiarity.ts), squashed to 0‥1.
     const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
-    const lex = lexicalScore(evidence, lexCover[s] as number, queryMass, tuning);
-    // Only words common across the shelf's skills matched: overlap, not evidence.
+    const judged = familiar < 1 && p.exampled[s] === 1;
+    const lex = lexicalScore(
+      judged ? evidence * familiar : evidence,
+      lexCover[s] as number,
+      queryMass,
+      tuning,
+    );
+    // Only words common across the shelf's skills or in everyday language matched: overlap, not evidence.
     const generic = lex > 0 && (lexTop[s] as number) < tuning.genericWord;
     let base = generic ? 0 : lex;
     if (semantic)
@@ -442,7 +472,18 @@ function score(
       passLex[passing] = lex;
       passing++;
     } else if (nearMisses > 0) {
-      keepBest(misses, nearMisses, { index: s, score: round(generic ? lex : total), lex, generic });
+      // Unfamiliar: it would have been a candidate on its evidence alone.
+      const unfamiliar =
+        !generic &&
+        judged &&
+        lexicalScore(evidence, lexCover[s] as number, queryMass, tuning) >= tuning.minScore;
+      keepBest(misses, nearMisses, {
+        index: s,
+        score: round(generic ? lex : total),
+        lex,
+        generic,
+        unfamiliar,
+      });
     }
   }
   pool.length = lexicalCount;
@@ -473,6 +514,7 @@ interface Scored {
 /** A skill some signal touched that is not a candidate. */
 interface Miss extends Scored {
   generic: boolean;
+  unfamiliar: boolean;
 }
 
 /** Keep the `size` best misses in `list`, best first (a few; insertion is enough). */
@@ -497,7 +539,7 @@ function rejection(p: Prepared, miss: Miss, found: Found): Rejected {
   return {
     name: (p.skills[miss.index] as Skill).name,
     score: miss.score,
-    reason: miss.generic ? "generic-words" : "below-threshold",
+    reason: miss.generic ? "generic-words" : miss.unfamiliar ? "unfamiliar-request" : "below-threshold",
     terms: matchedWords(p, miss.index, found),
   };
 }

