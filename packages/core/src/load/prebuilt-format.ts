@@ -18,7 +18,7 @@ import type { Diagnostic, ParseMode, Severity } from "../types.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
 /** Bumped whenever the layout or the meaning of a stored field changes. */
-export const PREBUILT_VERSION = 1;
+export const PREBUILT_VERSION = 2;
 
 export interface StoredSource {
   /** Relative to the shelf's root (`/`-separated) when inside it, else absolute. */
@@ -41,6 +41,11 @@ export interface StoredFile {
   lost?: true;
   /** The index's terms for the skill: [start, length] in the file's int32 section, ids into `index.terms`. */
   terms?: [number, number];
+  /**
+   * The skill's name as a phrase trigger reads it (its words stemmed, joined by one space):
+   * the same analysis as the terms, so used only where they are.
+   */
+  namePhrase?: string;
 }
 
 export interface StoredIndex {
@@ -124,6 +129,14 @@ function badSkillField(skill: Record<string, unknown>): string | undefined {
 }
 
 const HASH = /^[0-9a-f]{64}$/u;
+
+/** What canonicalForm gives: words (no space in them) joined by one space, or nothing; never longer than a trigger may be. */
+const PHRASE_FORM = /^(?:[^\s]+(?: [^\s]+)*)?$/u;
+const MAX_PHRASE_FORM = 1024;
+
+function isPhraseForm(value: unknown): boolean {
+  return typeof value === "string" && value.length <= MAX_PHRASE_FORM && PHRASE_FORM.test(value);
+}
 
 /**
  * How deep a stored value may nest: what the parser itself lets through (a frontmatter is
@@ -246,6 +259,8 @@ function checkFile(file: unknown, at: string): void {
     )
   )
     fail(`${at}.terms`, "not [start, length]");
+  if (file.namePhrase !== undefined && !isPhraseForm(file.namePhrase))
+    fail(`${at}.namePhrase`, "not a phrase form (words joined by single spaces)");
   if (!Array.isArray(file.diagnostics)) fail(`${at}.diagnostics`, "not a list");
   for (let i = 0; i < file.diagnostics.length; i++) {
     const d: unknown = file.diagnostics[i];

@@ -179,6 +179,54 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("a tampered name phrase steers routing at most: the skill it routes to is offered and activated from its file", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(
+      skills,
+      "deploy-prod",
+      USER_ONLY.replace("allowed-tools: Read", "allowed-tools: Read\nuser-invocable: true"),
+    );
+    await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    // The stored phrase is what the name trigger tests: "kubernetes" now "mentions" pdf-tools.
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files) if (file.skill.name === "pdf-tools") file.namePhrase = "kubernet";
+      for (const file of doc.files) if (file.skill.name === "deploy-prod") file.namePhrase = "kubernet";
+    });
+    const shelf = await createShelf(options);
+    const message = "scale the kubernetes cluster";
+    expect(scanned.match(message).candidates.map((c) => c.name)).not.toContain("pdf-tools");
+    expect(shelf.match(message).candidates.map((c) => c.name)).toContain("pdf-tools");
+    const plan = shelf.session({ message, tools: ["Read"] }).plan();
+    const pdfTool = plan.tools.find((t) => t.name === "skill_pdf-tools");
+    expect(pdfTool?.description).toContain("Makes PDF files from markdown.");
+    // A user-only skill stays user-only whatever routes to it.
+    expect(plan.tools.map((t) => t.name)).not.toContain("skill_deploy-prod");
+    const session = shelf.session({ message, tools: ["Read"] });
+    expect(session.activate("deploy-prod", { by: "model" }).status).toBe("error");
+    expect(codes(shelf.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    await shelf.close();
+    await scanned.close();
+  });
+
+  it("name phrases read by another analysis are not used (the names are stemmed again)", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    await editStored(prebuilt, (doc) => {
+      doc.index.probe = ["another", "stemmer"];
+      doc.files[0].namePhrase = "kubernet";
+    });
+    const shelf = await createShelf(options);
+    for (const message of ["scale the kubernetes cluster", "use the pdf tools"])
+      expect(shelf.match(message)).toEqual(scanned.match(message));
+    await shelf.close();
+    await scanned.close();
+  });
+
   it("carries no bodies: a body is read from its file when first needed, and activation gets it", async () => {
     const { root, skills, options, prebuilt } = await project();
     await writeSkill(skills, "release-notes", RICH);
@@ -439,6 +487,22 @@ describe("prebuilt shelf", () => {
           );
         },
         /files\[0\]\.skill\.extra: nested deeper than 260 levels/u,
+      ],
+      [
+        "a name phrase that is not a phrase form (two spaces)",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].namePhrase = "releas  note";
+          }),
+        /files\[0\]\.namePhrase/u,
+      ],
+      [
+        "a name phrase that is not a string",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].namePhrase = ["releas", "note"];
+          }),
+        /files\[0\]\.namePhrase/u,
       ],
       [
         "a loader field smuggled in",

@@ -195,12 +195,13 @@ function prebuiltSource(
       };
     },
     adopted(skill: Skill, file: string) {
-      const run = termsUsable ? byFile.get(file)?.terms : undefined;
+      const recorded = termsUsable ? byFile.get(file) : undefined;
+      const run = recorded?.terms;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
       const { map, vocabulary } = mapTerms();
       const terms = remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning);
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, recorded?.namePhrase);
     },
   };
 }

@@ -23,6 +23,7 @@ import {
   type SkillTerms,
   skillTerm,
 } from "./lexical-index.js";
+import { canonicalForm } from "./tokenize.js";
 import { type CompiledTrigger, compileTrigger } from "./triggers.js";
 import { sharedVocabulary, type Vocabulary } from "./vocabulary.js";
 
@@ -58,6 +59,8 @@ interface PreRead {
   terms: SkillTerms;
   vocabulary: Vocabulary;
   tuning: string;
+  /** The name's phrase form ({@link canonicalForm} of it), read with the same analysis as the terms. */
+  namePhrase?: string;
 }
 const preRead = new WeakMap<Skill, PreRead>();
 
@@ -77,8 +80,19 @@ export function seedSkillTerms(
   terms: SkillTerms,
   vocabulary: Vocabulary,
   tuningKey: string,
+  namePhrase?: string,
 ): void {
-  preRead.set(skill, { terms, vocabulary, tuning: tuningKey });
+  preRead.set(skill, {
+    terms,
+    vocabulary,
+    tuning: tuningKey,
+    ...(namePhrase !== undefined && { namePhrase }),
+  });
+}
+
+/** The text a skill's name is compiled from as a phrase trigger. */
+export function nameTriggerSource(skill: Skill): string {
+  return skill.name.replace(/\*/gu, " ");
 }
 
 export class SkillIndexCache {
@@ -153,9 +167,16 @@ export class SkillIndexCache {
     };
     const triggers = compile(skill.triggers, "triggers");
     const exclusions = compile(skill.exclusions, "exclusions");
-    const name = compileTrigger(skill.name.replace(/\*/gu, " "));
     const seeded = preRead.get(skill);
     const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
+    const nameSource = nameTriggerSource(skill);
+    const phrase = usable ? seeded.namePhrase : undefined;
+    const name = compileTrigger(
+      nameSource,
+      phrase === undefined
+        ? canonicalForm
+        : (part) => (part === nameSource.trim() ? phrase : canonicalForm(part)),
+    );
     return {
       terms: usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning),
       triggers,
