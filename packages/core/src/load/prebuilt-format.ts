@@ -42,10 +42,11 @@ export interface StoredFile {
   /** The index's terms for the skill: [start, length] in the file's int32 section, ids into `index.terms`. */
   terms?: [number, number];
   /**
-   * The skill's name as a phrase trigger reads it (its words stemmed, joined by one space):
-   * the same analysis as the terms, so used only where they are.
+   * How the parts of the skill's name, triggers and exclusions read as phrases (their words
+   * stemmed, joined by one space), as pairs `[text, form, …]`: the same analysis as the
+   * terms, so used only where they are.
    */
-  namePhrase?: string;
+  phrases?: string[];
 }
 
 export interface StoredIndex {
@@ -134,8 +135,15 @@ const HASH = /^[0-9a-f]{64}$/u;
 const PHRASE_FORM = /^(?:[^\s]+(?: [^\s]+)*)?$/u;
 const MAX_PHRASE_FORM = 1024;
 
-function isPhraseForm(value: unknown): boolean {
-  return typeof value === "string" && value.length <= MAX_PHRASE_FORM && PHRASE_FORM.test(value);
+function arePhrasePairs(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length % 2 !== 0) return false;
+  for (let i = 0; i < value.length; i += 2) {
+    const text: unknown = value[i];
+    const form: unknown = value[i + 1];
+    if (typeof text !== "string" || text.length > MAX_PHRASE_FORM) return false;
+    if (typeof form !== "string" || form.length > MAX_PHRASE_FORM || !PHRASE_FORM.test(form)) return false;
+  }
+  return true;
 }
 
 /**
@@ -259,8 +267,8 @@ function checkFile(file: unknown, at: string): void {
     )
   )
     fail(`${at}.terms`, "not [start, length]");
-  if (file.namePhrase !== undefined && !isPhraseForm(file.namePhrase))
-    fail(`${at}.namePhrase`, "not a phrase form (words joined by single spaces)");
+  if (file.phrases !== undefined && !arePhrasePairs(file.phrases))
+    fail(`${at}.phrases`, "not pairs of a text and its phrase form (words joined by single spaces)");
   if (!Array.isArray(file.diagnostics)) fail(`${at}.diagnostics`, "not a list");
   for (let i = 0; i < file.diagnostics.length; i++) {
     const d: unknown = file.diagnostics[i];

@@ -179,7 +179,7 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
-  it("a tampered name phrase steers routing at most: the skill it routes to is offered and activated from its file", async () => {
+  it("a tampered phrase form steers routing at most: the skill it routes to is offered and activated from its file", async () => {
     const { root, skills, options, prebuilt } = await project();
     await writeSkill(skills, "release-notes", RICH);
     await writeSkill(
@@ -192,13 +192,21 @@ describe("prebuilt shelf", () => {
     const scanned = await createShelf({ ...options, prebuilt: false });
     // The stored phrase is what the name trigger tests: "kubernetes" now "mentions" pdf-tools.
     await editStored(prebuilt, (doc) => {
-      for (const file of doc.files) if (file.skill.name === "pdf-tools") file.namePhrase = "kubernet";
-      for (const file of doc.files) if (file.skill.name === "deploy-prod") file.namePhrase = "kubernet";
+      for (const file of doc.files)
+        if (file.skill.name === "pdf-tools" || file.skill.name === "deploy-prod")
+          file.phrases = [file.skill.name, "kubernet"];
+      // A trigger's form too: "release notes" now reads as "cluster".
+      for (const file of doc.files)
+        if (file.skill.name === "release-notes") file.phrases = ["release notes", "cluster"];
     });
     const shelf = await createShelf(options);
     const message = "scale the kubernetes cluster";
-    expect(scanned.match(message).candidates.map((c) => c.name)).not.toContain("pdf-tools");
-    expect(shelf.match(message).candidates.map((c) => c.name)).toContain("pdf-tools");
+    const scannedNames = scanned.match(message).candidates.map((c) => c.name);
+    expect(scannedNames).not.toContain("pdf-tools");
+    expect(scannedNames).not.toContain("release-notes");
+    const routed = shelf.match(message).candidates.map((c) => c.name);
+    expect(routed).toContain("pdf-tools");
+    expect(routed).toContain("release-notes");
     const plan = shelf.session({ message, tools: ["Read"] }).plan();
     const pdfTool = plan.tools.find((t) => t.name === "skill_pdf-tools");
     expect(pdfTool?.description).toContain("Makes PDF files from markdown.");
@@ -211,14 +219,14 @@ describe("prebuilt shelf", () => {
     await scanned.close();
   });
 
-  it("name phrases read by another analysis are not used (the names are stemmed again)", async () => {
+  it("phrase forms read by another analysis are not used (names and triggers are stemmed again)", async () => {
     const { root, skills, options, prebuilt } = await project();
     await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));
     await buildPrebuiltShelf({ root, userDirs: [] });
     const scanned = await createShelf({ ...options, prebuilt: false });
     await editStored(prebuilt, (doc) => {
       doc.index.probe = ["another", "stemmer"];
-      doc.files[0].namePhrase = "kubernet";
+      doc.files[0].phrases = ["pdf-tools", "kubernet"];
     });
     const shelf = await createShelf(options);
     for (const message of ["scale the kubernetes cluster", "use the pdf tools"])
@@ -489,20 +497,20 @@ describe("prebuilt shelf", () => {
         /files\[0\]\.skill\.extra: nested deeper than 260 levels/u,
       ],
       [
-        "a name phrase that is not a phrase form (two spaces)",
+        "a phrase form that is not one (two spaces)",
         (f) =>
           editStored(f, (doc) => {
-            doc.files[0].namePhrase = "releas  note";
+            doc.files[0].phrases = ["release-notes", "releas  note"];
           }),
-        /files\[0\]\.namePhrase/u,
+        /files\[0\]\.phrases/u,
       ],
       [
-        "a name phrase that is not a string",
+        "phrases that are not pairs of strings",
         (f) =>
           editStored(f, (doc) => {
-            doc.files[0].namePhrase = ["releas", "note"];
+            doc.files[0].phrases = ["release-notes", "releas note", "release notes"];
           }),
-        /files\[0\]\.namePhrase/u,
+        /files\[0\]\.phrases/u,
       ],
       [
         "a loader field smuggled in",

@@ -201,7 +201,7 @@ function prebuiltSource(
       const { map, vocabulary } = mapTerms();
       const terms = remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, recorded?.namePhrase);
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, recorded?.phrases);
     },
   };
 }

@@ -59,8 +59,8 @@ interface PreRead {
   terms: SkillTerms;
   vocabulary: Vocabulary;
   tuning: string;
-  /** The name's phrase form ({@link canonicalForm} of it), read with the same analysis as the terms. */
-  namePhrase?: string;
+  /** Phrase forms of the name's and the triggers' parts, read with the same analysis as the terms (see {@link phraseFormsOf}). */
+  phrases?: readonly string[];
 }
 const preRead = new WeakMap<Skill, PreRead>();
 
@@ -80,18 +80,41 @@ export function seedSkillTerms(
   terms: SkillTerms,
   vocabulary: Vocabulary,
   tuningKey: string,
-  namePhrase?: string,
+  phrases?: readonly string[],
 ): void {
   preRead.set(skill, {
     terms,
     vocabulary,
     tuning: tuningKey,
-    ...(namePhrase !== undefined && { namePhrase }),
+    ...(phrases !== undefined && { phrases }),
   });
 }
 
+/**
+ * The phrase form ({@link canonicalForm}) of every part of the skill's name, triggers and
+ * exclusions that compiling them stems, as pairs: `[text, form, text, form, …]`. A prebuilt
+ * shelf records them, so its first index build stems nothing of the skills.
+ */
+export function phraseFormsOf(skill: Skill): string[] {
+  const pairs: string[] = [];
+  const record = (part: string) => {
+    const form = canonicalForm(part);
+    if (formIn(pairs, part) === undefined) pairs.push(part, form);
+    return form;
+  };
+  compileTrigger(nameTriggerSource(skill), record);
+  for (const source of skill.triggers) compileTrigger(source, record);
+  for (const source of skill.exclusions) compileTrigger(source, record);
+  return pairs;
+}
+
+function formIn(pairs: readonly string[], part: string): string | undefined {
+  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i] === part) return pairs[i + 1];
+  return undefined;
+}
+
 /** The text a skill's name is compiled from as a phrase trigger. */
-export function nameTriggerSource(skill: Skill): string {
+function nameTriggerSource(skill: Skill): string {
   return skill.name.replace(/\*/gu, " ");
 }
 
@@ -147,11 +170,16 @@ export class SkillIndexCache {
   }
 
   private read(skill: Skill): SkillEntry {
+    const seeded = preRead.get(skill);
+    const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
+    const phrases = usable ? seeded.phrases : undefined;
+    const phraseForm =
+      phrases === undefined ? canonicalForm : (part: string) => formIn(phrases, part) ?? canonicalForm(part);
     const diagnostics: Diagnostic[] = [];
     const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
       const out: CompiledTrigger[] = [];
       for (const source of list) {
-        const result = compileTrigger(source);
+        const result = compileTrigger(source, phraseForm);
         if (result.ok) out.push(result.trigger);
         else
           diagnostics.push({
@@ -167,16 +195,7 @@ export class SkillIndexCache {
     };
     const triggers = compile(skill.triggers, "triggers");
     const exclusions = compile(skill.exclusions, "exclusions");
-    const seeded = preRead.get(skill);
-    const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
-    const nameSource = nameTriggerSource(skill);
-    const phrase = usable ? seeded.namePhrase : undefined;
-    const name = compileTrigger(
-      nameSource,
-      phrase === undefined
-        ? canonicalForm
-        : (part) => (part === nameSource.trim() ? phrase : canonicalForm(part)),
-    );
+    const name = compileTrigger(nameTriggerSource(skill), phraseForm);
     return {
       terms: usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning),
       triggers,
