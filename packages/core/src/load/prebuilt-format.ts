@@ -14,7 +14,7 @@
  * wrong type there must give a located error, not a crash three modules later.
  */
 import { MAX_YAML_DEPTH } from "../parse/limits.js";
-import type { Diagnostic, ParseMode, Severity } from "../types.js";
+import type { Diagnostic, ParseMode } from "../types.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
 /** Bumped whenever the layout or the meaning of a stored field changes. */
@@ -84,9 +84,11 @@ const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFini
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+// Indexed loops, not for…of: the check runs once per skill of a cold start, in code the engine
+// has not optimised yet, where an iterator per array was a visible part of it.
 function isStringList(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
-  for (const item of v) if (typeof item !== "string") return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") return false;
   return true;
 }
 
@@ -95,7 +97,6 @@ function isStringMap(v: unknown): boolean {
   for (const key in v) if (typeof v[key] !== "string") return false;
   return true;
 }
-const SEVERITIES: readonly Severity[] = ["error", "warning", "info"];
 
 /**
  * The skill fields core reads, and their types (optional ones may be absent). Others are
@@ -121,7 +122,8 @@ function badSkillField(skill: Record<string, unknown>): string | undefined {
   if (typeof s.role !== "boolean") return "role";
   if (!isNumber(s.priority)) return "priority";
   if (!isObject(s.extra)) return "extra";
-  for (const key of OPTIONAL_STRINGS) if (s[key] !== undefined && typeof s[key] !== "string") return key;
+  const optional = badOptionalString(s);
+  if (optional !== undefined) return optional;
   if (s.metadata !== undefined && !isStringMap(s.metadata)) return "metadata";
   if (s.context !== undefined && s.context !== "fork") return "context";
   if (s.paths !== undefined && !isStringList(s.paths)) return "paths";
@@ -157,24 +159,26 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (limit === 0) return true;
   if (Array.isArray(value)) {
-    for (const item of value) if (nestedDeeperThan(item, limit - 1)) return true;
+    for (let i = 0; i < value.length; i++) if (nestedDeeperThan(value[i], limit - 1)) return true;
     return false;
   }
   for (const key in value)
     if (nestedDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
   return false;
 }
-const OPTIONAL_STRINGS = [
-  "license",
-  "compatibility",
-  "whenToUse",
-  "argumentHint",
-  "version",
-  "model",
-  "agent",
-  "effort",
-  "group",
-] as const;
+/** The optional string fields, each read by name (a loop over their names was keyed loads). */
+function badOptionalString(s: Record<string, unknown>): string | undefined {
+  if (s.license !== undefined && typeof s.license !== "string") return "license";
+  if (s.compatibility !== undefined && typeof s.compatibility !== "string") return "compatibility";
+  if (s.whenToUse !== undefined && typeof s.whenToUse !== "string") return "whenToUse";
+  if (s.argumentHint !== undefined && typeof s.argumentHint !== "string") return "argumentHint";
+  if (s.version !== undefined && typeof s.version !== "string") return "version";
+  if (s.model !== undefined && typeof s.model !== "string") return "model";
+  if (s.agent !== undefined && typeof s.agent !== "string") return "agent";
+  if (s.effort !== undefined && typeof s.effort !== "string") return "effort";
+  if (s.group !== undefined && typeof s.group !== "string") return "group";
+  return undefined;
+}
 
 /** Fields the loader sets itself: a stored skill must not bring its own. */
 const LOADER_FIELDS = ["scope", "file", "dir", "locked"];
@@ -238,7 +242,8 @@ export function checkStoredShelf(value: unknown): StoredShelf {
       fail(`sources[${i}]`, "not { dir, scope }");
   });
   if (!Array.isArray(value.files)) fail("files", "not a list");
-  for (const [i, file] of value.files.entries()) checkFile(file, `files[${i}]`);
+  const files: unknown[] = value.files;
+  for (let i = 0; i < files.length; i++) checkFile(files[i], i);
   if (value.index !== undefined) {
     const index = value.index;
     if (!isObject(index)) fail("index", "not an object");
@@ -249,7 +254,9 @@ export function checkStoredShelf(value: unknown): StoredShelf {
   return value as unknown as StoredShelf;
 }
 
-function checkFile(file: unknown, at: string): void {
+function checkFile(file: unknown, index: number): void {
+  // Only a failure needs the place as text.
+  const at = `files[${index}]`;
   if (!isObject(file)) fail(at, "not an object");
   if (!isString(file.path) || file.path === "") fail(`${at}.path`, "not a path");
   if (!isNumber(file.size)) fail(`${at}.size`, "not a number");
@@ -274,7 +281,7 @@ function checkFile(file: unknown, at: string): void {
     const d: unknown = file.diagnostics[i];
     if (
       !isObject(d) ||
-      !SEVERITIES.includes(d.severity as Severity) ||
+      (d.severity !== "error" && d.severity !== "warning" && d.severity !== "info") ||
       !isString(d.code) ||
       !isString(d.message) ||
       !isString(d.file) ||
@@ -290,11 +297,14 @@ function checkFile(file: unknown, at: string): void {
   const bad = badSkillField(skill);
   if (bad !== undefined) fail(`${at}.skill.${bad}`, "missing or of the wrong type");
   for (const key in skill) {
-    if (nestedDeeperThan(skill[key], MAX_STORED_DEPTH))
+    const value = skill[key];
+    if (typeof value === "object" && value !== null && nestedDeeperThan(value, MAX_STORED_DEPTH))
       fail(`${at}.skill.${key}`, `nested deeper than ${MAX_STORED_DEPTH} levels`);
   }
-  for (const key of LOADER_FIELDS)
-    if (key in skill) fail(`${at}.skill.${key}`, "set by the loader, not stored");
+  if ("scope" in skill || "file" in skill || "dir" in skill || "locked" in skill) {
+    for (const key of LOADER_FIELDS)
+      if (key in skill) fail(`${at}.skill.${key}`, "set by the loader, not stored");
+  }
 }
 
 function fail(at: string, message: string): never {
