@@ -63,23 +63,8 @@ function doubleHashedToolName(name: string): string {
  */
 export function skillToolName(name: string): string {
   const direct = SKILL_TOOL_PREFIX + name;
-  if (isPlainToolName(direct) && !RESERVED_TOOL_NAMES.has(direct)) return direct;
+  if (TOOL_NAME_PATTERN.test(direct) && !RESERVED_TOOL_NAMES.has(direct)) return direct;
   return hashedToolName(name);
-}
-
-/**
- * {@link TOOL_NAME_PATTERN}'s test as a loop over the characters: it runs for every skill of
- * a list on a cold start's first plan, where the regex on a just-concatenated string (flattened
- * first) was a visible cost.
- */
-function isPlainToolName(tool: string): boolean {
-  if (tool.length < 1 || tool.length > 64) return false;
-  for (let i = 0; i < tool.length; i++) {
-    const c = tool.charCodeAt(i);
-    const ok = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
-    if (!ok) return false;
-  }
-  return true;
 }
 
 /**
