@@ -20,7 +20,6 @@ const PIECE = new RegExp(
 
 /** Fast estimate: CJK char ≈ 1, word ≈ 1 + length/8, digits ≈ length/3, symbol ≈ 0.7. */
 export function estimateTokens(text: string): number {
-  if (ASCII.test(text)) return estimateAsciiTokens(text);
   let tokens = 0;
   for (const m of text.matchAll(PIECE)) {
     if (m[1] !== undefined) tokens += 1;
@@ -30,35 +29,3 @@ export function estimateTokens(text: string): number {
   }
   return Math.ceil(tokens);
 }
-
-const ASCII = /^[\x00-\x7f]*$/u;
-
-/**
- * The same estimate for ASCII text, as a loop over character codes (letters, digits, white
- * space, the rest symbols): most catalog lines are ASCII, and a cold start's first catalog
- * counts hundreds of them. The sum is taken in the same order, so the result is identical.
- */
-function estimateAsciiTokens(text: string): number {
-  let tokens = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (isAsciiLetter(c)) {
-      const start = i;
-      while (i < text.length && isAsciiLetter(text.charCodeAt(i))) i++;
-      tokens += 1 + Math.floor((i - start) / 8);
-    } else if (c >= 48 && c <= 57) {
-      const start = i;
-      while (i < text.length && isAsciiDigit(text.charCodeAt(i))) i++;
-      tokens += Math.ceil((i - start) / 3);
-    } else {
-      // \s in ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
-      if (!((c >= 9 && c <= 13) || c === 32)) tokens += 0.7;
-      i++;
-    }
-  }
-  return Math.ceil(tokens);
-}
-
-const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-const isAsciiDigit = (c: number) => c >= 48 && c <= 57;
