@@ -3,6 +3,7 @@ import path from "node:path";
 import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { remapSkillTerms } from "../match/lexical-index.js";
+import { sharedVocabulary } from "../match/vocabulary.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type { Diagnostic } from "../types.js";
@@ -609,6 +610,38 @@ describe("prebuilt shelf", () => {
     expect(remapSkillTerms(new Int32Array([1, 2, 3]), new Int32Array(10), 0)).toBeUndefined();
     await shelf.close();
     await scanned.close();
+  });
+});
+
+describe("in a fresh process's vocabulary (the build's term numbers are kept, not mapped)", () => {
+  it("uses the stored terms as they are, and still refuses a malformed run", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    const messages = ["write the release notes for 2.0", "make a pdf from markdown"];
+    const expected = messages.map((m) => scanned.match(m));
+    await scanned.close();
+    for (const tamper of [
+      undefined,
+      (doc: LooseJson, ints: Int32Array) => {
+        const [start, length] = doc.files[0].terms;
+        ints[start + length - 2] = 1 << 30; // an example id far past the vocabulary
+      },
+      (doc: LooseJson, ints: Int32Array) => {
+        ints[doc.files[1].terms[0]] = -7; // a count that no array of terms has
+      },
+    ]) {
+      if (tamper) await editStored(prebuilt, tamper);
+      // A new, empty vocabulary, as in a fresh process (one past a bound of 0 words).
+      sharedVocabulary().read("reset");
+      sharedVocabulary(0);
+      expect(sharedVocabulary().terms).toEqual([]);
+      const shelf = await createShelf(options);
+      expect(messages.map((m) => shelf.match(m))).toEqual(expected);
+      await shelf.close();
+    }
   });
 });
 
