@@ -13,6 +13,7 @@
  * the rest of core reads are checked for their type on the way in: the file is input, and a
  * wrong type there must give a located error, not a crash three modules later.
  */
+import { isAscii } from "node:buffer";
 import { MAX_YAML_DEPTH } from "../parse/limits.js";
 import type { Diagnostic, ParseMode } from "../types.js";
 
@@ -186,9 +187,18 @@ const LOADER_FIELDS = ["scope", "file", "dir", "locked"];
 const MAGIC = Buffer.from("SKSHELF1", "latin1");
 const HEADER_BYTES = MAGIC.length + 4;
 
-/** The file's bytes: the document and the int32 section after it. */
+/**
+ * The file's bytes: the document and the int32 section after it. The document is written in
+ * ASCII (every other character as a `\u` escape), so reading it is a copy of bytes, not a
+ * UTF-8 decode into a two-byte string twice its size.
+ */
 export function encodePrebuiltFile(shelf: StoredShelf, ints: Int32Array): Buffer {
-  return encodeRawPrebuiltFile(JSON.stringify(shelf), ints);
+  return encodeRawPrebuiltFile(asciiJson(JSON.stringify(shelf)), ints);
+}
+
+/** `json` with every character past ASCII written as a `\u` escape (each UTF-16 unit: JSON's own form). */
+function asciiJson(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** The same from the document's text as it is (tests write broken ones). */
@@ -216,7 +226,9 @@ export function decodePrebuiltFile(bytes: Buffer): PrebuiltFileParts {
   if (HEADER_BYTES + length > bytes.length) fail("(header)", "the document is cut short");
   const padded = HEADER_BYTES + length + ((4 - ((HEADER_BYTES + length) % 4)) % 4);
   if ((bytes.length - padded) % 4 !== 0 || padded > bytes.length) fail("(terms)", "not whole int32s");
-  const json = bytes.toString("utf8", HEADER_BYTES, HEADER_BYTES + length);
+  const document = bytes.subarray(HEADER_BYTES, HEADER_BYTES + length);
+  // What `skillshelf build` writes is ASCII; a document written otherwise is still UTF-8.
+  const json = isAscii(document) ? document.toString("latin1") : document.toString("utf8");
   const count = (bytes.length - padded) / 4;
   // A view when the bytes are aligned (a file read whole is), else one copy.
   const at = bytes.byteOffset + padded;

@@ -236,6 +236,27 @@ describe("prebuilt shelf", () => {
     await scanned.close();
   });
 
+  it("writes its document in ASCII and reads every character back; a UTF-8 document reads too", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    const description = "部署到生产环境 🚀 — résumé, naïve ﬁle";
+    await writeSkill(skills, "deploy-zh", skillText("deploy-zh", description));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const bytes = await fs.readFile(prebuilt);
+    const length = bytes.readUInt32LE(8);
+    expect(bytes.subarray(12, 12 + length).every((byte) => byte < 0x80)).toBe(true);
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    const fromPrebuilt = await createShelf(options);
+    expect(fromPrebuilt.skills()[0]?.description).toBe(description);
+    expect(fromPrebuilt.skills()).toEqual(scanned.skills());
+    // The same document as plain UTF-8 (what a hand-made file would hold).
+    await editStored(prebuilt, () => {});
+    expect(await fs.readFile(prebuilt, "utf8")).toContain("部署");
+    const fromUtf8 = await createShelf(options);
+    expect(fromUtf8.skills()).toEqual(scanned.skills());
+    expect(codes(fromUtf8.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    for (const shelf of [scanned, fromPrebuilt, fromUtf8]) await shelf.close();
+  });
+
   it("carries no bodies: a body is read from its file when first needed, and activation gets it", async () => {
     const { root, skills, options, prebuilt } = await project();
     await writeSkill(skills, "release-notes", RICH);
