@@ -151,7 +151,10 @@ function factsOf(skills: readonly Skill[]): ListFacts {
   let f = facts.get(skills);
   if (!f) {
     const visible = skills.filter((s) => !s.disableModelInvocation && !s.role);
-    f = { visible, byName: new Map(visible.map((s) => [s.name, s])) };
+    // Set one by one: a [name, skill] pair per skill was as many arrays as skills.
+    const byName = new Map<string, Skill>();
+    for (const skill of visible) byName.set(skill.name, skill);
+    f = { visible, byName };
     facts.set(skills, f);
   }
   return f;
