@@ -220,6 +220,26 @@ describe("prebuilt shelf", () => {
     await scanned.close();
   });
 
+  it("a skill with many triggers routes as scanned (its phrase forms are looked up by text)", async () => {
+    const { root, skills, options } = await project();
+    const triggers = Array.from({ length: 40 }, (_, i) => `"deploying service${i} * quickly"`);
+    await writeSkill(
+      skills,
+      "many-triggers",
+      skillText("many-triggers", "Deploys services.", `triggers: [${triggers.join(", ")}]\n`),
+    );
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    const shelf = await createShelf(options);
+    for (const message of ["deploy service7 very quickly", "deploying service39 quickly", "service12"])
+      expect(shelf.match(message)).toEqual(scanned.match(message));
+    expect(shelf.match("deploy service7 very quickly").candidates.map((c) => c.name)).toContain(
+      "many-triggers",
+    );
+    await shelf.close();
+    await scanned.close();
+  });
+
   it("phrase forms read by another analysis are not used (names and triggers are stemmed again)", async () => {
     const { root, skills, options, prebuilt } = await project();
     await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));

@@ -108,6 +108,21 @@ export function phraseFormsOf(skill: Skill): string[] {
   return pairs;
 }
 
+/**
+ * The phrase form of a part, from stored pairs when they hold it. A few pairs are walked; many
+ * (a skill with dozens of triggers, or a prebuilt file written to make every lookup slow) go
+ * into a map first, so compiling a skill stays linear in what it holds.
+ */
+function storedPhraseForm(pairs: readonly string[]): (part: string) => string {
+  if (pairs.length <= 32) return (part) => formIn(pairs, part) ?? canonicalForm(part);
+  const forms = new Map<string, string>();
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const text = pairs[i] as string;
+    if (!forms.has(text)) forms.set(text, pairs[i + 1] as string);
+  }
+  return (part) => forms.get(part) ?? canonicalForm(part);
+}
+
 function formIn(pairs: readonly string[], part: string): string | undefined {
   for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i] === part) return pairs[i + 1];
   return undefined;
@@ -173,8 +188,7 @@ export class SkillIndexCache {
     const seeded = preRead.get(skill);
     const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
     const phrases = usable ? seeded.phrases : undefined;
-    const phraseForm =
-      phrases === undefined ? canonicalForm : (part: string) => formIn(phrases, part) ?? canonicalForm(part);
+    const phraseForm = phrases === undefined ? canonicalForm : storedPhraseForm(phrases);
     const diagnostics: Diagnostic[] = [];
     const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
       const out: CompiledTrigger[] = [];
