@@ -98,14 +98,15 @@ interface Entry {
   line: string;
   /** Tokens of "\n- <line>". */
   cost: number;
-  /** Tokens of "<name>, ". */
-  nameCost: number;
 }
 
 // A skill's line and its token costs only change with the skill (a new object), the cap or
 // the tokenizer: cached, so a catalog of 10,000 skills is not re-rendered and re-counted per
 // message (the plan() benchmark found buildCatalog to be most of a turn's cost).
 const entries = new WeakMap<CountTokens, WeakMap<Skill, Entry & { cap: number }>>();
+// Apart: most skills of a long list are only named, and rendering their full line for that
+// was most of a cold start's first catalog.
+const nameCosts = new WeakMap<CountTokens, WeakMap<Skill, number>>();
 
 function entryOf(skill: Skill, cap: number, countTokens: CountTokens): Entry {
   let perSkill = entries.get(countTokens);
@@ -116,10 +117,25 @@ function entryOf(skill: Skill, cap: number, countTokens: CountTokens): Entry {
   let entry = perSkill.get(skill);
   if (!entry || entry.cap !== cap) {
     const line = `- ${catalogLine(skill, cap)}`;
-    entry = { cap, line, cost: countTokens(`\n${line}`), nameCost: countTokens(`${skill.name}, `) };
+    entry = { cap, line, cost: countTokens(`\n${line}`) };
     perSkill.set(skill, entry);
   }
   return entry;
+}
+
+/** Tokens of "<name>, ". */
+function nameCostOf(skill: Skill, countTokens: CountTokens): number {
+  let perSkill = nameCosts.get(countTokens);
+  if (!perSkill) {
+    perSkill = new WeakMap();
+    nameCosts.set(countTokens, perSkill);
+  }
+  let cost = perSkill.get(skill);
+  if (cost === undefined) {
+    cost = countTokens(`${skill.name}, `);
+    perSkill.set(skill, cost);
+  }
+  return cost;
 }
 
 /** What a skill list needs per call, computed once per list. */
@@ -135,7 +151,10 @@ function factsOf(skills: readonly Skill[]): ListFacts {
   let f = facts.get(skills);
   if (!f) {
     const visible = skills.filter((s) => !s.disableModelInvocation && !s.role);
-    f = { visible, byName: new Map(visible.map((s) => [s.name, s])) };
+    // Set one by one: a [name, skill] pair per skill was as many arrays as skills.
+    const byName = new Map<string, Skill>();
+    for (const skill of visible) byName.set(skill.name, skill);
+    f = { visible, byName };
     facts.set(skills, f);
   }
   return f;
@@ -220,7 +239,7 @@ export function buildCatalog(options: CatalogOptions): Catalog {
     used += countTokens(`\n${NAMES_HEADING}\n`);
     const moreCost = countTokens(`\n${more(total)}`);
     for (; skill !== undefined; skill = next()) {
-      const cost = entryOf(skill, entryCap, countTokens).nameCost;
+      const cost = nameCostOf(skill, countTokens);
       const rest = taken < total ? moreCost : 0;
       if (used + cost + rest > budgetTokens) break;
       names.push(skill.name);

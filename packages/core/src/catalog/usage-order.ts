@@ -34,8 +34,10 @@ const orders = new WeakMap<readonly Skill[], Order>();
 const MOVE_LIMIT = 64;
 
 function compare(keys: Map<Skill, Key>, a: Skill, b: Skill): number {
-  const ka = keys.get(a) as Key;
-  const kb = keys.get(b) as Key;
+  return compareKeys(keys.get(a) as Key, a, keys.get(b) as Key, b);
+}
+
+function compareKeys(ka: Key, a: Skill, kb: Key, b: Skill): number {
   if (ka.recency !== kb.recency) return kb.recency - ka.recency;
   if (ka.count !== kb.count) return kb.count - ka.count;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -118,11 +120,19 @@ export function usageOrder(
     records = new Map();
     for (const skill of visible) records.set(skill, usage?.get(skill.name));
   }
+  // Each skill with its key beside it: the sort compares fields, not two map lookups per
+  // comparison (the first catalog of a cold start sorts every visible skill).
   const keys = new Map<Skill, Key>();
-  for (const [skill, record] of records) {
-    keys.set(skill, { recency: recency(record, now), count: record?.count ?? 0 });
+  const keyed: Array<{ skill: Skill; key: Key }> = new Array(visible.length);
+  for (let i = 0; i < visible.length; i++) {
+    const skill = visible[i] as Skill;
+    const record = records.get(skill);
+    const key = { recency: recency(record, now), count: record?.count ?? 0 };
+    keys.set(skill, key);
+    keyed[i] = { skill, key };
   }
-  const order = [...visible].sort((a, b) => compare(keys, a, b));
+  keyed.sort((a, b) => compareKeys(a.key, a.skill, b.key, b.skill));
+  const order = keyed.map((k) => k.skill);
   if (version !== undefined) orders.set(skills, { usage, version, order, keys, records });
   return order;
 }

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readSkillTerms } from "../match/lexical-index.js";
 import { createMatcher, type MatcherOptions } from "../match/matcher.js";
-import { termTuningKey } from "../match/skill-index.js";
+import { phraseFormsOf, termTuningKey } from "../match/skill-index.js";
 import { Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode, Skill } from "../types.js";
 import { SkillLoader } from "./loader.js";
@@ -67,6 +67,7 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
         skills++;
         const terms = readSkillTerms(record.skill, vocabulary, tuning);
         stored.terms = [termCount, terms.length];
+        stored.phrases = phraseFormsOf(record.skill);
         termRuns.push(terms);
         termCount += terms.length;
       }

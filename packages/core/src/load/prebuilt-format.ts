@@ -13,12 +13,13 @@
  * the rest of core reads are checked for their type on the way in: the file is input, and a
  * wrong type there must give a located error, not a crash three modules later.
  */
+import { isAscii } from "node:buffer";
 import { MAX_YAML_DEPTH } from "../parse/limits.js";
-import type { Diagnostic, ParseMode, Severity } from "../types.js";
+import type { Diagnostic, ParseMode } from "../types.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
 /** Bumped whenever the layout or the meaning of a stored field changes. */
-export const PREBUILT_VERSION = 1;
+export const PREBUILT_VERSION = 2;
 
 export interface StoredSource {
   /** Relative to the shelf's root (`/`-separated) when inside it, else absolute. */
@@ -41,6 +42,12 @@ export interface StoredFile {
   lost?: true;
   /** The index's terms for the skill: [start, length] in the file's int32 section, ids into `index.terms`. */
   terms?: [number, number];
+  /**
+   * How the parts of the skill's name, triggers and exclusions read as phrases (their words
+   * stemmed, joined by one space), as pairs `[text, form, …]`: the same analysis as the
+   * terms, so used only where they are.
+   */
+  phrases?: string[];
 }
 
 export interface StoredIndex {
@@ -78,9 +85,11 @@ const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFini
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+// Indexed loops, not for…of: the check runs once per skill of a cold start, in code the engine
+// has not optimised yet, where an iterator per array was a visible part of it.
 function isStringList(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
-  for (const item of v) if (typeof item !== "string") return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") return false;
   return true;
 }
 
@@ -89,7 +98,6 @@ function isStringMap(v: unknown): boolean {
   for (const key in v) if (typeof v[key] !== "string") return false;
   return true;
 }
-const SEVERITIES: readonly Severity[] = ["error", "warning", "info"];
 
 /**
  * The skill fields core reads, and their types (optional ones may be absent). Others are
@@ -115,7 +123,8 @@ function badSkillField(skill: Record<string, unknown>): string | undefined {
   if (typeof s.role !== "boolean") return "role";
   if (!isNumber(s.priority)) return "priority";
   if (!isObject(s.extra)) return "extra";
-  for (const key of OPTIONAL_STRINGS) if (s[key] !== undefined && typeof s[key] !== "string") return key;
+  const optional = badOptionalString(s);
+  if (optional !== undefined) return optional;
   if (s.metadata !== undefined && !isStringMap(s.metadata)) return "metadata";
   if (s.context !== undefined && s.context !== "fork") return "context";
   if (s.paths !== undefined && !isStringList(s.paths)) return "paths";
@@ -124,6 +133,21 @@ function badSkillField(skill: Record<string, unknown>): string | undefined {
 }
 
 const HASH = /^[0-9a-f]{64}$/u;
+
+/** What canonicalForm gives: words (no space in them) joined by one space, or nothing; never longer than a trigger may be. */
+const PHRASE_FORM = /^(?:[^\s]+(?: [^\s]+)*)?$/u;
+const MAX_PHRASE_FORM = 1024;
+
+function arePhrasePairs(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length % 2 !== 0) return false;
+  for (let i = 0; i < value.length; i += 2) {
+    const text: unknown = value[i];
+    const form: unknown = value[i + 1];
+    if (typeof text !== "string" || text.length > MAX_PHRASE_FORM) return false;
+    if (typeof form !== "string" || form.length > MAX_PHRASE_FORM || !PHRASE_FORM.test(form)) return false;
+  }
+  return true;
+}
 
 /**
  * How deep a stored value may nest: what the parser itself lets through (a frontmatter is
@@ -136,24 +160,26 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (limit === 0) return true;
   if (Array.isArray(value)) {
-    for (const item of value) if (nestedDeeperThan(item, limit - 1)) return true;
+    for (let i = 0; i < value.length; i++) if (nestedDeeperThan(value[i], limit - 1)) return true;
     return false;
   }
   for (const key in value)
     if (nestedDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
   return false;
 }
-const OPTIONAL_STRINGS = [
-  "license",
-  "compatibility",
-  "whenToUse",
-  "argumentHint",
-  "version",
-  "model",
-  "agent",
-  "effort",
-  "group",
-] as const;
+/** The optional string fields, each read by name (a loop over their names was keyed loads). */
+function badOptionalString(s: Record<string, unknown>): string | undefined {
+  if (s.license !== undefined && typeof s.license !== "string") return "license";
+  if (s.compatibility !== undefined && typeof s.compatibility !== "string") return "compatibility";
+  if (s.whenToUse !== undefined && typeof s.whenToUse !== "string") return "whenToUse";
+  if (s.argumentHint !== undefined && typeof s.argumentHint !== "string") return "argumentHint";
+  if (s.version !== undefined && typeof s.version !== "string") return "version";
+  if (s.model !== undefined && typeof s.model !== "string") return "model";
+  if (s.agent !== undefined && typeof s.agent !== "string") return "agent";
+  if (s.effort !== undefined && typeof s.effort !== "string") return "effort";
+  if (s.group !== undefined && typeof s.group !== "string") return "group";
+  return undefined;
+}
 
 /** Fields the loader sets itself: a stored skill must not bring its own. */
 const LOADER_FIELDS = ["scope", "file", "dir", "locked"];
@@ -161,9 +187,18 @@ const LOADER_FIELDS = ["scope", "file", "dir", "locked"];
 const MAGIC = Buffer.from("SKSHELF1", "latin1");
 const HEADER_BYTES = MAGIC.length + 4;
 
-/** The file's bytes: the document and the int32 section after it. */
+/**
+ * The file's bytes: the document and the int32 section after it. The document is written in
+ * ASCII (every other character as a `\u` escape), so reading it is a copy of bytes, not a
+ * UTF-8 decode into a two-byte string twice its size.
+ */
 export function encodePrebuiltFile(shelf: StoredShelf, ints: Int32Array): Buffer {
-  return encodeRawPrebuiltFile(JSON.stringify(shelf), ints);
+  return encodeRawPrebuiltFile(asciiJson(JSON.stringify(shelf)), ints);
+}
+
+/** `json` with every character past ASCII written as a `\u` escape (each UTF-16 unit: JSON's own form). */
+function asciiJson(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** The same from the document's text as it is (tests write broken ones). */
@@ -191,7 +226,9 @@ export function decodePrebuiltFile(bytes: Buffer): PrebuiltFileParts {
   if (HEADER_BYTES + length > bytes.length) fail("(header)", "the document is cut short");
   const padded = HEADER_BYTES + length + ((4 - ((HEADER_BYTES + length) % 4)) % 4);
   if ((bytes.length - padded) % 4 !== 0 || padded > bytes.length) fail("(terms)", "not whole int32s");
-  const json = bytes.toString("utf8", HEADER_BYTES, HEADER_BYTES + length);
+  const document = bytes.subarray(HEADER_BYTES, HEADER_BYTES + length);
+  // What `skillshelf build` writes is ASCII; a document written otherwise is still UTF-8.
+  const json = isAscii(document) ? document.toString("latin1") : document.toString("utf8");
   const count = (bytes.length - padded) / 4;
   // A view when the bytes are aligned (a file read whole is), else one copy.
   const at = bytes.byteOffset + padded;
@@ -217,7 +254,8 @@ export function checkStoredShelf(value: unknown): StoredShelf {
       fail(`sources[${i}]`, "not { dir, scope }");
   });
   if (!Array.isArray(value.files)) fail("files", "not a list");
-  for (const [i, file] of value.files.entries()) checkFile(file, `files[${i}]`);
+  const files: unknown[] = value.files;
+  for (let i = 0; i < files.length; i++) checkFile(files[i], i);
   if (value.index !== undefined) {
     const index = value.index;
     if (!isObject(index)) fail("index", "not an object");
@@ -228,7 +266,9 @@ export function checkStoredShelf(value: unknown): StoredShelf {
   return value as unknown as StoredShelf;
 }
 
-function checkFile(file: unknown, at: string): void {
+function checkFile(file: unknown, index: number): void {
+  // Only a failure needs the place as text.
+  const at = `files[${index}]`;
   if (!isObject(file)) fail(at, "not an object");
   if (!isString(file.path) || file.path === "") fail(`${at}.path`, "not a path");
   if (!isNumber(file.size)) fail(`${at}.size`, "not a number");
@@ -246,12 +286,14 @@ function checkFile(file: unknown, at: string): void {
     )
   )
     fail(`${at}.terms`, "not [start, length]");
+  if (file.phrases !== undefined && !arePhrasePairs(file.phrases))
+    fail(`${at}.phrases`, "not pairs of a text and its phrase form (words joined by single spaces)");
   if (!Array.isArray(file.diagnostics)) fail(`${at}.diagnostics`, "not a list");
   for (let i = 0; i < file.diagnostics.length; i++) {
     const d: unknown = file.diagnostics[i];
     if (
       !isObject(d) ||
-      !SEVERITIES.includes(d.severity as Severity) ||
+      (d.severity !== "error" && d.severity !== "warning" && d.severity !== "info") ||
       !isString(d.code) ||
       !isString(d.message) ||
       !isString(d.file) ||
@@ -267,11 +309,14 @@ function checkFile(file: unknown, at: string): void {
   const bad = badSkillField(skill);
   if (bad !== undefined) fail(`${at}.skill.${bad}`, "missing or of the wrong type");
   for (const key in skill) {
-    if (nestedDeeperThan(skill[key], MAX_STORED_DEPTH))
+    const value = skill[key];
+    if (typeof value === "object" && value !== null && nestedDeeperThan(value, MAX_STORED_DEPTH))
       fail(`${at}.skill.${key}`, `nested deeper than ${MAX_STORED_DEPTH} levels`);
   }
-  for (const key of LOADER_FIELDS)
-    if (key in skill) fail(`${at}.skill.${key}`, "set by the loader, not stored");
+  if ("scope" in skill || "file" in skill || "dir" in skill || "locked" in skill) {
+    for (const key of LOADER_FIELDS)
+      if (key in skill) fail(`${at}.skill.${key}`, "set by the loader, not stored");
+  }
 }
 
 function fail(at: string, message: string): never {

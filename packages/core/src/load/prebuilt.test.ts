@@ -3,6 +3,7 @@ import path from "node:path";
 import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { remapSkillTerms } from "../match/lexical-index.js";
+import { sharedVocabulary } from "../match/vocabulary.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type { Diagnostic } from "../types.js";
@@ -177,6 +178,103 @@ describe("prebuilt shelf", () => {
     expect(shelf.skills().find((s) => s.name === "deploy-prod")?.allowedTools).toEqual(["Read"]);
     expect(codes(shelf.diagnostics()).filter((c) => c === "prebuilt-mismatch")).toHaveLength(2);
     await shelf.close();
+  });
+
+  it("a tampered phrase form steers routing at most: the skill it routes to is offered and activated from its file", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(
+      skills,
+      "deploy-prod",
+      USER_ONLY.replace("allowed-tools: Read", "allowed-tools: Read\nuser-invocable: true"),
+    );
+    await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    // The stored phrase is what the name trigger tests: "kubernetes" now "mentions" pdf-tools.
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files)
+        if (file.skill.name === "pdf-tools" || file.skill.name === "deploy-prod")
+          file.phrases = [file.skill.name, "kubernet"];
+      // A trigger's form too: "release notes" now reads as "cluster".
+      for (const file of doc.files)
+        if (file.skill.name === "release-notes") file.phrases = ["release notes", "cluster"];
+    });
+    const shelf = await createShelf(options);
+    const message = "scale the kubernetes cluster";
+    const scannedNames = scanned.match(message).candidates.map((c) => c.name);
+    expect(scannedNames).not.toContain("pdf-tools");
+    expect(scannedNames).not.toContain("release-notes");
+    const routed = shelf.match(message).candidates.map((c) => c.name);
+    expect(routed).toContain("pdf-tools");
+    expect(routed).toContain("release-notes");
+    const plan = shelf.session({ message, tools: ["Read"] }).plan();
+    const pdfTool = plan.tools.find((t) => t.name === "skill_pdf-tools");
+    expect(pdfTool?.description).toContain("Makes PDF files from markdown.");
+    // A user-only skill stays user-only whatever routes to it.
+    expect(plan.tools.map((t) => t.name)).not.toContain("skill_deploy-prod");
+    const session = shelf.session({ message, tools: ["Read"] });
+    expect(session.activate("deploy-prod", { by: "model" }).status).toBe("error");
+    expect(codes(shelf.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    await shelf.close();
+    await scanned.close();
+  });
+
+  it("a skill with many triggers routes as scanned (its phrase forms are looked up by text)", async () => {
+    const { root, skills, options } = await project();
+    const triggers = Array.from({ length: 40 }, (_, i) => `"deploying service${i} * quickly"`);
+    await writeSkill(
+      skills,
+      "many-triggers",
+      skillText("many-triggers", "Deploys services.", `triggers: [${triggers.join(", ")}]\n`),
+    );
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    const shelf = await createShelf(options);
+    for (const message of ["deploy service7 very quickly", "deploying service39 quickly", "service12"])
+      expect(shelf.match(message)).toEqual(scanned.match(message));
+    expect(shelf.match("deploy service7 very quickly").candidates.map((c) => c.name)).toContain(
+      "many-triggers",
+    );
+    await shelf.close();
+    await scanned.close();
+  });
+
+  it("phrase forms read by another analysis are not used (names and triggers are stemmed again)", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    await editStored(prebuilt, (doc) => {
+      doc.index.probe = ["another", "stemmer"];
+      doc.files[0].phrases = ["pdf-tools", "kubernet"];
+    });
+    const shelf = await createShelf(options);
+    for (const message of ["scale the kubernetes cluster", "use the pdf tools"])
+      expect(shelf.match(message)).toEqual(scanned.match(message));
+    await shelf.close();
+    await scanned.close();
+  });
+
+  it("writes its document in ASCII and reads every character back; a UTF-8 document reads too", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    const description = "部署到生产环境 🚀 — résumé, naïve ﬁle";
+    await writeSkill(skills, "deploy-zh", skillText("deploy-zh", description));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const bytes = await fs.readFile(prebuilt);
+    const length = bytes.readUInt32LE(8);
+    expect(bytes.subarray(12, 12 + length).every((byte) => byte < 0x80)).toBe(true);
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    const fromPrebuilt = await createShelf(options);
+    expect(fromPrebuilt.skills()[0]?.description).toBe(description);
+    expect(fromPrebuilt.skills()).toEqual(scanned.skills());
+    // The same document as plain UTF-8 (what a hand-made file would hold).
+    await editStored(prebuilt, () => {});
+    expect(await fs.readFile(prebuilt, "utf8")).toContain("部署");
+    const fromUtf8 = await createShelf(options);
+    expect(fromUtf8.skills()).toEqual(scanned.skills());
+    expect(codes(fromUtf8.diagnostics()).filter((c) => c.startsWith("prebuilt"))).toEqual([]);
+    for (const shelf of [scanned, fromPrebuilt, fromUtf8]) await shelf.close();
   });
 
   it("carries no bodies: a body is read from its file when first needed, and activation gets it", async () => {
@@ -441,6 +539,22 @@ describe("prebuilt shelf", () => {
         /files\[0\]\.skill\.extra: nested deeper than 260 levels/u,
       ],
       [
+        "a phrase form that is not one (two spaces)",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].phrases = ["release-notes", "releas  note"];
+          }),
+        /files\[0\]\.phrases/u,
+      ],
+      [
+        "phrases that are not pairs of strings",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].phrases = ["release-notes", "releas note", "release notes"];
+          }),
+        /files\[0\]\.phrases/u,
+      ],
+      [
         "a loader field smuggled in",
         (f) =>
           editStored(f, (doc) => {
@@ -537,6 +651,38 @@ describe("prebuilt shelf", () => {
     expect(remapSkillTerms(new Int32Array([1, 2, 3]), new Int32Array(10), 0)).toBeUndefined();
     await shelf.close();
     await scanned.close();
+  });
+});
+
+describe("in a fresh process's vocabulary (the build's term numbers are kept, not mapped)", () => {
+  it("uses the stored terms as they are, and still refuses a malformed run", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(skills, "pdf-tools", skillText("pdf-tools", "Makes PDF files from markdown."));
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const scanned = await createShelf({ ...options, prebuilt: false });
+    const messages = ["write the release notes for 2.0", "make a pdf from markdown"];
+    const expected = messages.map((m) => scanned.match(m));
+    await scanned.close();
+    for (const tamper of [
+      undefined,
+      (doc: LooseJson, ints: Int32Array) => {
+        const [start, length] = doc.files[0].terms;
+        ints[start + length - 2] = 1 << 30; // an example id far past the vocabulary
+      },
+      (doc: LooseJson, ints: Int32Array) => {
+        ints[doc.files[1].terms[0]] = -7; // a count that no array of terms has
+      },
+    ]) {
+      if (tamper) await editStored(prebuilt, tamper);
+      // A new, empty vocabulary, as in a fresh process (one past a bound of 0 words).
+      sharedVocabulary().read("reset");
+      sharedVocabulary(0);
+      expect(sharedVocabulary().terms).toEqual([]);
+      const shelf = await createShelf(options);
+      expect(messages.map((m) => shelf.match(m))).toEqual(expected);
+      await shelf.close();
+    }
   });
 });
 

@@ -17,7 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
-import { remapSkillTerms } from "../match/lexical-index.js";
+import { checkedSkillTerms, remapSkillTerms } from "../match/lexical-index.js";
 import { seedSkillTerms } from "../match/skill-index.js";
 import { sharedVocabulary, Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
@@ -169,15 +169,24 @@ function prebuiltSource(
   const index = stored.index;
   const termsUsable =
     index !== undefined && os.endianness() === "LE" && index.probe.join("\0") === probeTerms().join("\0");
-  // Built on first use: the build's term numbers → the process vocabulary's.
-  let termMap: { map: Int32Array; vocabulary: ReturnType<typeof sharedVocabulary> } | undefined;
+  // Built on first use: the build's term numbers → the process vocabulary's. In a fresh
+  // process the vocabulary is empty and takes the build's terms in the build's order, so the
+  // numbers are the same: the skills' terms are then used as stored (checked, not copied one
+  // by one), from one copy of the file's int32 section that does not hold the file's text.
+  let termMap:
+    | { map: Int32Array; vocabulary: ReturnType<typeof sharedVocabulary>; same?: Int32Array }
+    | undefined;
   const mapTerms = () => {
     const vocabulary = sharedVocabulary();
     if (!termMap || termMap.vocabulary !== vocabulary) {
       const terms = (index as NonNullable<typeof index>).terms;
       const map = new Int32Array(terms.length);
-      for (let i = 0; i < terms.length; i++) map[i] = vocabulary.idOf(terms[i] as string);
-      termMap = { map, vocabulary };
+      let same = true;
+      for (let i = 0; i < terms.length; i++) {
+        map[i] = vocabulary.idOf(terms[i] as string);
+        if (map[i] !== i) same = false;
+      }
+      termMap = { map, vocabulary, ...(same && { same: ints.slice() }) };
     }
     return termMap;
   };
@@ -195,12 +204,15 @@ function prebuiltSource(
       };
     },
     adopted(skill: Skill, file: string) {
-      const run = termsUsable ? byFile.get(file)?.terms : undefined;
+      const recorded = termsUsable ? byFile.get(file) : undefined;
+      const run = recorded?.terms;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
-      const { map, vocabulary } = mapTerms();
-      const terms = remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
+      const { map, vocabulary, same } = mapTerms();
+      const terms = same
+        ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
+        : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning);
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, recorded?.phrases);
     },
   };
 }

@@ -505,6 +505,18 @@ export function forEachSkillTermId(skill: SkillTerms, visit: (id: number) => voi
 }
 
 /**
+ * `skill` itself when it is a well-formed skill's terms whose ids are all below `termCount`,
+ * else undefined: {@link remapSkillTerms} for terms whose ids need no mapping.
+ */
+export function checkedSkillTerms(
+  skill: Int32Array,
+  termCount: number,
+  exampleCount: number,
+): SkillTerms | undefined {
+  return wellFormed(skill, termCount, exampleCount) ? skill : undefined;
+}
+
+/**
  * A copy of `skill` with every term id replaced by `map[id]`, or undefined when the array is
  * not a well-formed skill's terms or an id falls outside `map` (a prebuilt shelf is input:
  * a bad array must not index out of range later, where typed arrays fail silently).

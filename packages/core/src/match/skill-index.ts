@@ -23,6 +23,7 @@ import {
   type SkillTerms,
   skillTerm,
 } from "./lexical-index.js";
+import { canonicalForm } from "./tokenize.js";
 import { type CompiledTrigger, compileTrigger } from "./triggers.js";
 import { sharedVocabulary, type Vocabulary } from "./vocabulary.js";
 
@@ -58,6 +59,8 @@ interface PreRead {
   terms: SkillTerms;
   vocabulary: Vocabulary;
   tuning: string;
+  /** Phrase forms of the name's and the triggers' parts, read with the same analysis as the terms (see {@link phraseFormsOf}). */
+  phrases?: readonly string[];
 }
 const preRead = new WeakMap<Skill, PreRead>();
 
@@ -77,8 +80,57 @@ export function seedSkillTerms(
   terms: SkillTerms,
   vocabulary: Vocabulary,
   tuningKey: string,
+  phrases?: readonly string[],
 ): void {
-  preRead.set(skill, { terms, vocabulary, tuning: tuningKey });
+  preRead.set(skill, {
+    terms,
+    vocabulary,
+    tuning: tuningKey,
+    ...(phrases !== undefined && { phrases }),
+  });
+}
+
+/**
+ * The phrase form ({@link canonicalForm}) of every part of the skill's name, triggers and
+ * exclusions that compiling them stems, as pairs: `[text, form, text, form, …]`. A prebuilt
+ * shelf records them, so its first index build stems nothing of the skills.
+ */
+export function phraseFormsOf(skill: Skill): string[] {
+  const pairs: string[] = [];
+  const record = (part: string) => {
+    const form = canonicalForm(part);
+    if (formIn(pairs, part) === undefined) pairs.push(part, form);
+    return form;
+  };
+  compileTrigger(nameTriggerSource(skill), record);
+  for (const source of skill.triggers) compileTrigger(source, record);
+  for (const source of skill.exclusions) compileTrigger(source, record);
+  return pairs;
+}
+
+/**
+ * The phrase form of a part, from stored pairs when they hold it. A few pairs are walked; many
+ * (a skill with dozens of triggers, or a prebuilt file written to make every lookup slow) go
+ * into a map first, so compiling a skill stays linear in what it holds.
+ */
+function storedPhraseForm(pairs: readonly string[]): (part: string) => string {
+  if (pairs.length <= 32) return (part) => formIn(pairs, part) ?? canonicalForm(part);
+  const forms = new Map<string, string>();
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const text = pairs[i] as string;
+    if (!forms.has(text)) forms.set(text, pairs[i + 1] as string);
+  }
+  return (part) => forms.get(part) ?? canonicalForm(part);
+}
+
+function formIn(pairs: readonly string[], part: string): string | undefined {
+  for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i] === part) return pairs[i + 1];
+  return undefined;
+}
+
+/** The text a skill's name is compiled from as a phrase trigger. */
+function nameTriggerSource(skill: Skill): string {
+  return skill.name.replace(/\*/gu, " ");
 }
 
 export class SkillIndexCache {
@@ -133,11 +185,15 @@ export class SkillIndexCache {
   }
 
   private read(skill: Skill): SkillEntry {
+    const seeded = preRead.get(skill);
+    const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
+    const phrases = usable ? seeded.phrases : undefined;
+    const phraseForm = phrases === undefined ? canonicalForm : storedPhraseForm(phrases);
     const diagnostics: Diagnostic[] = [];
     const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
       const out: CompiledTrigger[] = [];
       for (const source of list) {
-        const result = compileTrigger(source);
+        const result = compileTrigger(source, phraseForm);
         if (result.ok) out.push(result.trigger);
         else
           diagnostics.push({
@@ -153,9 +209,7 @@ export class SkillIndexCache {
     };
     const triggers = compile(skill.triggers, "triggers");
     const exclusions = compile(skill.exclusions, "exclusions");
-    const name = compileTrigger(skill.name.replace(/\*/gu, " "));
-    const seeded = preRead.get(skill);
-    const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
+    const name = compileTrigger(nameTriggerSource(skill), phraseForm);
     return {
       terms: usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning),
       triggers,

@@ -64,7 +64,14 @@ export function triggerInput(canonical: string, normalized: string): TriggerInpu
   return { canonical, normalized, keys };
 }
 
-export function compileTrigger(source: string): CompileResult {
+/**
+ * `phraseForm`: how a part's text reads as a phrase ({@link canonicalForm}); a prebuilt shelf
+ * hands over the forms it computed, so a cold start stems no skill names.
+ */
+export function compileTrigger(
+  source: string,
+  phraseForm: (part: string) => string = canonicalForm,
+): CompileResult {
   const text = source.trim();
   if (text === "") return { ok: false, error: "empty trigger", hint: "Remove the empty entry." };
   if (text.length > 2 && text.startsWith("/") && text.lastIndexOf("/") > 0) return compileRegexTrigger(text);
@@ -77,7 +84,7 @@ export function compileTrigger(source: string): CompileResult {
   }
   const rawParts = text
     .split("*")
-    .map(canonicalForm)
+    .map(phraseForm)
     .filter((part) => part !== "");
   if (rawParts.length === 0) {
     return {

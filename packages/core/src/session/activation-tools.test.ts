@@ -59,6 +59,32 @@ describe("createToolNameIndex", () => {
     expect(index.skillName(index.toolName(literal))).toBe(literal);
     for (const name of [spaced, literal]) expect(index.toolName(name)).toMatch(TOOL_NAME_PATTERN);
   });
+
+  it("gives every skill the same tool name whether the whole list was mapped first or not", () => {
+    const hashed = (name: string) => skillToolName(name).slice("skill_".length);
+    const names = [
+      "pdf",
+      "a b",
+      hashed("a b"), // a literal skill named like another's hashed form
+      "search", // skill_search is reserved
+      "deadbeef",
+      "0123456789abcdef",
+      "x_deadbeef",
+      "x_deadbeeg",
+      "技能",
+      hashed("技能"),
+      "release-notes",
+    ];
+    const skills = names.map((name) => makeSkill(name));
+    const mapped = createToolNameIndex(skills);
+    mapped.ownerOf("skill_pdf"); // maps the whole list
+    for (const name of names) {
+      const fresh = createToolNameIndex(skills);
+      expect(fresh.toolName(name)).toBe(mapped.toolName(name));
+      expect(fresh.skillName(fresh.toolName(name))).toBe(name);
+    }
+    expect(new Set(names.map((name) => mapped.toolName(name))).size).toBe(names.length);
+  });
 });
 
 describe("tool specs", () => {

@@ -98,20 +98,31 @@ export interface ToolNameIndex {
 }
 
 export function createToolNameIndex(skills: readonly Skill[]): ToolNameIndex {
-  const byTool = new Map<string, string>();
-  const bySkill = new Map<string, string>();
-  const sorted = skills.map((s) => s.name).sort();
-  for (const name of sorted) {
-    let tool = skillToolName(name);
-    if (byTool.has(tool) && byTool.get(tool) !== name) tool = doubleHashedToolName(name);
-    byTool.set(tool, name);
-    bySkill.set(name, tool);
-  }
+  // Both maps are made on the first lookup that needs them: a plan only asks for the tool
+  // names of its top candidates, which a name that cannot collide answers by itself (see
+  // `uncontestedToolName`), and sorting and mapping every skill of a long list was a visible
+  // part of a cold start's first plan.
+  let maps: { byTool: Map<string, string>; bySkill: Map<string, string>; sorted: string[] } | undefined;
+  const built = () => {
+    if (maps) return maps;
+    const byTool = new Map<string, string>();
+    const bySkill = new Map<string, string>();
+    const sorted = skills.map((s) => s.name).sort();
+    for (const name of sorted) {
+      let tool = skillToolName(name);
+      if (byTool.has(tool) && byTool.get(tool) !== name) tool = doubleHashedToolName(name);
+      byTool.set(tool, name);
+      bySkill.set(name, tool);
+    }
+    maps = { byTool, bySkill, sorted };
+    return maps;
+  };
   // Alternative forms, built on the first lookup that needs one: a model only calls one after
   // a host tool took the preferred name, so most shelves never pay for this map.
   let alternatives: Map<string, string> | undefined;
   const alternative = (toolName: string): string | undefined => {
     if (!alternatives) {
+      const { byTool, sorted } = built();
       alternatives = new Map();
       for (const name of sorted) {
         for (const tool of skillToolNames(name)) {
@@ -122,12 +133,29 @@ export function createToolNameIndex(skills: readonly Skill[]): ToolNameIndex {
     return alternatives.get(toolName);
   };
   return {
-    toolName: (skillName) => bySkill.get(skillName) ?? skillToolName(skillName),
+    toolName: (skillName) =>
+      (maps ? undefined : uncontestedToolName(skillName)) ??
+      built().bySkill.get(skillName) ??
+      skillToolName(skillName),
     skillName: (toolName) =>
-      byTool.get(toolName) ?? (toolName.startsWith(SKILL_TOOL_PREFIX) ? alternative(toolName) : undefined),
-    ownerOf: (toolName) => byTool.get(toolName),
+      built().byTool.get(toolName) ??
+      (toolName.startsWith(SKILL_TOOL_PREFIX) ? alternative(toolName) : undefined),
+    ownerOf: (toolName) => built().byTool.get(toolName),
   };
 }
+
+/**
+ * The name's own `skill_<name>`, when no other skill's tool can be that: another skill's
+ * preferred name is `skill_<its own name>`, and the hashed forms end in `_<8 hex>` or are
+ * `skill_<8 or 16 hex>` — a name that ends in none of these is never contested.
+ */
+function uncontestedToolName(name: string): string | undefined {
+  const direct = SKILL_TOOL_PREFIX + name;
+  if (!TOOL_NAME_PATTERN.test(direct) || RESERVED_TOOL_NAMES.has(direct)) return undefined;
+  return HASHED_SHAPE.test(name) ? undefined : direct;
+}
+
+const HASHED_SHAPE = /(?:^|_)[0-9a-f]{8}$|^[0-9a-f]{16}$/u;
 
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();

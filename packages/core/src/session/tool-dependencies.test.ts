@@ -53,6 +53,41 @@ describe("tools as a skill's dependencies", () => {
     expect(offered(plan(["read_file"], { offerWithoutTools: true }))).toContain("pdf-fill");
   });
 
+  it("judges skills that share a whitelist each by their own lists, and names each one", () => {
+    const shared = fixedSource([
+      makeSkill("fill-a", {
+        description: "Fill PDF forms.",
+        triggers: ["pdf"],
+        allowedTools: ["pdf_fill", "Read"],
+      }),
+      makeSkill("fill-b", {
+        description: "Fill PDF forms.",
+        triggers: ["pdf"],
+        allowedTools: ["pdf_fill", "Read"],
+      }),
+      // The same whitelist, but the one tool the host has is disallowed: nothing is left.
+      makeSkill("fill-c", {
+        description: "Fill PDF forms.",
+        triggers: ["pdf"],
+        allowedTools: ["pdf_fill", "Read"],
+        disallowedTools: ["Read"],
+      }),
+    ]);
+    const p = createSession({
+      skills: shared,
+      tools: ["read_file"],
+      message: "help with this pdf",
+      match: (list, message) => matcher.match(list, message),
+    }).plan();
+    const missing = p.diagnostics.filter((d) => d.code === "missing-tools");
+    expect(missing.map((d) => [d.message.match(/"(fill-.)"/u)?.[1], d.severity])).toEqual([
+      ["fill-a", "info"],
+      ["fill-b", "info"],
+      ["fill-c", "warning"],
+    ]);
+    expect(offered(p)).not.toContain("fill-c");
+  });
+
   it("judges nothing when the host names no tools", () => {
     expect(offered(plan([]))).toContain("pdf-fill");
   });

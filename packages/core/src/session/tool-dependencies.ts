@@ -48,15 +48,28 @@ export function missingTools(
   if (found) return found;
   const unusable = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  // What a skill lacks depends on its allowed and disallowed tools alone (the host and the
+  // aliases are this call's): many skills share them, and a policy compiled per skill was most
+  // of the pass.
+  const judged = new Map<string, { entries: string[]; hint: string | undefined; none: boolean }>();
   for (const skill of offerable) {
     // No whitelist needs nothing; an empty one (`allowed-tools: []`) needs no tool either.
     if (!skill.allowedTools || skill.allowedTools.length === 0) continue;
-    const policy = createToolPolicy([skill], { toolAliases: aliases });
-    const unknown = policy.unknownTools(hostTools);
-    if (unknown.length === 0) continue;
-    const none = policy.allowedTools(hostTools).length === 0;
+    const lists = JSON.stringify([skill.allowedTools, skill.disallowedTools]);
+    let verdict = judged.get(lists);
+    if (!verdict) {
+      const policy = createToolPolicy([skill], { toolAliases: aliases });
+      const unknown = policy.unknownTools(hostTools);
+      verdict = {
+        entries: unknown.map((d) => /allows "(.*)", which/.exec(d.message)?.[1] ?? d.message),
+        hint: unknown[0]?.hint,
+        none: unknown.length > 0 && policy.allowedTools(hostTools).length === 0,
+      };
+      judged.set(lists, verdict);
+    }
+    const { entries, hint, none } = verdict;
+    if (entries.length === 0) continue;
     if (none) unusable.add(skill.name);
-    const entries = unknown.map((d) => /allows "(.*)", which/.exec(d.message)?.[1] ?? d.message);
     diagnostics.push({
       severity: none ? "warning" : "info",
       code: "missing-tools",
@@ -67,7 +80,7 @@ export function missingTools(
       }.`,
       file: skill.file,
       line: 1,
-      hint: unknown[0]?.hint ?? "Register the tools with the host, or map the names with toolAliases.",
+      hint: hint ?? "Register the tools with the host, or map the names with toolAliases.",
     });
   }
   found = { unusable, diagnostics };
