@@ -23,12 +23,12 @@ import {
   type SkillTerms,
   skillTerm,
 } from "./lexical-index.js";
-import { type CompiledTrigger, compileTrigger } from "./triggers.js";
+import { type CompiledTrigger, compileNamePhrase, compileTrigger } from "./triggers.js";
 import { sharedVocabulary, type Vocabulary } from "./vocabulary.js";
 
 export interface SkillRules {
-  triggers: CompiledTrigger[];
-  exclusions: CompiledTrigger[];
+  triggers: readonly CompiledTrigger[];
+  exclusions: readonly CompiledTrigger[];
   /** The name as a phrase, when it is distinctive enough to count as a mention. */
   name: CompiledTrigger | undefined;
 }
@@ -36,12 +36,16 @@ export interface SkillRules {
 /** What is kept per Skill object across rebuilds. */
 interface SkillEntry {
   terms: SkillTerms;
-  triggers: CompiledTrigger[];
-  exclusions: CompiledTrigger[];
+  triggers: readonly CompiledTrigger[];
+  exclusions: readonly CompiledTrigger[];
   /** The name compiled as a phrase (undefined when it has no words). */
   name: CompiledTrigger | undefined;
-  diagnostics: Diagnostic[];
+  diagnostics: readonly Diagnostic[];
 }
+
+// Most skills have no triggers, exclusions or trigger diagnostics: their entries share these.
+const NO_TRIGGERS: readonly CompiledTrigger[] = Object.freeze([]);
+const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 
 export interface SkillIndex {
   lexical: LexicalIndex;
@@ -134,7 +138,11 @@ export class SkillIndexCache {
 
   private read(skill: Skill): SkillEntry {
     const diagnostics: Diagnostic[] = [];
-    const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
+    const compile = (
+      list: readonly string[],
+      field: "triggers" | "exclusions",
+    ): readonly CompiledTrigger[] => {
+      if (list.length === 0) return NO_TRIGGERS;
       const out: CompiledTrigger[] = [];
       for (const source of list) {
         const result = compileTrigger(source);
@@ -153,15 +161,15 @@ export class SkillIndexCache {
     };
     const triggers = compile(skill.triggers, "triggers");
     const exclusions = compile(skill.exclusions, "exclusions");
-    const name = compileTrigger(skill.name.replace(/\*/gu, " "));
+    const name = compileNamePhrase(skill.name);
     const seeded = preRead.get(skill);
     const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
     return {
       terms: usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning),
       triggers,
       exclusions,
-      name: name.ok ? name.trigger : undefined,
-      diagnostics,
+      name,
+      diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics,
     };
   }
 }
