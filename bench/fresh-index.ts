@@ -1,19 +1,30 @@
-// Stage-1 index builds in a new process, for match.bench.ts (a process per sample keeps the
-// heap and the JIT in the same state from run to run). The skills are loaded first (not
-// timed), then, CPU time of:
+// Stage-1 index builds in a new process, for match.bench.ts and match-scale-ab.ts (a process
+// per sample keeps the heap and the JIT in the same state from run to run). The skills are
+// loaded first (not timed), then, CPU time of:
 // - first: the first match() of the process, which builds the index with nothing warm — no
-//   JIT, an empty stem cache and vocabulary — as at a host's startup;
-// - again: a build by a new matcher, the process warm (median of 3);
+//   JIT, an empty vocabulary — as at a host's startup (firstWall: the same in wall time);
+// - again: a build by a new matcher, the process warm (median of 3): every word is known to
+//   the shared vocabulary by then, so this is the cost of scanning the text and laying out
+//   the index, and first − again what meeting each word the first time (stemming, CJK
+//   segmentation, term ids) and the JIT's warm-up cost;
 // - rebuild: the first matcher on the list after a hot reload that edited one skill (a new
 //   array with one new Skill object, a different one each time; median of 7).
-// Memory (V8 heap + ArrayBuffers, growth after GC): heapBytes, what the first build left
-// (index, per-skill entries, the shared vocabulary and stem cache); matcherBytes, what a
-// second matcher on the same skills adds (its index and per-skill entries only).
-// Prints {"first": …, "again": …, "rebuild": …, "heapBytes": …, "matcherBytes": …}.
+// Memory, growth after GC: heapBytes (V8 heap + ArrayBuffers), what the first build left
+// (index, per-skill entries, the shared vocabulary); rssBytes, the resident set's growth over
+// the first build (it also holds the pages the build's garbage touched, which V8 keeps);
+// matcherBytes, what a second matcher on the same skills adds (its index and per-skill
+// entries only).
+// Usage: fresh-index.ts <skills dir>; SKILLSHELF_CORE=<dist/index.js> times another build of
+// core (as load-real.ts does).
+// Prints {"first": …, "firstWall": …, "again": …, "rebuild": …, "heapBytes": …, "rssBytes": …, "matcherBytes": …}.
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { createMatcher, createShelf, type Skill } from "@skillshelf/core";
+import type { Skill } from "@skillshelf/core";
+
+const { createMatcher, createShelf } = (await import(
+  process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
+)) as typeof import("@skillshelf/core");
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;
@@ -45,9 +56,13 @@ const skills = shelf.skills();
 await shelf.close();
 
 const before = heapUsed();
+const rssBefore = process.memoryUsage().rss;
 const matcher = createMatcher();
+const wallStart = performance.now();
 const first = cpuMs(() => matcher.match(skills, "warm up"));
+const firstWall = performance.now() - wallStart;
 const afterFirst = heapUsed();
+const rssBytes = process.memoryUsage().rss - rssBefore;
 const second = createMatcher();
 second.match([...skills], "second");
 const matcherBytes = heapUsed() - afterFirst;
@@ -61,4 +76,4 @@ const rebuild = median(
     return cpuMs(() => matcher.match(edited, "after an edit"));
   }),
 );
-console.log(JSON.stringify({ first, again, rebuild, heapBytes, matcherBytes }));
+console.log(JSON.stringify({ first, firstWall, again, rebuild, heapBytes, rssBytes, matcherBytes }));

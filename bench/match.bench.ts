@@ -132,7 +132,7 @@ async function speed(list: readonly string[]): Promise<void> {
     );
   }
   console.log(
-    "\nIndex build, CPU time, each the median of 3 new processes with the skills loaded (fresh-index.ts): the first match() of the process (nothing warm: JIT, stem cache and vocabulary empty, as at a host's startup); a build by a new matcher once the process is warm (median of 3); and the rebuild after a hot reload that edited one skill (median of 7; only the edited skill is read again). Memory (V8 heap + ArrayBuffers, growth after GC): what one matcher keeps (index and per-skill entries), and everything the first build leaves in a new process (also the shared vocabulary and stem cache). wink-bm25: CPU time, median of 3.\n",
+    "\nIndex build, CPU time, each the median of 3 new processes with the skills loaded (fresh-index.ts): the first match() of the process (nothing warm: JIT and vocabulary empty, as at a host's startup); a build by a new matcher once the process is warm (median of 3); and the rebuild after a hot reload that edited one skill (median of 7; only the edited skill is read again). Memory (V8 heap + ArrayBuffers, growth after GC): what one matcher keeps (index and per-skill entries), and everything the first build leaves in a new process (also the shared vocabulary). wink-bm25: CPU time, median of 3.\n",
   );
   console.log(
     "| skills | index build, first in a process | index build, warm process | rebuild after one skill edited | index memory (matcher) | heap after first build | wink-bm25 index build |\n|---:|---:|---:|---:|---:|---:|---:|",

@@ -209,10 +209,9 @@ function hugeTokenTable(): string {
   const matcher = createMatcher();
   const messages = Array.from({ length: 8 }, (_, i) => `please deploy ${i} ${token}${"x".repeat(i)} now`);
   const match = time(messages, (m) => matcher.match(skills, m), 40, 4);
-  // The stemmer as every plan ran it on such a token before (each message a new token: no cache).
-  const stemmer = createRequire(import.meta.resolve("@skillshelf/core"))("wink-porter2-stemmer") as (
-    word: string,
-  ) => string;
+  // The stemmer (core's until it moved to `porter2`) as every plan ran it on such a token
+  // before (each message a new token: no cache).
+  const stemmer = createRequire(import.meta.url)("wink-porter2-stemmer") as (word: string) => string;
   const stem = time(messages, (m) => stemmer(m.split(" ")[3] as string), 4, 1);
   return [
     `Message: "please deploy <n> <one ${token.length.toLocaleString("en")}-letter token> now", a new token each call.`,

@@ -579,6 +579,14 @@ describe("prebuilt shelf", () => {
         /built by @skillshelf\/core 0\.0\.0-other/u,
       ],
       [
+        "index terms read by another version of the analysis (a build before the stemmer changed)",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.probe = doc.index.probe.filter((line: string) => !line.startsWith("stage-1 terms "));
+          }),
+        /index terms were read by another version of the analysis/u,
+      ],
+      [
         "other source folders",
         (f) =>
           editStored(f, (doc) => {

@@ -19,6 +19,7 @@ import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import { checkedSkillTerms, remapSkillTerms } from "../match/lexical-index.js";
 import { seedSkillTerms } from "../match/skill-index.js";
+import { STAGE1_TERMS_VERSION } from "../match/tokenize.js";
 import { sharedVocabulary, Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import type { PrebuiltEntry, PrebuiltSource } from "./loader.js";
@@ -46,11 +47,19 @@ export const MAX_PREBUILT_BYTES = 512 * 1024 * 1024;
  */
 const PROBE = "Deploying the Kubernetes clusters' configurations quickly: runTests, PDFToText2 résumé ﬁle";
 
+/** Written into the probe: a build that lacks this line read its terms another way (another stemmer). */
+const TERMS_VERSION = `stage-1 terms ${STAGE1_TERMS_VERSION}`;
+
 export function probeTerms(): string[] {
   const vocabulary = new Vocabulary();
   const count = vocabulary.read(PROBE);
   const terms = Array.from(vocabulary.ids.subarray(0, count), (id) => vocabulary.terms[id] as string);
-  return [...terms, `icu ${process.versions.icu ?? "none"}`, `unicode ${process.versions.unicode ?? "none"}`];
+  return [
+    ...terms,
+    TERMS_VERSION,
+    `icu ${process.versions.icu ?? "none"}`,
+    `unicode ${process.versions.unicode ?? "none"}`,
+  ];
 }
 
 let coreVersionMemo: string | undefined;
@@ -145,6 +154,10 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
   }
   if (stored.core !== coreVersion())
     return unusable(`it was built by @skillshelf/core ${stored.core}, this is ${coreVersion()}`);
+  if (stored.index !== undefined && !stored.index.probe.includes(TERMS_VERSION))
+    return unusable(
+      `its index terms were read by another version of the analysis (this one is ${TERMS_VERSION})`,
+    );
   if (stored.mode !== options.mode)
     return unusable(`it was built in ${stored.mode} mode, the shelf is ${options.mode}`);
   const folders = (list: ReadonlyArray<{ dir: string; scope: string }>) =>

@@ -72,10 +72,12 @@ export interface LexicalIndex {
   /**
    * Postings, one flat run per term: term t's are `postingStart[t] … postingStart[t + 1]`,
    * skill positions in `postingDocs` (ascending) and in `postingWeights` idf · saturated tf
-   * (BM25's tf/(k1+tf), field-weighted): the term's whole contribution to the skill.
+   * (BM25's tf/(k1+tf), field-weighted): the term's whole contribution to the skill. Skill
+   * positions take 16 bits while a shelf has at most 65,536 skills (a quarter of the postings'
+   * memory), 32 past that.
    */
   readonly postingStart: Int32Array;
-  readonly postingDocs: Int32Array;
+  readonly postingDocs: Uint16Array | Int32Array;
   readonly postingWeights: Float32Array;
   // examples
   readonly exampleCount: number;
@@ -347,7 +349,7 @@ export function buildLexicalIndex(
   };
   if (combined.length < widest) combined = new Float64Array(Math.max(widest, combined.length * 2));
   const postings = postingStart[termCount] as number;
-  const postingDocs = new Int32Array(postings);
+  const postingDocs = n <= 0x10000 ? new Uint16Array(postings) : new Int32Array(postings);
   const postingWeights = new Float32Array(postings);
   const fill = postingStart.slice(0, termCount);
   for (let d = 0; d < n; d++)
@@ -420,7 +422,7 @@ function addPostings(
   norms: Norms,
   idf: Float64Array,
   fill: Int32Array,
-  postingDocs: Int32Array,
+  postingDocs: Uint16Array | Int32Array,
   postingWeights: Float32Array,
 ): void {
   const { k1, b, weights, avg } = norms;

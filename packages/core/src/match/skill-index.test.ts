@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Skill } from "../types.js";
-import { DEFAULT_INDEX_TUNING, knownTerm, type LexicalIndex } from "./lexical-index.js";
+import {
+  buildLexicalIndex,
+  DEFAULT_INDEX_TUNING,
+  knownTerm,
+  type LexicalIndex,
+  readSkillTerms,
+} from "./lexical-index.js";
 import { createMatcher } from "./matcher.js";
 import { SkillIndexCache } from "./skill-index.js";
 import { testSkill as skill } from "./test-utils/skill.js";
@@ -135,6 +141,34 @@ describe("createMatcher after a hot reload", () => {
     // Same answers as a matcher that never saw the old list.
     for (const message of ["extract invoice totals with camelot", "deploy to production", "pdf tables"]) {
       expect(matcher.match(reloaded, message)).toEqual(createMatcher().match(reloaded, message));
+    }
+  });
+});
+
+describe("postings past 65,536 skills", () => {
+  it("keep every skill's position: 16-bit up to 65,536 skills, 32-bit past that", () => {
+    const vocabulary = sharedVocabulary();
+    const terms = readSkillTerms(
+      skill({ name: "shared-word", description: "zanzibar" }),
+      vocabulary,
+      DEFAULT_INDEX_TUNING,
+    );
+    const last = readSkillTerms(
+      skill({ name: "last-one", description: "zanzibar quokka" }),
+      vocabulary,
+      DEFAULT_INDEX_TUNING,
+    );
+    for (const n of [0x10000, 0x10000 + 1]) {
+      const index = buildLexicalIndex([...Array.from({ length: n - 1 }, () => terms), last], vocabulary);
+      expect(index.postingDocs).toBeInstanceOf(n <= 0x10000 ? Uint16Array : Int32Array);
+      const shared = index.termIds.get("zanzibar") as number;
+      const docs = index.postingDocs.subarray(index.postingStart[shared], index.postingStart[shared + 1]);
+      expect(docs.length).toBe(n);
+      expect(docs[n - 1]).toBe(n - 1);
+      const rare = index.termIds.get("quokka") as number;
+      expect(
+        Array.from(index.postingDocs.subarray(index.postingStart[rare], index.postingStart[rare + 1])),
+      ).toEqual([n - 1]);
     }
   });
 });

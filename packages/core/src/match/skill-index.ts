@@ -24,12 +24,12 @@ import {
   skillTerm,
 } from "./lexical-index.js";
 import { canonicalForm } from "./tokenize.js";
-import { type CompiledTrigger, compileTrigger } from "./triggers.js";
+import { type CompiledTrigger, compileNamePhrase, compileTrigger } from "./triggers.js";
 import { sharedVocabulary, type Vocabulary } from "./vocabulary.js";
 
 export interface SkillRules {
-  triggers: CompiledTrigger[];
-  exclusions: CompiledTrigger[];
+  triggers: readonly CompiledTrigger[];
+  exclusions: readonly CompiledTrigger[];
   /** The name as a phrase, when it is distinctive enough to count as a mention. */
   name: CompiledTrigger | undefined;
 }
@@ -37,12 +37,16 @@ export interface SkillRules {
 /** What is kept per Skill object across rebuilds. */
 interface SkillEntry {
   terms: SkillTerms;
-  triggers: CompiledTrigger[];
-  exclusions: CompiledTrigger[];
+  triggers: readonly CompiledTrigger[];
+  exclusions: readonly CompiledTrigger[];
   /** The name compiled as a phrase (undefined when it has no words). */
   name: CompiledTrigger | undefined;
-  diagnostics: Diagnostic[];
+  diagnostics: readonly Diagnostic[];
 }
+
+// Most skills have no triggers, exclusions or trigger diagnostics: their entries share these.
+const NO_TRIGGERS: readonly CompiledTrigger[] = Object.freeze([]);
+const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 
 export interface SkillIndex {
   lexical: LexicalIndex;
@@ -190,7 +194,11 @@ export class SkillIndexCache {
     const phrases = usable ? seeded.phrases : undefined;
     const phraseForm = phrases === undefined ? canonicalForm : storedPhraseForm(phrases);
     const diagnostics: Diagnostic[] = [];
-    const compile = (list: readonly string[], field: "triggers" | "exclusions"): CompiledTrigger[] => {
+    const compile = (
+      list: readonly string[],
+      field: "triggers" | "exclusions",
+    ): readonly CompiledTrigger[] => {
+      if (list.length === 0) return NO_TRIGGERS;
       const out: CompiledTrigger[] = [];
       for (const source of list) {
         const result = compileTrigger(source, phraseForm);
@@ -209,13 +217,13 @@ export class SkillIndexCache {
     };
     const triggers = compile(skill.triggers, "triggers");
     const exclusions = compile(skill.exclusions, "exclusions");
-    const name = compileTrigger(nameTriggerSource(skill), phraseForm);
+    const name = compileNamePhrase(skill.name, phraseForm);
     return {
       terms: usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning),
       triggers,
       exclusions,
-      name: name.ok ? name.trigger : undefined,
-      diagnostics,
+      name,
+      diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics,
     };
   }
 }

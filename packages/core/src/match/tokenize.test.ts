@@ -19,6 +19,10 @@ describe("analyze", () => {
     expect(stem("tests")).toBe(stem("testing"));
   });
 
+  it("keeps words with digits as written (a prebuilt shelf's terms depend on it: STAGE1_TERMS_VERSION)", () => {
+    expect(terms("python3 2023 gpt4o")).toEqual(["python3", "python", "3", "2023", "gpt4o", "gpt", "4", "o"]);
+  });
+
   it("leaves stop words out of terms but keeps them in phrases", () => {
     const a = analyze("Can you tell me a joke?");
     expect(a.terms).toEqual(["tell", "joke"]);

@@ -1,7 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { analyze } from "./tokenize.js";
 import {
   type CompiledTrigger,
+  compileNamePhrase,
   compileTrigger,
   MAX_REGEX_INPUT,
   MAX_REGEX_PROGRAM,
@@ -162,5 +166,70 @@ describe("bad triggers", () => {
 
   it("reject over-long phrases", () => {
     expect(compileTrigger("word ".repeat(60)).ok).toBe(false);
+  });
+});
+
+describe("a skill's name as a phrase", () => {
+  const ODD_NAMES = [
+    "pdf-tools",
+    "API Fuzzing for Bug Bounty",
+    "03_task1",
+    "FinanceTool",
+    "写文章",
+    "react组件-helper",
+    "a*b",
+    "*",
+    "/changelog/",
+    "/x",
+    "  spaced  ",
+    "!!!",
+    "",
+    "word-".repeat(60),
+    `${"deploy".repeat(20)}ing`,
+    "ＲＵＮ-ｔｅｓｔｓ",
+  ];
+  const messages = (name: string) => [
+    `please use ${name} now`,
+    `${name.replace(/[-_*]/gu, " ")} please`,
+    "run the pdf tools on 写文章",
+    name,
+  ];
+
+  /** compileNamePhrase(name) behaves as compileTrigger did on the name with each * read as a space. */
+  function same(name: string): void {
+    const result = compileTrigger(name.replace(/\*/gu, " "));
+    const expected = result.ok ? result.trigger : undefined;
+    const actual = compileNamePhrase(name);
+    expect(actual === undefined).toBe(expected === undefined);
+    if (!actual || !expected) return;
+    expect([actual.source, actual.kind, actual.engine, actual.anchor]).toEqual([
+      expected.source,
+      expected.kind,
+      expected.engine,
+      expected.anchor,
+    ]);
+    for (const message of messages(name)) {
+      const a = analyze(message);
+      const input = triggerInput(a.canonical, a.normalized);
+      expect(actual.test(input)).toBe(expected.test(input));
+    }
+  }
+
+  it("is what compileTrigger makes of the name with each * read as a space", () => {
+    for (const name of ODD_NAMES) same(name);
+  });
+
+  it("is the same for every folder name of the skills mirror", (ctx) => {
+    skipWithoutSharedData(ctx);
+    const mirror = sharedData("skills-mirror");
+    let names = 0;
+    for (const repo of fs.readdirSync(mirror, { withFileTypes: true })) {
+      if (!repo.isDirectory()) continue;
+      for (const name of fs.readdirSync(path.join(mirror, repo.name))) {
+        same(name);
+        names++;
+      }
+    }
+    expect(names).toBeGreaterThan(10_000);
   });
 });

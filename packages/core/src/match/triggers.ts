@@ -113,6 +113,50 @@ export function compileTrigger(
   };
 }
 
+/**
+ * A skill's name as a phrase trigger ("pdf-tools" is mentioned by "… the pdf tools …"): what
+ * `compileTrigger` makes of it with each `*` read as a space, undefined where that fails.
+ * Every skill's name is compiled at an index build and kept with the skill's index entry
+ * (8,000 on a large shelf, most never mentioned), so a name is one small object whose methods
+ * live on its class, not a closure and a result wrapper each; odd names (one that reads as a
+ * `/regex/`, or longer than a trigger may be) are left to `compileTrigger`.
+ */
+export function compileNamePhrase(
+  name: string,
+  phraseForm: (part: string) => string = canonicalForm,
+): CompiledTrigger | undefined {
+  const source = name.replace(/\*/gu, " ");
+  const text = source.trim();
+  if (
+    text.length > MAX_TRIGGER_LENGTH ||
+    (text.length > 2 && text.startsWith("/") && text.lastIndexOf("/") > 0)
+  ) {
+    const result = compileTrigger(source, phraseForm);
+    return result.ok ? result.trigger : undefined;
+  }
+  const canonical = phraseForm(text);
+  if (canonical === "") return undefined;
+  const part = toPart(canonical);
+  return new NamePhrase(source, part, anchorOf([part]));
+}
+
+class NamePhrase implements CompiledTrigger {
+  constructor(
+    readonly source: string,
+    private readonly part: Part,
+    readonly anchor: string | undefined,
+  ) {}
+  get kind(): "phrase" {
+    return "phrase";
+  }
+  get engine(): "words" {
+    return "words";
+  }
+  test(input: TriggerInput): string | undefined {
+    return matchParts([this.part], input.canonical);
+  }
+}
+
 interface Part {
   text: string;
   /** Latin start/end must sit on a word boundary; CJK edges may sit anywhere. */
