@@ -14,6 +14,9 @@
  *   agent-routing cases + the 28 copilot-smoke cases (5 negatives; "advisor-routed" cases count
  *   when either expected skill is found). Test = the 35 trigger-corpus queries mapped to their
  *   HEAD skill with the consolidation table from the data README (no negatives).
+ * - MetaTool + CLINC150 out-of-scope (dev only): MetaTool's shelf and dev positives with
+ *   CLINC150's dev out-of-scope requests as its negatives, so abstention on a shelf without
+ *   examples has a dev figure.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -149,6 +152,19 @@ export function clinc(examplesPerIntent = 10): RoutingSet {
     test: [...cases("test", "test"), ...cases("oos_test", "oos-test")],
     substrings,
   };
+}
+
+/**
+ * MetaTool's dev split has no "nothing applies" cases, so abstention on a shelf without
+ * examples could not be chosen on it. This set is MetaTool's skills and dev positives plus
+ * CLINC150's dev out-of-scope requests as negatives (everyday requests, none of them written
+ * for MetaTool's tools; a few may fit one, which only makes the figure conservative). Dev
+ * only: its test split is empty, and neither MetaTool's nor CLINC150's test cases are in it.
+ */
+export function metatoolWithForeignNegatives(): RoutingSet {
+  const base = metatool();
+  const negatives = clinc().dev.filter((c) => c.expect === null);
+  return { ...base, name: "MetaTool + CLINC150 out-of-scope", dev: [...base.dev, ...negatives], test: [] };
 }
 
 /** trigger-corpus.json names (before the 2026-02 consolidation) → the HEAD skill (data README table). */

@@ -5,7 +5,8 @@
  * noisy machine hits both alike; then the same on the 10,000 skills given two examples each
  * (real skills rarely have examples; this is where familiarity does work). And the one-off
  * costs in new processes: the first match of a process on a 20-skill shelf, with and without
- * the prior (the first English word reads its list), and the shelf's familiarity reference.
+ * the prior (the first English word reads its list), and the shelf's familiarity references
+ * (from its examples, and from its skills' texts on a shelf without examples).
  *
  * Run: `node --experimental-strip-types --no-warnings bench/routing-speed.ts` (after building
  * core); `SKILLSHELF_CORE=<dist/index.js>` measures another build (a baseline) the same way.
@@ -136,7 +137,17 @@ for (let i = 0; i < 5; i++) {
     builds[familiarity ? "on" : "off"].push(cpu(() => matcher.match(withExamples, "a passport question")));
   }
 }
+const bare = { on: [] as number[], off: [] as number[] };
+for (let i = 0; i < 5; i++) {
+  for (const familiarity of i % 2 === 0 ? [true, false] : [false, true]) {
+    const matcher = core.createMatcher({ familiarity });
+    bare[familiarity ? "on" : "off"].push(cpu(() => matcher.match(largest, "a passport question")));
+  }
+}
 const mid = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1] as number;
 console.log(
   `First match of a new matcher on the 10,000 skills with examples (index build, and the familiarity reference when on), CPU ms, median of 5: on ${mid(builds.on).toFixed(0)}, off ${mid(builds.off).toFixed(0)}.`,
+);
+console.log(
+  `The same on the 10,000 skills without examples (the reference from the skills' texts when on): on ${mid(bare.on).toFixed(0)}, off ${mid(bare.off).toFixed(0)}.`,
 );

@@ -32,7 +32,14 @@ import {
   type RoutingReport,
   type Skill,
 } from "@skillshelf/core";
-import { clinc, dotnet, metatool, nameWords, type RoutingSet } from "./routing-data.ts";
+import {
+  clinc,
+  dotnet,
+  metatool,
+  metatoolWithForeignNegatives,
+  nameWords,
+  type RoutingSet,
+} from "./routing-data.ts";
 
 const require = createRequire(import.meta.url);
 // CommonJS packages without types.
@@ -188,7 +195,7 @@ export async function runRouting(
   const split = options.split ?? "test";
   const bm25Threshold = bestBm25Threshold(options.tuning);
   const rows = [];
-  for (const load of [metatool, clinc, dotnet]) {
+  for (const load of [metatool, clinc, dotnet, metatoolWithForeignNegatives]) {
     const set = load();
     const cases = split === "dev" ? set.dev : set.test;
     if (cases.length === 0) continue;
@@ -205,10 +212,9 @@ export async function runRouting(
  * scorer, the scorer before (no everyday prior, no familiarity) and BM25 over all fields, in one table.
  */
 export function thresholdSweep(split: "dev" | "test", scores: readonly number[]): string {
-  const sets = [metatool(), clinc(), dotnet()].map((set) => ({
-    set,
-    cases: split === "dev" ? set.dev : set.test,
-  }));
+  const sets = [metatool(), clinc(), dotnet(), metatoolWithForeignNegatives()]
+    .map((set) => ({ set, cases: split === "dev" ? set.dev : set.test }))
+    .filter(({ cases }) => cases.length > 0);
   const head = sets.map(({ set }) => `${set.name} r@3 / none`).join(" | ");
   const lines = [`| method | threshold | ${head} |`, `|---|---:|${sets.map(() => "---:").join("|")}|`];
   const cell = (r: RoutingReport) => `${pct(r.recallAt3)} / ${r.none.cases > 0 ? pct(r.none.accuracy) : "—"}`;

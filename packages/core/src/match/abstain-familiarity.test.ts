@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { referenceKnownShare } from "./familiarity.js";
+import { referenceFromSkills, referenceKnownShare } from "./familiarity.js";
 import { createMatcher, DEFAULT_TUNING } from "./matcher.js";
 import { SkillIndexCache } from "./skill-index.js";
 import { testSkill } from "./test-utils/skill.js";
@@ -86,14 +86,47 @@ describe("familiarity: a request judged against the shelf's own examples", () =>
     const bare = shelf.map((skill) => ({ ...skill, examples: [] }));
     expect(referenceKnownShare(new SkillIndexCache(DEFAULT_TUNING).build(bare).lexical, true)).toBe(0);
   });
+});
 
-  it("leaves a shelf without examples exactly as it was", () => {
-    const bare = shelf.map((skill) => ({ ...skill, examples: [] }));
-    for (const message of [unfamiliar, "find a garage near me", "book a hotel in boston"]) {
-      const on = createMatcher().match(bare, message, { nearMisses: 3 });
-      const off = createMatcher({ familiarity: false }).match(bare, message, { nearMisses: 3 });
-      expect(on).toEqual(off);
-    }
+describe("familiarity on a shelf without examples: judged against the skills' own texts", () => {
+  // Descriptions only, as most shelves are: the reference is what each description reaches
+  // when it is held out and read as a request against the other skills.
+  const bare = [
+    testSkill({ name: "car-service", description: "Book a service for your car at a garage near you." }),
+    testSkill({ name: "car-rental", description: "Rent a car for your trip, near you or at the airport." }),
+    testSkill({ name: "flight-status", description: "Check whether your flight is on time or delayed." }),
+    testSkill({ name: "flight-booking", description: "Book a flight for your trip." }),
+    testSkill({ name: "hotel-booking", description: "Book a hotel room for your trip, near the airport." }),
+    testSkill({ name: "train-times", description: "Check train times for your trip." }),
+  ];
+  const unfamiliar = "which garage band won the grammy award this year";
+
+  it("learns a reference from the descriptions", () => {
+    const reference = referenceFromSkills(new SkillIndexCache(DEFAULT_TUNING).build(bare).lexical, true);
+    expect(reference).toBeGreaterThan(0);
+    expect(reference).toBeLessThan(1);
+    expect(
+      referenceFromSkills(new SkillIndexCache(DEFAULT_TUNING).build(bare.slice(0, 1)).lexical, true),
+    ).toBe(0);
+  });
+
+  it("offers nothing for a request mostly in words no skill uses, and says why", () => {
+    const result = createMatcher().match(bare, unfamiliar, { nearMisses: 3 });
+    expect(result.candidates).toEqual([]);
+    expect(result.rejected).toContainEqual(
+      expect.objectContaining({ name: "car-service", reason: "unfamiliar-request", terms: ["garage"] }),
+    );
+    const names = createMatcher({ familiarity: false })
+      .match(bare, unfamiliar)
+      .candidates.map((c) => c.name);
+    expect(names).toEqual(["car-service"]);
+  });
+
+  it("keeps requests as familiar as the descriptions, short ones included", () => {
+    const matcher = createMatcher();
+    expect(matcher.match(bare, "find a garage near me").candidates[0]?.name).toBe("car-service");
+    expect(matcher.match(bare, "garage").candidates[0]?.name).toBe("car-service");
+    expect(matcher.match(bare, "is my flight delayed").candidates[0]?.name).toBe("flight-status");
   });
 });
 

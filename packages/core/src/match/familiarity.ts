@@ -1,5 +1,5 @@
 /**
- * How familiar a request is to the shelf, judged against the shelf's own examples.
+ * How familiar a request is to the shelf, judged against what the shelf itself says.
  *
  * A skill's `examples` are requests its author expects, and a request for one of the shelf's
  * skills is mostly made of words the shelf knows. An out-of-scope request ("can i mix
@@ -7,27 +7,32 @@
  * skill uses, and matches a skill on a word or two by chance. So a request's known share —
  * the everyday informativeness (everyday-words.ts) of its words some skill uses, over that of
  * all its words, so an unknown "tell" weighs little and an unknown "antifreeze" fully — is
- * compared with what the shelf's own examples reach when each is held out and read as a new
- * request: the share of its words that another example or another skill also uses.
+ * compared with a reference the shelf sets itself:
  *
- * The reference is the share that all but the least familiar {@link REFERENCE_QUANTILE} of
- * the examples reach: a request as familiar as the shelf's examples keeps its evidence; one
- * less familiar than almost all of them keeps it in proportion (familiarity = share ÷
- * reference, at most 1). It never adds evidence, so it can only turn a candidate into a
- * near-miss, never the reverse. Learned from the shelf alone, for 20 skills or 10,000, in any
- * script the tokenizer reads. Only skills that have examples are judged this way (their
- * examples say what their requests look like), and a shelf without examples has no reference:
- * its skills keep their evidence.
+ * - for a skill with examples, what the shelf's examples reach when each is held out and read
+ *   as a new request: the share of its words that another example or another skill also uses
+ *   ({@link referenceKnownShare});
+ * - for a skill without examples, what the skills' own texts reach when each skill is held
+ *   out and read as a request against the rest of the shelf: the share of its words another
+ *   skill uses ({@link referenceFromSkills}). A skill's text is written by its author, not by
+ *   a user, so this reference is lower (a milder judgement), but it is there on every shelf of
+ *   two skills or more, descriptions only or not.
+ *
+ * Each reference is the share that all but the least familiar {@link REFERENCE_QUANTILE} of
+ * its held-out texts reach: a request as familiar as they are keeps its evidence; one less
+ * familiar keeps it in proportion (familiarity = share ÷ reference, at most 1). It never adds
+ * evidence, so it can only turn a candidate into a near-miss, never the reverse. Learned from
+ * the shelf alone, for 20 skills or 10,000, in any script the tokenizer reads.
  *
  * Held out from the index as it is: a word of the example counts as known when another skill
- * uses it or another example holds it. A word only this example and its own skill's other
- * fields use counts as unknown, which lowers the reference a little (a milder judgement),
- * never raises it.
+ * uses it or another example holds it, a word of a skill when another skill uses it. A word
+ * only the held-out text and its own skill's other fields use counts as unknown, which lowers
+ * the reference a little (a milder judgement), never raises it.
  */
 import { everydayInformativeness } from "./everyday-words.js";
 import type { LexicalIndex } from "./lexical-index.js";
 
-/** Share of the shelf's examples allowed to be less familiar than the reference. */
+/** Share of the held-out texts (examples, or skills) allowed to be less familiar than the reference. */
 export const REFERENCE_QUANTILE = 0.1;
 
 /**
@@ -53,9 +58,41 @@ export function referenceKnownShare(index: LexicalIndex, everyday: boolean): num
       if (knownElsewhere) known[e] = (known[e] as number) + weight;
     }
   }
+  return quantileShare(known, all);
+}
+
+/**
+ * The reference known share of `index`'s shelf read from its skills' indexed text (0 for a
+ * shelf of fewer than two skills: no reference): each skill held out and read as a request,
+ * a word known when another skill uses it. One walk over the postings, no text read again.
+ */
+export function referenceFromSkills(index: LexicalIndex, everyday: boolean): number {
+  const n = index.size;
+  if (n < 2) return 0;
+  const known = new Float64Array(n);
+  const all = new Float64Array(n);
+  const { postingStart, postingDocs, df, terms } = index;
+  for (let t = 0; t < index.termCount; t++) {
+    const start = postingStart[t] as number;
+    const end = postingStart[t + 1] as number;
+    if (start === end) continue;
+    const term = terms[t] as string;
+    const weight = everyday ? everydayInformativeness(term, term) : 1;
+    const knownElsewhere = (df[t] as number) >= 2;
+    for (let i = start; i < end; i++) {
+      const d = postingDocs[i] as number;
+      all[d] = (all[d] as number) + weight;
+      if (knownElsewhere) known[d] = (known[d] as number) + weight;
+    }
+  }
+  return quantileShare(known, all);
+}
+
+/** The known share that all but {@link REFERENCE_QUANTILE} of the texts reach (0 without texts). */
+function quantileShare(known: Float64Array, all: Float64Array): number {
   const shares: number[] = [];
-  for (let e = 0; e < count; e++)
-    if ((all[e] as number) > 0) shares.push((known[e] as number) / (all[e] as number));
+  for (let i = 0; i < all.length; i++)
+    if ((all[i] as number) > 0) shares.push((known[i] as number) / (all[i] as number));
   if (shares.length === 0) return 0;
   shares.sort((a, b) => a - b);
   return shares[Math.floor(REFERENCE_QUANTILE * shares.length)] as number;

@@ -12,8 +12,9 @@
  *   how much of the message's informative part those words cover (coverage.ts), squashed to
  *   0‥1. Words common across the shelf's own skills or in everyday language are generic: a
  *   skill that only generic words point at is never a lexical candidate ("only generic words
- *   matched"). A skill with examples keeps its evidence only in proportion to how familiar
- *   the request is to the shelf, measured against its own examples (familiarity.ts).
+ *   matched"). A skill keeps its evidence only in proportion to how familiar the request is
+ *   to the shelf, measured against the shelf's own examples, or for a skill without examples
+ *   against its skills' texts (familiarity.ts).
  * - `semantic`: cosine similarity from the host's `embed` function. `match()` is synchronous
  *   and never waits on a model: `matchAsync()` embeds the message (and each skill once, cached
  *   per Skill object; `prepare()` does it ahead of time), or a host passes the message's
@@ -44,7 +45,7 @@ import {
   lexicalScore,
   queryInformativeMass,
 } from "./coverage.js";
-import { familiarity, referenceKnownShare } from "./familiarity.js";
+import { familiarity, referenceFromSkills, referenceKnownShare } from "./familiarity.js";
 import { DEFAULT_INDEX_TUNING, type IndexTuning, knownTerm, type LexicalIndex } from "./lexical-index.js";
 import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
@@ -66,7 +67,7 @@ export interface MatchTuning extends IndexTuning, CoverageTuning {
   exampleMatch: number;
   /** Share of the final score given to the semantic signal when `embed` is used. */
   semanticWeight: number;
-  /** Judge a request's familiarity against the shelf's own examples (familiarity.ts). */
+  /** Judge a request's familiarity against the shelf's own examples and skill texts (familiarity.ts). */
   familiarity: boolean;
 }
 
@@ -134,10 +135,13 @@ interface Prepared {
    * body is read on first use is a slower object to read fields from.
    */
   hidden: Uint8Array;
-  /** 1 for a skill with examples: the skills judged by familiarity. */
+  /** 1 for a skill with examples: judged against the shelf's examples, the rest against its skills. */
   exampled: Uint8Array;
-  /** The shelf's reference known share (familiarity.ts), computed on the first match. */
-  reference?: number;
+  /** Skills without examples. */
+  unexampled: number;
+  /** The shelf's reference known shares (familiarity.ts), each computed on the first match that needs it. */
+  exampleReference?: number;
+  skillReference?: number;
   // Scratch buffers reused across messages (match is synchronous, so never shared).
   lexScore: Float64Array;
   lexMask: Int32Array;
@@ -281,6 +285,7 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     diagnostics,
     hidden: Uint8Array.from(skills, (skill) => (skill.disableModelInvocation || skill.role ? 1 : 0)),
     exampled: Uint8Array.from(skills, (skill) => (skill.examples.length > 0 ? 1 : 0)),
+    unexampled: skills.reduce((n, skill) => (skill.examples.length > 0 ? n : n + 1), 0),
     lexScore: new Float64Array(skills.length),
     lexMask: new Int32Array(skills.length),
     lexCover: new Float64Array(skills.length),
@@ -425,10 +430,19 @@ function score(
   for (const s of nameHits.keys()) addToPool(s);
   if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) addToPool(s);
   const queryMass = queryInformativeMass(queryInfo, unknownWords, tuning);
-  let familiar = 1;
-  if (tuning.familiarity && lexical.exampleCount > 0 && knownWords + unknownWords > 0) {
-    p.reference ??= referenceKnownShare(lexical, tuning.everydayWords);
-    familiar = familiarity(knownWords / (knownWords + unknownWords), p.reference);
+  // Familiarity of the request for a skill with examples, and for one without.
+  let familiarToExamples = 1;
+  let familiarToSkills = 1;
+  if (tuning.familiarity && knownWords + unknownWords > 0) {
+    const share = knownWords / (knownWords + unknownWords);
+    if (lexical.exampleCount > 0) {
+      p.exampleReference ??= referenceKnownShare(lexical, tuning.everydayWords);
+      familiarToExamples = familiarity(share, p.exampleReference);
+    }
+    if (p.unexampled > 0) {
+      p.skillReference ??= referenceFromSkills(lexical, tuning.everydayWords);
+      familiarToSkills = familiarity(share, p.skillReference);
+    }
   }
   const nearMisses = call.nearMisses ?? 0;
   const misses: Miss[] = [];
@@ -442,10 +456,11 @@ function score(
     // Evidence: how much distinctive text the message shares with the skill, in units of one
     // fully saturated match of a word only one skill uses (the same scale for a shelf of 9
     // skills and of 10,000), discounted by the share of the message's informative part it
-    // leaves unexplained (coverage.ts), and for a skill with examples by how unfamiliar the
-    // request is to the shelf (familiarity.ts), squashed to 0‥1.
+    // leaves unexplained (coverage.ts), and by how unfamiliar the request is to the shelf
+    // (familiarity.ts), squashed to 0‥1.
     const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
-    const judged = familiar < 1 && p.exampled[s] === 1;
+    const familiar = p.exampled[s] === 1 ? familiarToExamples : familiarToSkills;
+    const judged = familiar < 1;
     const lex = lexicalScore(
       judged ? evidence * familiar : evidence,
       lexCover[s] as number,
