@@ -6,21 +6,26 @@
  * body — its first characters — is kept as its own string; the rest is read again from the
  * file, and served only when the file still hashes to what was loaded (a file changed since
  * gives no body: its new version comes in with the next refresh, as a new skill).
+ *
+ * The starts are kept as UTF-8 bytes outside the JavaScript heap: as strings they were a
+ * third of the heap after loading the mirror (one non-Latin-1 character anywhere in a file
+ * makes V8 store its text, and every slice of it, at two bytes per character), and every
+ * byte allocated on the heap during a load that survives it grows V8's young generation,
+ * which V8 keeps at its grown size. The index reads each start once per build.
  */
 import type { Skill } from "../types.js";
 
 /** The start of each deferred body, as long as the index reads (see {@link bodyStart}). */
-const heads = new WeakMap<Skill, string>();
+const heads = new WeakMap<Skill, Buffer>();
 /** Deferred bodies that mention `$ARGUMENTS` (see {@link bodyMentionsArguments}). */
 const mentionsArguments = new WeakSet<Skill>();
 
 /**
- * Makes `skill.body` a getter that calls `read` once and keeps what it returns. `head` is the
- * body's first characters (a string of its own, not a slice of the file's text); `body` the
- * whole body, looked at now and not kept.
+ * Makes `skill.body` a getter that calls `read` once and keeps what it returns. `body` is the
+ * whole body, looked at now and not kept beyond its first {@link BODY_HEAD_CHARS} characters.
  */
-export function deferBody(skill: Skill, head: string, body: string, read: () => string): void {
-  heads.set(skill, head);
+export function deferBody(skill: Skill, body: string, read: () => string): void {
+  heads.set(skill, Buffer.from(headOf(body), "utf8"));
   if (body.includes("$ARGUMENTS")) mentionsArguments.add(skill);
   Object.defineProperty(skill, "body", {
     configurable: true,
@@ -51,7 +56,20 @@ export function setBody(skill: Skill, body: string): void {
  */
 export function bodyStart(skill: Skill, chars: number): string {
   const head = heads.get(skill);
-  return head !== undefined && chars <= BODY_HEAD_CHARS ? head.slice(0, chars) : skill.body.slice(0, chars);
+  if (head === undefined || chars > BODY_HEAD_CHARS) return skill.body.slice(0, chars);
+  const text = head.toString("utf8");
+  return chars < text.length ? text.slice(0, chars) : text;
+}
+
+/**
+ * The body's first {@link BODY_HEAD_CHARS} UTF-16 code units, and one more when the last is
+ * the first half of a surrogate pair: half a pair would not survive the round trip through
+ * UTF-8, and with the whole pair kept a slice gives exactly what slicing the body gives.
+ */
+function headOf(body: string): string {
+  if (body.length <= BODY_HEAD_CHARS) return body;
+  const last = body.charCodeAt(BODY_HEAD_CHARS - 1);
+  return body.slice(0, last >= 0xd800 && last <= 0xdbff ? BODY_HEAD_CHARS + 1 : BODY_HEAD_CHARS);
 }
 
 /**

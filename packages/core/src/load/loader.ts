@@ -12,13 +12,20 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import { SCHEMA_FILE, skillParameters } from "../parameters/skill-parameters.js";
+import { ownString } from "../parse/own-string.js";
 import { parseSkill } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
-import { BODY_HEAD_CHARS, deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
+import { deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
 import { readBytes, readSkillFiles } from "./read.js";
-import { type Overridden, type Resolution, type ResolveEntry, resolveSkills } from "./resolve.js";
+import {
+  type Overridden,
+  type Resolution,
+  type ResolveEntry,
+  ranksBefore,
+  resolveSkills,
+} from "./resolve.js";
 import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
 import { type Signature, sameSignature, signatureOf } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
@@ -124,6 +131,11 @@ export class SkillLoader {
   /** Names more than one file provides: a write to one of them needs a full resolution. */
   private contested: ReadonlySet<string> = new Set();
   private loaded = false;
+  /**
+   * During the first load: per name, the file recorded so far that resolution would put
+   * first. A file that ranks after it can never win, so it is kept as a stub from the start.
+   */
+  private leaders: Map<string, FileRecord> | undefined;
   /** Refreshes run one after another; a call made during a refresh waits and re-checks. */
   private queue: Promise<unknown> = Promise.resolve();
   private generation = 0;
@@ -224,7 +236,12 @@ export class SkillLoader {
     const located = this.locate();
     const toRead = this.prebuilt ? this.takePrebuilt(located, this.prebuilt) : located;
     this.prebuilt = undefined;
-    await this.readAll(toRead);
+    this.leaders = this.prefer ? undefined : new Map();
+    try {
+      await this.readAll(toRead);
+    } finally {
+      this.leaders = undefined;
+    }
     this.loaded = true;
     return this.publish(new Set(located.map((l) => l.file)), []);
   }
@@ -479,20 +496,7 @@ export class SkillLoader {
       const record = this.files.get(lost.file);
       const skill = record?.skill;
       if (!record || !skill || bodiless.has(skill)) continue;
-      const stub: Skill = {
-        ...defaultSkillMeta(),
-        name: skill.name,
-        description: "",
-        body: "",
-        scope: skill.scope,
-        file: skill.file,
-        dir: skill.dir,
-        hash: skill.hash,
-        locked: skill.locked,
-        bodyLine: skill.bodyLine,
-      };
-      bodiless.add(stub);
-      record.skill = stub;
+      record.skill = stubOf(skill);
       if (record.diagnostics.length > 0) record.diagnostics = detachedCopy(record.diagnostics);
     }
   }
@@ -537,7 +541,14 @@ export class SkillLoader {
       diagnostics: [],
     };
 
-    if (result.skill) {
+    if (result.skill && previous === undefined && this.losesAlready(loc, result.skill)) {
+      // Only what resolution needs, as for any loser (see setAsideLosers); publish reads the
+      // file again should it win after all.
+      const skill = this.skillOf(result.skill, loc.source, loc.file);
+      const diagnostics = withFolderDiagnostics(result.diagnostics, skill, schemaSig !== undefined);
+      record.skill = stubOf(skill);
+      record.diagnostics = diagnostics.length > 0 ? detachedCopy(diagnostics) : diagnostics;
+    } else if (result.skill) {
       const old = previous?.skill;
       // Same bytes as the active version (a `touch`, or a save without edits): keep the
       // object, so the resolved list — and everything cached on it — stays the same. Not a
@@ -576,6 +587,28 @@ export class SkillLoader {
       record.diagnostics = result.diagnostics;
     }
     this.files.set(loc.file, record);
+    if (this.leaders && record.skill && !bodiless.has(record.skill)) {
+      const leader = this.leaders.get(record.skill.name);
+      if (!leader?.skill || ranksBefore(entryOf(record, record.skill), entryOf(leader, leader.skill)))
+        this.leaders.set(record.skill.name, record);
+    }
+  }
+
+  /**
+   * Whether a file just read loses to one already recorded whatever else is read: a file of
+   * its name that resolution puts first. A role is never judged this early (an ordinary
+   * skill never beats one), nor is anything when `prefer` may pin a file.
+   */
+  private losesAlready(loc: Located, parsed: NonNullable<ParseResult["skill"]>): boolean {
+    if (this.leaders === undefined || parsed.role === true) return false;
+    const leader = this.leaders.get(parsed.name);
+    if (!leader?.skill) return false;
+    const candidate: ResolveEntry = {
+      skill: { ...parsed, scope: loc.source.scope, file: loc.file } as Skill,
+      rank: loc.source.rank,
+      depth: loc.depth,
+    };
+    return ranksBefore(entryOf(leader, leader.skill), candidate);
   }
 
   /**
@@ -585,10 +618,14 @@ export class SkillLoader {
    */
   private withDeferredBody(skill: Skill): Skill {
     const body = skill.body;
-    const copy = detachedData({ ...skill, body: "" });
+    // The path fields are the loader's own strings and the hash is the hasher's: shared, not copied.
+    const copy = detachedData({ ...skill, body: "", file: "", hash: "" });
     if (copy === undefined) return skill; // holds something other than plain data: kept whole
+    copy.file = skill.file;
+    copy.hash = skill.hash;
+    if (skill.dir !== undefined) copy.dir = skill.dir;
     const read = () => this.readDeferredBody(copy);
-    deferBody(copy, ownString(body.slice(0, BODY_HEAD_CHARS)), body, read);
+    deferBody(copy, body, read);
     return copy;
   }
 
@@ -760,6 +797,28 @@ function sameSchema(record: FileRecord): boolean {
  */
 const bodiless = new WeakSet<Skill>();
 
+/** What resolution needs of a file that lost (see {@link bodiless}): no string of its text. */
+function stubOf(skill: Skill): Skill {
+  const stub: Skill = {
+    ...defaultSkillMeta(),
+    name: skill.name,
+    description: "",
+    body: "",
+    scope: skill.scope,
+    file: skill.file,
+    dir: skill.dir,
+    hash: skill.hash,
+    locked: skill.locked,
+    bodyLine: skill.bodyLine,
+  };
+  bodiless.add(stub);
+  return stub;
+}
+
+function entryOf(record: FileRecord, skill: Skill): ResolveEntry {
+  return { skill, rank: record.source.rank, depth: record.depth };
+}
+
 /** Skills taken from a prebuilt shelf and not yet checked against their file (see `get`). */
 const fromPrebuilt = new WeakSet<Skill>();
 
@@ -836,15 +895,6 @@ function detachedData<T>(value: T): T | undefined {
     out[key] = copied;
   }
   return out as T;
-}
-
-/**
- * A copy of `text` that is not a slice of a longer string (short strings are copies already):
- * V8 flattens the concatenation into a new string before slicing it, so the result refers to
- * that copy only. ≈ 10× faster than a JSON round trip on 3,000 characters.
- */
-function ownString(text: string): string {
-  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 function append<T>(to: T[], items: readonly T[]): void {

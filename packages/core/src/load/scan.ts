@@ -16,6 +16,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
+import { ownString } from "../parse/own-string.js";
 import type { Diagnostic } from "../types.js";
 import { type Signature, signatureOf, signatureOfStats } from "./signature.js";
 
@@ -149,7 +150,7 @@ export async function scanNode(
   // (~10–15 µs), and its stats are the file's signature for the read that follows. Links and
   // lower-case names take the full path below.
   if (depth > 0) {
-    const file = path.join(dir, SKILL_FILE_NAMES[0]);
+    const file = joinPath(dir, SKILL_FILE_NAMES[0]);
     const sig = plainFileSignature(file);
     if (sig !== undefined) {
       node.skillFile = file;
@@ -183,7 +184,7 @@ export async function scanNode(
     for (const name of SKILL_FILE_NAMES) {
       const entry = entries.find((e) => e.name === name);
       if (!entry) continue;
-      const full = path.join(dir, name);
+      const full = joinPath(dir, name);
       const kind = entryKind(entry, full, ctx);
       if (typeof kind === "object") {
         node.diagnostics.push(escapeDiagnostic(full, kind.escape));
@@ -216,7 +217,7 @@ export async function scanNode(
   // Sorted so the tree (and everything derived from it) does not depend on readdir order.
   subdirs.sort();
   const children = await Promise.all(
-    subdirs.map((name) => reuse?.get(name) ?? scanNode(path.join(dir, name), depth + 1, ctx)),
+    subdirs.map((name) => reuse?.get(name) ?? scanNode(joinPath(dir, name), depth + 1, ctx)),
   );
   for (const [i, name] of subdirs.entries()) node.children.set(name, children[i]!);
   return node;
@@ -237,6 +238,14 @@ export async function rescanNode(node: ScanNode, ctx: ScanContext): Promise<void
   node.skillLinked = fresh.skillLinked;
   node.children = fresh.children;
   node.diagnostics = fresh.diagnostics;
+}
+
+/**
+ * `path.join` as one flat string: its result is built piece by piece (a tree of slices), and
+ * these paths are kept for the shelf's life (scan nodes, records, skills, diagnostics).
+ */
+function joinPath(dir: string, name: string): string {
+  return ownString(path.join(dir, name));
 }
 
 function detach(node: ScanNode): void {
