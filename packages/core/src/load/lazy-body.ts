@@ -20,22 +20,42 @@ const heads = new WeakMap<Skill, Buffer>();
 /** Deferred bodies that mention `$ARGUMENTS` (see {@link bodyMentionsArguments}). */
 const mentionsArguments = new WeakSet<Skill>();
 
+/** Reads a deferred body from the skill's file (the loader that deferred it). */
+export type BodyReader = (skill: Skill) => string;
+
+/** Who reads each deferred body. */
+const readers = new WeakMap<Skill, BodyReader>();
+
+/**
+ * The one getter every deferred body shares. V8 gives objects whose same property is a
+ * different getter function different hidden classes, and soon makes them slow dictionaries
+ * (≈ 900 bytes more each, and slower to read); one function for all keeps them fast.
+ */
+const BODY_PROPERTY: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: Skill): string {
+    // `this` is the skill, or an object that inherits from it.
+    let skill: Skill | null = this;
+    while (skill !== null && !readers.has(skill)) skill = Object.getPrototypeOf(skill) as Skill | null;
+    if (skill === null) return "";
+    const body = readers.get(skill)!(skill);
+    setBody(skill, body);
+    return body;
+  },
+};
+
 /**
  * Makes `skill.body` a getter that calls `read` once and keeps what it returns. `body` is the
  * whole body, looked at now and not kept beyond its first {@link BODY_HEAD_CHARS} characters.
+ * To keep the object fast, call it where `body` belongs while adding the skill's properties
+ * (turning a data property into a getter later makes the object a dictionary).
  */
-export function deferBody(skill: Skill, body: string, read: () => string): void {
+export function deferBody(skill: Skill, body: string, read: BodyReader): void {
   heads.set(skill, Buffer.from(headOf(body), "utf8"));
   if (body.includes("$ARGUMENTS")) mentionsArguments.add(skill);
-  Object.defineProperty(skill, "body", {
-    configurable: true,
-    enumerable: true,
-    get: () => {
-      const body = read();
-      setBody(skill, body);
-      return body;
-    },
-  });
+  readers.set(skill, read);
+  Object.defineProperty(skill, "body", BODY_PROPERTY);
 }
 
 /** Whether the skill's body has not been read yet. */
@@ -46,6 +66,7 @@ export function isBodyDeferred(skill: Skill): boolean {
 /** Replaces a deferred body with `body` (or sets a plain one), ending the deferral. */
 export function setBody(skill: Skill, body: string): void {
   heads.delete(skill);
+  readers.delete(skill);
   mentionsArguments.delete(skill);
   Object.defineProperty(skill, "body", { value: body, writable: true, enumerable: true, configurable: true });
 }

@@ -26,7 +26,16 @@ import {
   ranksBefore,
   resolveSkills,
 } from "./resolve.js";
-import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
+import {
+  createLimiter,
+  NO_CHILDREN,
+  NO_DIAGNOSTICS,
+  rescanNode,
+  type ScanContext,
+  type ScanNode,
+  scanNode,
+  walk,
+} from "./scan.js";
 import { type Signature, sameSignature, signatureOf } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
 
@@ -150,7 +159,7 @@ export class SkillLoader {
     const limit = createLimiter(LIST_CONCURRENCY);
     this.roots = options.sources.map((source) => ({
       source,
-      node: { path: source.dir, depth: 0, children: new Map(), diagnostics: [] },
+      node: { path: source.dir, depth: 0, children: NO_CHILDREN, diagnostics: NO_DIAGNOSTICS },
       ctx: { rootReal: source.dir, limit },
     }));
     const builtins = loadBuiltins(options.builtins ?? [], this.mode);
@@ -617,15 +626,27 @@ export class SkillLoader {
    * would keep all of it alive — holding the start of the body the index reads.
    */
   private withDeferredBody(skill: Skill): Skill {
-    const body = skill.body;
-    // The path fields are the loader's own strings and the hash is the hasher's: shared, not copied.
-    const copy = detachedData({ ...skill, body: "", file: "", hash: "" });
-    if (copy === undefined) return skill; // holds something other than plain data: kept whole
-    copy.file = skill.file;
-    copy.hash = skill.hash;
-    if (skill.dir !== undefined) copy.dir = skill.dir;
-    const read = () => this.readDeferredBody(copy);
-    deferBody(copy, body, read);
+    // Built key by key with defineProperty, the getter in `body`'s place: V8 turns an object
+    // into a slow dictionary (≈ 900 bytes more) when a data property becomes a getter, or
+    // when more than a dozen properties are added by `out[key] =`.
+    const copy = {} as Skill;
+    const fields = skill as unknown as Record<string, unknown>;
+    for (const key of Object.keys(skill)) {
+      const value = fields[key];
+      if (key === "body") {
+        deferBody(copy, skill.body, this.readDeferredBody);
+        continue;
+      }
+      // The path fields are the loader's own strings and the hash is the hasher's: shared.
+      const copied = key === "file" || key === "dir" || key === "hash" ? value : detachedData(value);
+      if (copied === undefined && value !== undefined) return skill; // not plain data: kept whole
+      Object.defineProperty(copy, key, {
+        value: copied,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
     return copy;
   }
 
@@ -634,13 +655,13 @@ export class SkillLoader {
    * hashes to what was loaded. A file changed since gives none (""), and is read again by the
    * next refresh, which serves its new version as a new skill.
    */
-  private readDeferredBody(skill: Skill): string {
+  private readonly readDeferredBody = (skill: Skill): string => {
     const { parsed } = this.parseNow(skill.file);
     if (parsed?.skill && parsed.skill.hash === skill.hash) return parsed.skill.body;
     const record = this.files.get(skill.file);
     if (record?.skill === skill) record.sig = undefined;
     return "";
-  }
+  };
 
   /** The file as it is on disk now, parsed the way the scan parses it (no `parsed` when unreadable). */
   private parseNow(file: string): { sig: ReturnType<typeof signatureOf>; parsed: ParseResult | undefined } {
