@@ -14,7 +14,7 @@ import { diagnostic } from "../diagnostic.js";
 import { SCHEMA_FILE, skillParameters } from "../parameters/skill-parameters.js";
 import { ownString } from "../parse/own-string.js";
 import { parseSkill } from "../parse/parse-skill.js";
-import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
+import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill, SkillMeta } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
 import { deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
@@ -28,8 +28,8 @@ import {
 } from "./resolve.js";
 import {
   createLimiter,
-  NO_CHILDREN,
   NO_DIAGNOSTICS,
+  newNode,
   rescanNode,
   type ScanContext,
   type ScanNode,
@@ -159,7 +159,7 @@ export class SkillLoader {
     const limit = createLimiter(LIST_CONCURRENCY);
     this.roots = options.sources.map((source) => ({
       source,
-      node: { path: source.dir, depth: 0, children: NO_CHILDREN, diagnostics: NO_DIAGNOSTICS },
+      node: newNode(source.dir, 0),
       ctx: { rootReal: source.dir, limit },
     }));
     const builtins = loadBuiltins(options.builtins ?? [], this.mode);
@@ -525,12 +525,12 @@ export class SkillLoader {
   }
 
   private async readAll(located: readonly Located[]): Promise<void> {
-    const items = located.map((loc) => ({
+    const describe = (loc: Located) => ({
       file: loc.file,
       sig: loc.sig,
       options: { path: loc.file, mode: this.mode, folderName: path.basename(path.dirname(loc.file)) },
-    }));
-    await readSkillFiles(items, (i, sig, result) => this.record(located[i]!, sig, result));
+    });
+    await readSkillFiles(located, describe, (i, sig, result) => this.record(located[i]!, sig, result));
   }
 
   /**
@@ -541,13 +541,16 @@ export class SkillLoader {
   private record(loc: Located, sig: Signature | undefined, result: ParseResult, fromFile = true): void {
     const previous = this.files.get(loc.file);
     const schemaSig = signatureOf(schemaFileOf(loc.file));
+    // Every field set here, so records keep one shape with all fields inside the object.
     const record: FileRecord = {
       file: loc.file,
       source: loc.source,
       depth: loc.depth,
       sig,
       schemaSig,
-      diagnostics: [],
+      checked: undefined,
+      skill: undefined,
+      diagnostics: NO_DIAGNOSTICS as Diagnostic[],
     };
 
     if (result.skill && previous === undefined && this.losesAlready(loc, result.skill)) {
@@ -818,10 +821,18 @@ function sameSchema(record: FileRecord): boolean {
  */
 const bodiless = new WeakSet<Skill>();
 
+/** The fields a stub does not use, shared by all stubs (a stub is never served). */
+const STUB_META: Omit<SkillMeta, "name" | "description"> = deepFreeze(defaultSkillMeta());
+
+function deepFreeze<T>(value: T): T {
+  for (const item of Object.values(value as object)) if (typeof item === "object") Object.freeze(item);
+  return Object.freeze(value);
+}
+
 /** What resolution needs of a file that lost (see {@link bodiless}): no string of its text. */
 function stubOf(skill: Skill): Skill {
   const stub: Skill = {
-    ...defaultSkillMeta(),
+    ...STUB_META,
     name: skill.name,
     description: "",
     body: "",

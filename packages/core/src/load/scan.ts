@@ -153,20 +153,24 @@ export async function scanNode(
   ctx: ScanContext,
   reuse?: ReadonlyMap<string, ScanNode>,
 ): Promise<ScanNode> {
-  const node: ScanNode = { path: dir, depth, children: NO_CHILDREN, diagnostics: NO_DIAGNOSTICS };
   const diagnostics: Diagnostic[] = [];
   // Fast path for the common case, a plain SKILL.md: one lstat (~2 µs) instead of a listing
   // (~10–15 µs), and its stats are the file's signature for the read that follows. Links and
   // lower-case names take the full path below.
   if (depth > 0) {
-    const file = joinPath(dir, SKILL_FILE_NAMES[0]);
+    // `dir` is a normalised path without a trailing separator (a root joined with names).
+    const file = ownString(`${dir}${path.sep}${SKILL_FILE_NAMES[0]}`);
     const sig = plainFileSignature(file);
     if (sig !== undefined) {
+      // The folder's path as a view of the file's: one string kept per skill, not two.
+      const node = newNode(file.slice(0, file.length - SKILL_FILE_NAMES[0].length - 1), depth);
       node.skillFile = file;
       node.skillSig = sig;
       return node;
     }
   }
+  // Paths are kept for the shelf's life, and `path.join` builds them as a tree of slices.
+  const node = newNode(ownString(dir), depth);
   // Signature before listing: an entry added while we list shows up as a change next time.
   const sig = signatureOf(dir);
   let entries: Dirent[];
@@ -193,7 +197,7 @@ export async function scanNode(
     for (const name of SKILL_FILE_NAMES) {
       const entry = entries.find((e) => e.name === name);
       if (!entry) continue;
-      const full = joinPath(dir, name);
+      const full = ownString(path.join(dir, name));
       const kind = entryKind(entry, full, ctx);
       if (typeof kind === "object") {
         diagnostics.push(escapeDiagnostic(full, kind.escape));
@@ -229,7 +233,7 @@ export async function scanNode(
   // Sorted so the tree (and everything derived from it) does not depend on readdir order.
   subdirs.sort();
   const children = await Promise.all(
-    subdirs.map((name) => reuse?.get(name) ?? scanNode(joinPath(dir, name), depth + 1, ctx)),
+    subdirs.map((name) => reuse?.get(name) ?? scanNode(path.join(dir, name), depth + 1, ctx)),
   );
   if (subdirs.length > 0) {
     const byName = new Map<string, ScanNode>();
@@ -256,12 +260,19 @@ export async function rescanNode(node: ScanNode, ctx: ScanContext): Promise<void
   node.diagnostics = fresh.diagnostics;
 }
 
-/**
- * `path.join` as one flat string: its result is built piece by piece (a tree of slices), and
- * these paths are kept for the shelf's life (scan nodes, records, skills, diagnostics).
- */
-function joinPath(dir: string, name: string): string {
-  return ownString(path.join(dir, name));
+/** A node with every field set, so all nodes keep one shape with all fields inside the object. */
+export function newNode(dir: string, depth: number): ScanNode {
+  return {
+    path: dir,
+    depth,
+    sig: undefined,
+    skillFile: undefined,
+    skillSig: undefined,
+    children: NO_CHILDREN,
+    diagnostics: NO_DIAGNOSTICS,
+    detached: undefined,
+    skillLinked: undefined,
+  };
 }
 
 function detach(node: ScanNode): void {
