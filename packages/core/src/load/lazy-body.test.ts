@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseSkill } from "../parse/parse-skill.js";
 import { skillToolSpec } from "../session/activation-tools.js";
 import { createShelf } from "../shelf.js";
 import { BODY_HEAD_CHARS, bodyStart } from "./lazy-body.js";
@@ -64,6 +65,25 @@ describe("skill bodies are read from the file when first used", () => {
       expect(shelf.match("prepare the quarterly report").candidates.map((c) => c.name)).toEqual(["invoice"]);
       await fs.writeFile(files.invoice!, content);
       expect(shelf.get("invoice")!.body).toBe(body);
+    } finally {
+      await shelf.close();
+    }
+  });
+
+  it("a loaded skill has the parsed fields, in the parsed order, then where it was loaded from", async () => {
+    const { shelf, files } = await shelfWith({ report: "Collect the figures for $ARGUMENTS." });
+    try {
+      const file = files.report!;
+      const parsed = parseSkill(await fs.readFile(file), { path: file }).skill!;
+      const skill = shelf.get("report")!;
+      expect(Object.keys(skill)).toEqual([...Object.keys(parsed), "scope", "dir", "locked"]);
+      expect({ ...skill }).toEqual({
+        ...parsed,
+        scope: "project",
+        file,
+        dir: path.dirname(file),
+        locked: false,
+      });
     } finally {
       await shelf.close();
     }

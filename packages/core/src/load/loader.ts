@@ -565,16 +565,18 @@ export class SkillLoader {
       // Same bytes as the active version (a `touch`, or a save without edits): keep the
       // object, so the resolved list — and everything cached on it — stays the same. Not a
       // prebuilt one: the file just read is the truth, whatever the prebuilt shelf said.
-      record.skill =
+      const same =
         old &&
         old.hash === result.skill.hash &&
         old.scope === loc.source.scope &&
         sameSignature(previous?.schemaSig, schemaSig) &&
         !bodiless.has(old) &&
-        !fromPrebuilt.has(old)
-          ? old
+        !fromPrebuilt.has(old);
+      record.skill = same
+        ? old
+        : fromFile
+          ? this.withDeferredBody(result.skill, loc.source, loc.file)
           : this.skillOf(result.skill, loc.source, loc.file);
-      if (fromFile && record.skill !== old) record.skill = this.withDeferredBody(record.skill);
       record.diagnostics = fromFile
         ? withFolderDiagnostics(result.diagnostics, record.skill, schemaSig !== undefined)
         : result.diagnostics;
@@ -624,33 +626,43 @@ export class SkillLoader {
   }
 
   /**
-   * The skill with its body left in the file (see lazy-body.ts): a copy whose strings share
-   * nothing with the file's text — the parser's strings are slices of it, and one kept slice
-   * would keep all of it alive — holding the start of the body the index reads.
+   * {@link skillOf} with the body left in the file (see lazy-body.ts), built straight from
+   * the parse: a skill whose strings share nothing with the file's text — the parser's
+   * strings are slices of it, and one kept slice would keep all of it alive — holding the
+   * start of the body the index reads. Same fields in the same order as `skillOf`'s.
    */
-  private withDeferredBody(skill: Skill): Skill {
+  private withDeferredBody(
+    parsed: NonNullable<ParseResult["skill"]>,
+    source: SourceRoot,
+    file: string,
+  ): Skill {
+    // The loader's own strings (paths, scope), the hasher's hash and a copied name: shared.
+    const own: Record<string, unknown> = {
+      name: ownString(parsed.name),
+      scope: source.scope,
+      file,
+      dir: path.dirname(file),
+      locked: false,
+    };
     // Built key by key with defineProperty, the getter in `body`'s place: V8 turns an object
     // into a slow dictionary (≈ 900 bytes more) when a data property becomes a getter, or
     // when more than a dozen properties are added by `out[key] =`.
-    const copy = {} as Skill;
-    const fields = skill as unknown as Record<string, unknown>;
-    for (const key of Object.keys(skill)) {
-      const value = fields[key];
+    const skill = {} as Skill;
+    const define = (key: string, value: unknown) =>
+      Object.defineProperty(skill, key, { value, writable: true, enumerable: true, configurable: true });
+    const fields = parsed as unknown as Record<string, unknown>;
+    for (const key of Object.keys(parsed)) {
       if (key === "body") {
-        deferBody(copy, skill.body, this.readDeferredBody);
+        deferBody(skill, parsed.body, this.readDeferredBody);
         continue;
       }
-      // The path fields are the loader's own strings and the hash is the hasher's: shared.
-      const copied = key === "file" || key === "dir" || key === "hash" ? value : detachedData(value);
-      if (copied === undefined && value !== undefined) return skill; // not plain data: kept whole
-      Object.defineProperty(copy, key, {
-        value: copied,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
+      const value = fields[key];
+      const copied = key in own ? own[key] : key === "hash" ? value : detachedData(value);
+      if (copied === undefined && value !== undefined) return this.skillOf(parsed, source, file); // not plain data: kept whole
+      define(key, copied);
     }
-    return copy;
+    for (const key of Object.keys(own)) if (!(key in fields)) define(key, own[key]);
+    return skill;
   }
 
   /**
