@@ -617,8 +617,9 @@ export class SkillLoader {
     if (this.leaders === undefined || parsed.role === true) return false;
     const leader = this.leaders.get(parsed.name);
     if (!leader?.skill) return false;
+    // Only what the order reads: scope, rank, depth, file.
     const candidate: ResolveEntry = {
-      skill: { ...parsed, scope: loc.source.scope, file: loc.file } as Skill,
+      skill: { scope: loc.source.scope, file: loc.file } as Skill,
       rank: loc.source.rank,
       depth: loc.depth,
     };
