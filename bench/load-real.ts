@@ -27,7 +27,11 @@ const { createShelf } = (await import(
 )) as typeof import("@skillshelf/core");
 
 v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc") as (options?: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void;
+const gc = vm.runInNewContext("gc") as (options?: {
+  type: "major";
+  execution: "sync";
+  flavor: "last-resort";
+}) => void;
 
 const [dir, messagesFile] = process.argv.slice(2);
 if (!dir || !messagesFile) throw new Error("usage: load-real.ts <skills dir> <messages.json>");
