@@ -6,7 +6,12 @@
 //   it before a model call (the default), and with every file stat'ed (`{ full: true }`,
 //   when the library has it);
 // - matchP50Ms: later `shelf.match()` calls, p50 over 400 rotating real requests;
-// - rssBytes: resident set after all that (and maxRssBytes, the peak), heapBytes after GC.
+// - loadRssBytes: resident set right after `createShelf` (no GC forced): what the load itself grew;
+// - rssBytes: resident set after all that and two full GCs (and maxRssBytes, the peak), heapBytes
+//   (heap used + array buffers) and heapTotalBytes (what V8 holds for its heap) then;
+// - settledRssBytes: resident set after a memory-reducing GC, which gives back the young
+//   generation V8 grew while the shelf was loaded and indexed — what a host process holds once
+//   V8's memory reducer has run (it does after some seconds without much allocation).
 // Wall times; cpu* the same spans in process CPU time (all threads).
 // Usage: load-real.ts <skills dir> <messages.json>; SKILLSHELF_CORE=<dist/index.js> times another
 // build of core (a snapshot of an older commit, as the before/after tables do).
@@ -22,7 +27,11 @@ const { createShelf } = (await import(
 )) as typeof import("@skillshelf/core");
 
 v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc") as () => void;
+const gc = vm.runInNewContext("gc") as (options?: {
+  type: "major";
+  execution: "sync";
+  flavor: "last-resort";
+}) => void;
 
 const [dir, messagesFile] = process.argv.slice(2);
 if (!dir || !messagesFile) throw new Error("usage: load-real.ts <skills dir> <messages.json>");
@@ -52,6 +61,7 @@ const shelf: Shelf = await createShelf({
 const loadMs = performance.now() - loadStart;
 const loadUsed = process.cpuUsage(loadCpu);
 const loadCpuMs = (loadUsed.user + loadUsed.system) / 1000;
+const loadRssBytes = process.memoryUsage().rss;
 
 const first = timed(() => shelf.match(messages[0] as string));
 
@@ -78,6 +88,9 @@ for (let i = 0; i < 400; i++) {
 gc();
 gc();
 const memory = process.memoryUsage();
+const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+gc({ type: "major", execution: "sync", flavor: "last-resort" });
+const settledRssBytes = process.memoryUsage().rss;
 console.log(
   JSON.stringify({
     skills: shelf.skills().length,
@@ -89,9 +102,12 @@ console.log(
     refreshMs: median(refreshSamples),
     fullRefreshMs: median(fullSamples),
     matchP50Ms: median(matchSamples),
+    loadRssBytes,
     rssBytes: memory.rss,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    maxRssBytes,
+    settledRssBytes,
     heapBytes: memory.heapUsed + memory.arrayBuffers,
+    heapTotalBytes: memory.heapTotal,
   }),
 );
 await shelf.close();

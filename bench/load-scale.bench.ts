@@ -29,9 +29,12 @@ interface RealScale {
   refreshMs: number;
   fullRefreshMs: number;
   matchP50Ms: number;
+  loadRssBytes: number;
   rssBytes: number;
   maxRssBytes: number;
+  settledRssBytes: number;
   heapBytes: number;
+  heapTotalBytes: number;
 }
 
 /** One figure set per new process; each field the median over `runs` processes. */
@@ -77,13 +80,13 @@ export async function scaleRows(runs = 3, print: (text: string) => void = consol
     `Each row: median of ${runs} new processes (load-real.ts), library imported before the clock starts. Wall time (CPU time of all threads in brackets); refresh() and match() are medians inside the process.\n`,
   );
   print(
-    "| set | skills | `createShelf` | per file | first `match()` (index build) | `refresh()` default | `refresh({ full: true })` | `match()` p50 | RSS (peak) | heap |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| set | skills | `createShelf` | per file | first `match()` (index build) | `refresh()` default | `refresh({ full: true })` | `match()` p50 | RSS after load | RSS (peak) | RSS settled | heap (V8 holds) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const [label, dir] of sets) {
     const files = dir === MIRROR_DIR ? total : countFiles(dir);
     const r = realScale(dir, runs);
     print(
-      `| ${label} | ${r.skills.toLocaleString("en-US")} | ${formatMs(r.loadMs)} (${formatMs(r.loadCpuMs)}) | ${((r.loadMs / files) * 1000).toFixed(0)} µs | ${formatMs(r.firstMatchMs)} (${formatMs(r.firstMatchCpuMs)}) | ${show(r.refreshMs)} | ${show(r.fullRefreshMs)} | ${show(r.matchP50Ms)} | ${mib(r.rssBytes)} (${mib(r.maxRssBytes)}) | ${mib(r.heapBytes)} |`,
+      `| ${label} | ${r.skills.toLocaleString("en-US")} | ${formatMs(r.loadMs)} (${formatMs(r.loadCpuMs)}) | ${((r.loadMs / files) * 1000).toFixed(0)} µs | ${formatMs(r.firstMatchMs)} (${formatMs(r.firstMatchCpuMs)}) | ${show(r.refreshMs)} | ${show(r.fullRefreshMs)} | ${show(r.matchP50Ms)} | ${mib(r.loadRssBytes)} | ${mib(r.rssBytes)} (${mib(r.maxRssBytes)}) | ${mib(r.settledRssBytes)} | ${mib(r.heapBytes)} (${mib(r.heapTotalBytes)}) |`,
     );
   }
 }

@@ -49,6 +49,21 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
     expect((await shelf.refresh()).removed).toEqual(["added"]);
   });
 
+  it("a skills folder deleted and made again: each time, the next call sees it", async () => {
+    const { shelf, dir } = await shelfWith(2);
+    await shelf.refresh();
+    await shelf.refresh(); // starts watching
+    for (let round = 0; round < 3; round++) {
+      fs.rmSync(dir, { recursive: true });
+      expect((await shelf.refresh()).removed.sort()).toEqual(["skill-0", "skill-1"]);
+      fs.mkdirSync(dir);
+      await writeSkill(dir, "skill-0", skillText("skill-0"));
+      expect((await shelf.refresh()).added).toEqual(["skill-0"]);
+      await writeSkill(dir, "skill-1", skillText("skill-1"));
+      expect((await shelf.refresh()).added).toEqual(["skill-1"]);
+    }
+  });
+
   it("a skill file linked to a file in an unwatched folder: its target's edits are seen at once", async () => {
     const { shelf, dir } = await shelfWith(2);
     const target = path.join(dir, "store/deep/down/linked.md");

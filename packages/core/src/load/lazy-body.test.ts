@@ -1,8 +1,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseSkill } from "../parse/parse-skill.js";
 import { skillToolSpec } from "../session/activation-tools.js";
 import { createShelf } from "../shelf.js";
+import { BODY_HEAD_CHARS, bodyStart } from "./lazy-body.js";
 import { tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 const text = (name: string, body: string) =>
@@ -63,6 +65,45 @@ describe("skill bodies are read from the file when first used", () => {
       expect(shelf.match("prepare the quarterly report").candidates.map((c) => c.name)).toEqual(["invoice"]);
       await fs.writeFile(files.invoice!, content);
       expect(shelf.get("invoice")!.body).toBe(body);
+    } finally {
+      await shelf.close();
+    }
+  });
+
+  it("a loaded skill has the parsed fields, in the parsed order, then where it was loaded from", async () => {
+    const { shelf, files } = await shelfWith({ report: "Collect the figures for $ARGUMENTS." });
+    try {
+      const file = files.report!;
+      const parsed = parseSkill(await fs.readFile(file), { path: file }).skill!;
+      const skill = shelf.get("report")!;
+      expect(Object.keys(skill)).toEqual([...Object.keys(parsed), "scope", "dir", "locked"]);
+      expect({ ...skill }).toEqual({
+        ...parsed,
+        scope: "project",
+        file,
+        dir: path.dirname(file),
+        locked: false,
+      });
+    } finally {
+      await shelf.close();
+    }
+  });
+
+  it("the kept start of a body is exactly the body's first characters, cut inside a surrogate pair or not", async () => {
+    // An emoji (two UTF-16 code units) straddling the cut, non-Latin text, and a plain ASCII body.
+    const straddling = `${"a".repeat(BODY_HEAD_CHARS - 1)}😀 Собрать цифры — затем отчёт.`;
+    const cyrillic = "Собрать цифры — затем написать отчёт. ".repeat(120);
+    const ascii = "Collect the figures. ".repeat(200);
+    const bodies = { straddling, cyrillic, ascii };
+    const { shelf, files } = await shelfWith(bodies);
+    try {
+      // Read without the files: the starts are what the load kept.
+      for (const file of Object.values(files)) await fs.rm(file);
+      for (const [name, body] of Object.entries(bodies)) {
+        const skill = shelf.get(name)!;
+        for (const chars of [1, 100, BODY_HEAD_CHARS - 1, BODY_HEAD_CHARS])
+          expect(bodyStart(skill, chars)).toBe(body.trim().slice(0, chars));
+      }
     } finally {
       await shelf.close();
     }

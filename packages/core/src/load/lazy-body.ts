@@ -6,31 +6,56 @@
  * body — its first characters — is kept as its own string; the rest is read again from the
  * file, and served only when the file still hashes to what was loaded (a file changed since
  * gives no body: its new version comes in with the next refresh, as a new skill).
+ *
+ * The starts are kept as UTF-8 bytes outside the JavaScript heap: as strings they were a
+ * third of the heap after loading the mirror (one non-Latin-1 character anywhere in a file
+ * makes V8 store its text, and every slice of it, at two bytes per character), and every
+ * byte allocated on the heap during a load that survives it grows V8's young generation,
+ * which V8 keeps at its grown size. The index reads each start once per build.
  */
 import type { Skill } from "../types.js";
 
 /** The start of each deferred body, as long as the index reads (see {@link bodyStart}). */
-const heads = new WeakMap<Skill, string>();
+const heads = new WeakMap<Skill, Buffer>();
 /** Deferred bodies that mention `$ARGUMENTS` (see {@link bodyMentionsArguments}). */
 const mentionsArguments = new WeakSet<Skill>();
 
+/** Reads a deferred body from the skill's file (the loader that deferred it). */
+export type BodyReader = (skill: Skill) => string;
+
+/** Who reads each deferred body. */
+const readers = new WeakMap<Skill, BodyReader>();
+
 /**
- * Makes `skill.body` a getter that calls `read` once and keeps what it returns. `head` is the
- * body's first characters (a string of its own, not a slice of the file's text); `body` the
- * whole body, looked at now and not kept.
+ * The one getter every deferred body shares. V8 gives objects whose same property is a
+ * different getter function different hidden classes, and soon makes them slow dictionaries
+ * (≈ 900 bytes more each, and slower to read); one function for all keeps them fast.
  */
-export function deferBody(skill: Skill, head: string, body: string, read: () => string): void {
-  heads.set(skill, head);
+const BODY_PROPERTY: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: Skill): string {
+    // `this` is the skill, or an object that inherits from it.
+    let skill: Skill | null = this;
+    while (skill !== null && !readers.has(skill)) skill = Object.getPrototypeOf(skill) as Skill | null;
+    if (skill === null) return "";
+    const body = readers.get(skill)!(skill);
+    setBody(skill, body);
+    return body;
+  },
+};
+
+/**
+ * Makes `skill.body` a getter that calls `read` once and keeps what it returns. `body` is the
+ * whole body, looked at now and not kept beyond its first {@link BODY_HEAD_CHARS} characters.
+ * To keep the object fast, call it where `body` belongs while adding the skill's properties
+ * (turning a data property into a getter later makes the object a dictionary).
+ */
+export function deferBody(skill: Skill, body: string, read: BodyReader): void {
+  heads.set(skill, Buffer.from(headOf(body), "utf8"));
   if (body.includes("$ARGUMENTS")) mentionsArguments.add(skill);
-  Object.defineProperty(skill, "body", {
-    configurable: true,
-    enumerable: true,
-    get: () => {
-      const body = read();
-      setBody(skill, body);
-      return body;
-    },
-  });
+  readers.set(skill, read);
+  Object.defineProperty(skill, "body", BODY_PROPERTY);
 }
 
 /** Whether the skill's body has not been read yet. */
@@ -41,6 +66,7 @@ export function isBodyDeferred(skill: Skill): boolean {
 /** Replaces a deferred body with `body` (or sets a plain one), ending the deferral. */
 export function setBody(skill: Skill, body: string): void {
   heads.delete(skill);
+  readers.delete(skill);
   mentionsArguments.delete(skill);
   Object.defineProperty(skill, "body", { value: body, writable: true, enumerable: true, configurable: true });
 }
@@ -51,7 +77,20 @@ export function setBody(skill: Skill, body: string): void {
  */
 export function bodyStart(skill: Skill, chars: number): string {
   const head = heads.get(skill);
-  return head !== undefined && chars <= BODY_HEAD_CHARS ? head.slice(0, chars) : skill.body.slice(0, chars);
+  if (head === undefined || chars > BODY_HEAD_CHARS) return skill.body.slice(0, chars);
+  const text = head.toString("utf8");
+  return chars < text.length ? text.slice(0, chars) : text;
+}
+
+/**
+ * The body's first {@link BODY_HEAD_CHARS} UTF-16 code units, and one more when the last is
+ * the first half of a surrogate pair: half a pair would not survive the round trip through
+ * UTF-8, and with the whole pair kept a slice gives exactly what slicing the body gives.
+ */
+function headOf(body: string): string {
+  if (body.length <= BODY_HEAD_CHARS) return body;
+  const last = body.charCodeAt(BODY_HEAD_CHARS - 1);
+  return body.slice(0, last >= 0xd800 && last <= 0xdbff ? BODY_HEAD_CHARS + 1 : BODY_HEAD_CHARS);
 }
 
 /**

@@ -486,6 +486,42 @@ describe("refreshFile", () => {
 });
 
 describe("files that lose", () => {
+  it("a copy read after the file that beats it keeps its own warnings, and wins with its whole body once that file goes", async () => {
+    const { project, options } = await layout();
+    // <root>/<name> sorts and ranks before <root>/<category>/<name>: the copy is read second.
+    const winner = await writeSkill(project, "deploy", skillText("deploy", "Direct deploy."));
+    const copy = await writeSkill(
+      project,
+      "tools/deploy",
+      `${skillText("deploy", "Category deploy.", "allowedTools: Read\n")}\nCategory body.\n`,
+    );
+    const loader = new SkillLoader({ sources: resolveSources({ ...options, projectDirs: [project] }) });
+    await loader.load();
+    expect(loader.get("deploy")?.file).toBe(winner);
+    const own = loader.diagnostics().filter((d) => d.file === copy);
+    expect(codes(own).sort()).toEqual(["duplicate-name", "misspelled-security-field"]);
+
+    await fs.rm(path.dirname(winner), { recursive: true });
+    expect(await loader.refresh()).toMatchObject({ updated: ["deploy"] });
+    const promoted = loader.get("deploy")!;
+    expect(promoted).toMatchObject({ file: copy, description: "Category deploy.", allowedTools: [] });
+    expect(promoted.body).toContain("Category body.");
+    expect(codes(loader.diagnostics())).toEqual(["misspelled-security-field"]);
+  });
+
+  it("a role read after an ordinary skill of its name still wins, and one read before it too", async () => {
+    const { project, options } = await layout();
+    const role = "---\nname: reviewer\ndescription: Reviews changes.\nrole: true\n---\n\nReview the diff.\n";
+    const ordinary = skillText("reviewer", "Reviews loosely.");
+    await writeSkill(project, "reviewer", ordinary);
+    const lateRole = await writeSkill(project, "team/reviewer", role);
+    const loader = new SkillLoader({ sources: resolveSources({ ...options, projectDirs: [project] }) });
+    await loader.load();
+    expect(loader.get("reviewer")).toMatchObject({ file: lateRole, role: true });
+    expect(loader.get("reviewer")?.body).toBe("Review the diff.");
+    expect(codes(loader.diagnostics())).toEqual(["role-shadowed"]);
+  });
+
   it("a copy that lost wins with its whole body once the winner goes, and a changed copy is read as it is now", async () => {
     const { project, user, options } = await layout();
     const winner = await writeSkill(project, "deploy", skillText("deploy", "Project deploy."));

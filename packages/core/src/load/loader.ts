@@ -12,14 +12,30 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import { SCHEMA_FILE, skillParameters } from "../parameters/skill-parameters.js";
+import { ownString } from "../parse/own-string.js";
 import { parseSkill } from "../parse/parse-skill.js";
-import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
+import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill, SkillMeta } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
-import { BODY_HEAD_CHARS, deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
+import { deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
 import { readBytes, readSkillFiles } from "./read.js";
-import { type Overridden, type Resolution, type ResolveEntry, resolveSkills } from "./resolve.js";
-import { createLimiter, rescanNode, type ScanContext, type ScanNode, scanNode, walk } from "./scan.js";
+import {
+  type Overridden,
+  type Resolution,
+  type ResolveEntry,
+  ranksBefore,
+  resolveSkills,
+} from "./resolve.js";
+import {
+  createLimiter,
+  NO_DIAGNOSTICS,
+  newNode,
+  rescanNode,
+  type ScanContext,
+  type ScanNode,
+  scanNode,
+  walk,
+} from "./scan.js";
 import { type Signature, sameSignature, signatureOf } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
 
@@ -124,6 +140,11 @@ export class SkillLoader {
   /** Names more than one file provides: a write to one of them needs a full resolution. */
   private contested: ReadonlySet<string> = new Set();
   private loaded = false;
+  /**
+   * During the first load: per name, the file recorded so far that resolution would put
+   * first. A file that ranks after it can never win, so it is kept as a stub from the start.
+   */
+  private leaders: Map<string, FileRecord> | undefined;
   /** Refreshes run one after another; a call made during a refresh waits and re-checks. */
   private queue: Promise<unknown> = Promise.resolve();
   private generation = 0;
@@ -138,7 +159,7 @@ export class SkillLoader {
     const limit = createLimiter(LIST_CONCURRENCY);
     this.roots = options.sources.map((source) => ({
       source,
-      node: { path: source.dir, depth: 0, children: new Map(), diagnostics: [] },
+      node: newNode(source.dir, 0),
       ctx: { rootReal: source.dir, limit },
     }));
     const builtins = loadBuiltins(options.builtins ?? [], this.mode);
@@ -224,7 +245,12 @@ export class SkillLoader {
     const located = this.locate();
     const toRead = this.prebuilt ? this.takePrebuilt(located, this.prebuilt) : located;
     this.prebuilt = undefined;
-    await this.readAll(toRead);
+    this.leaders = this.prefer ? undefined : new Map();
+    try {
+      await this.readAll(toRead);
+    } finally {
+      this.leaders = undefined;
+    }
     this.loaded = true;
     return this.publish(new Set(located.map((l) => l.file)), []);
   }
@@ -479,20 +505,7 @@ export class SkillLoader {
       const record = this.files.get(lost.file);
       const skill = record?.skill;
       if (!record || !skill || bodiless.has(skill)) continue;
-      const stub: Skill = {
-        ...defaultSkillMeta(),
-        name: skill.name,
-        description: "",
-        body: "",
-        scope: skill.scope,
-        file: skill.file,
-        dir: skill.dir,
-        hash: skill.hash,
-        locked: skill.locked,
-        bodyLine: skill.bodyLine,
-      };
-      bodiless.add(stub);
-      record.skill = stub;
+      record.skill = stubOf(skill);
       if (record.diagnostics.length > 0) record.diagnostics = detachedCopy(record.diagnostics);
     }
   }
@@ -512,12 +525,12 @@ export class SkillLoader {
   }
 
   private async readAll(located: readonly Located[]): Promise<void> {
-    const items = located.map((loc) => ({
+    const describe = (loc: Located) => ({
       file: loc.file,
       sig: loc.sig,
       options: { path: loc.file, mode: this.mode, folderName: path.basename(path.dirname(loc.file)) },
-    }));
-    await readSkillFiles(items, (i, sig, result) => this.record(located[i]!, sig, result));
+    });
+    await readSkillFiles(located, describe, (i, sig, result) => this.record(located[i]!, sig, result));
   }
 
   /**
@@ -528,30 +541,42 @@ export class SkillLoader {
   private record(loc: Located, sig: Signature | undefined, result: ParseResult, fromFile = true): void {
     const previous = this.files.get(loc.file);
     const schemaSig = signatureOf(schemaFileOf(loc.file));
+    // Every field set here, so records keep one shape with all fields inside the object.
     const record: FileRecord = {
       file: loc.file,
       source: loc.source,
       depth: loc.depth,
       sig,
       schemaSig,
-      diagnostics: [],
+      checked: undefined,
+      skill: undefined,
+      diagnostics: NO_DIAGNOSTICS as Diagnostic[],
     };
 
-    if (result.skill) {
+    if (result.skill && previous === undefined && this.losesAlready(loc, result.skill)) {
+      // Only what resolution needs, as for any loser (see setAsideLosers); publish reads the
+      // file again should it win after all.
+      const skill = this.skillOf(result.skill, loc.source, loc.file);
+      const diagnostics = withFolderDiagnostics(result.diagnostics, skill, schemaSig !== undefined);
+      record.skill = stubOf(skill);
+      record.diagnostics = diagnostics.length > 0 ? detachedCopy(diagnostics) : diagnostics;
+    } else if (result.skill) {
       const old = previous?.skill;
       // Same bytes as the active version (a `touch`, or a save without edits): keep the
       // object, so the resolved list — and everything cached on it — stays the same. Not a
       // prebuilt one: the file just read is the truth, whatever the prebuilt shelf said.
-      record.skill =
+      const same =
         old &&
         old.hash === result.skill.hash &&
         old.scope === loc.source.scope &&
         sameSignature(previous?.schemaSig, schemaSig) &&
         !bodiless.has(old) &&
-        !fromPrebuilt.has(old)
-          ? old
+        !fromPrebuilt.has(old);
+      record.skill = same
+        ? old
+        : fromFile
+          ? this.withDeferredBody(result.skill, loc.source, loc.file)
           : this.skillOf(result.skill, loc.source, loc.file);
-      if (fromFile && record.skill !== old) record.skill = this.withDeferredBody(record.skill);
       record.diagnostics = fromFile
         ? withFolderDiagnostics(result.diagnostics, record.skill, schemaSig !== undefined)
         : result.diagnostics;
@@ -576,20 +601,69 @@ export class SkillLoader {
       record.diagnostics = result.diagnostics;
     }
     this.files.set(loc.file, record);
+    if (this.leaders && record.skill && !bodiless.has(record.skill)) {
+      const leader = this.leaders.get(record.skill.name);
+      if (!leader?.skill || ranksBefore(entryOf(record, record.skill), entryOf(leader, leader.skill)))
+        this.leaders.set(record.skill.name, record);
+    }
   }
 
   /**
-   * The skill with its body left in the file (see lazy-body.ts): a copy whose strings share
-   * nothing with the file's text — the parser's strings are slices of it, and one kept slice
-   * would keep all of it alive — holding the start of the body the index reads.
+   * Whether a file just read loses to one already recorded whatever else is read: a file of
+   * its name that resolution puts first. A role is never judged this early (an ordinary
+   * skill never beats one), nor is anything when `prefer` may pin a file.
    */
-  private withDeferredBody(skill: Skill): Skill {
-    const body = skill.body;
-    const copy = detachedData({ ...skill, body: "" });
-    if (copy === undefined) return skill; // holds something other than plain data: kept whole
-    const read = () => this.readDeferredBody(copy);
-    deferBody(copy, ownString(body.slice(0, BODY_HEAD_CHARS)), body, read);
-    return copy;
+  private losesAlready(loc: Located, parsed: NonNullable<ParseResult["skill"]>): boolean {
+    if (this.leaders === undefined || parsed.role === true) return false;
+    const leader = this.leaders.get(parsed.name);
+    if (!leader?.skill) return false;
+    // Only what the order reads: scope, rank, depth, file.
+    const candidate: ResolveEntry = {
+      skill: { scope: loc.source.scope, file: loc.file } as Skill,
+      rank: loc.source.rank,
+      depth: loc.depth,
+    };
+    return ranksBefore(entryOf(leader, leader.skill), candidate);
+  }
+
+  /**
+   * {@link skillOf} with the body left in the file (see lazy-body.ts), built straight from
+   * the parse: a skill whose strings share nothing with the file's text — the parser's
+   * strings are slices of it, and one kept slice would keep all of it alive — holding the
+   * start of the body the index reads. Same fields in the same order as `skillOf`'s.
+   */
+  private withDeferredBody(
+    parsed: NonNullable<ParseResult["skill"]>,
+    source: SourceRoot,
+    file: string,
+  ): Skill {
+    // The loader's own strings (paths, scope), the hasher's hash and a copied name: shared.
+    const own: Record<string, unknown> = {
+      name: ownString(parsed.name),
+      scope: source.scope,
+      file,
+      dir: path.dirname(file),
+      locked: false,
+    };
+    // Built key by key with defineProperty, the getter in `body`'s place: V8 turns an object
+    // into a slow dictionary (≈ 900 bytes more) when a data property becomes a getter, or
+    // when more than a dozen properties are added by `out[key] =`.
+    const skill = {} as Skill;
+    const define = (key: string, value: unknown) =>
+      Object.defineProperty(skill, key, { value, writable: true, enumerable: true, configurable: true });
+    const fields = parsed as unknown as Record<string, unknown>;
+    for (const key of Object.keys(parsed)) {
+      if (key === "body") {
+        deferBody(skill, parsed.body, this.readDeferredBody);
+        continue;
+      }
+      const value = fields[key];
+      const copied = key in own ? own[key] : key === "hash" ? value : detachedData(value);
+      if (copied === undefined && value !== undefined) return this.skillOf(parsed, source, file); // not plain data: kept whole
+      define(key, copied);
+    }
+    for (const key of Object.keys(own)) if (!(key in fields)) define(key, own[key]);
+    return skill;
   }
 
   /**
@@ -597,13 +671,13 @@ export class SkillLoader {
    * hashes to what was loaded. A file changed since gives none (""), and is read again by the
    * next refresh, which serves its new version as a new skill.
    */
-  private readDeferredBody(skill: Skill): string {
+  private readonly readDeferredBody = (skill: Skill): string => {
     const { parsed } = this.parseNow(skill.file);
     if (parsed?.skill && parsed.skill.hash === skill.hash) return parsed.skill.body;
     const record = this.files.get(skill.file);
     if (record?.skill === skill) record.sig = undefined;
     return "";
-  }
+  };
 
   /** The file as it is on disk now, parsed the way the scan parses it (no `parsed` when unreadable). */
   private parseNow(file: string): { sig: ReturnType<typeof signatureOf>; parsed: ParseResult | undefined } {
@@ -760,6 +834,36 @@ function sameSchema(record: FileRecord): boolean {
  */
 const bodiless = new WeakSet<Skill>();
 
+/** The fields a stub does not use, shared by all stubs (a stub is never served). */
+const STUB_META: Omit<SkillMeta, "name" | "description"> = deepFreeze(defaultSkillMeta());
+
+function deepFreeze<T>(value: T): T {
+  for (const item of Object.values(value as object)) if (typeof item === "object") Object.freeze(item);
+  return Object.freeze(value);
+}
+
+/** What resolution needs of a file that lost (see {@link bodiless}): no string of its text. */
+function stubOf(skill: Skill): Skill {
+  const stub: Skill = {
+    ...STUB_META,
+    name: skill.name,
+    description: "",
+    body: "",
+    scope: skill.scope,
+    file: skill.file,
+    dir: skill.dir,
+    hash: skill.hash,
+    locked: skill.locked,
+    bodyLine: skill.bodyLine,
+  };
+  bodiless.add(stub);
+  return stub;
+}
+
+function entryOf(record: FileRecord, skill: Skill): ResolveEntry {
+  return { skill, rank: record.source.rank, depth: record.depth };
+}
+
 /** Skills taken from a prebuilt shelf and not yet checked against their file (see `get`). */
 const fromPrebuilt = new WeakSet<Skill>();
 
@@ -836,15 +940,6 @@ function detachedData<T>(value: T): T | undefined {
     out[key] = copied;
   }
   return out as T;
-}
-
-/**
- * A copy of `text` that is not a slice of a longer string (short strings are copies already):
- * V8 flattens the concatenation into a new string before slicing it, so the result refers to
- * that copy only. ≈ 10× faster than a JSON round trip on 3,000 characters.
- */
-function ownString(text: string): string {
-  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 function append<T>(to: T[], items: readonly T[]): void {

@@ -10,7 +10,8 @@ import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 async function readAll(items: Array<{ file: string; sig?: Signature }>) {
   const results: Array<{ sig: Signature | undefined; result: ParseResult }> = [];
   await readSkillFiles(
-    items.map((item) => ({ ...item, options: { path: item.file } })),
+    items,
+    (item) => ({ ...item, options: { path: item.file } }),
     (i, sig, result) => {
       results[i] = { sig, result };
     },

@@ -71,6 +71,11 @@ export interface Resolution {
 
 const SCOPE_ORDER: Record<Scope, number> = { project: 0, user: 1, builtin: 2 };
 
+/** Whether `a` comes before `b` in the order that picks a name's winner (roles, pins and locks aside). */
+export function ranksBefore(a: ResolveEntry, b: ResolveEntry): boolean {
+  return compareEntries(a, b) < 0;
+}
+
 function compareEntries(a: ResolveEntry, b: ResolveEntry): number {
   return (
     SCOPE_ORDER[a.skill.scope] - SCOPE_ORDER[b.skill.scope] ||

@@ -16,8 +16,17 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
+import { ownString } from "../parse/own-string.js";
 import type { Diagnostic } from "../types.js";
 import { type Signature, signatureOf, signatureOfStats } from "./signature.js";
+
+/**
+ * What a folder without children or problems holds — most of them: a skill folder is not
+ * descended into. Shared, because a Map and an array per skill were ≈ 6 MB of the mirror's
+ * 16,000-folder tree, kept for the shelf's life.
+ */
+export const NO_CHILDREN: ReadonlyMap<string, ScanNode> = new Map();
+export const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 
 /** Deepest folder level that can hold a skill: 1 = `<root>/<name>`, 2 = `<root>/<category>/<name>`. */
 export const MAX_SKILL_DEPTH = 2;
@@ -43,9 +52,9 @@ export interface ScanNode {
    * read that follows (taken once: a later read must stat again).
    */
   skillSig?: Signature;
-  children: Map<string, ScanNode>;
+  children: ReadonlyMap<string, ScanNode>;
   /** Problems found while listing this folder (links leaving the root, unreadable folders). */
-  diagnostics: Diagnostic[];
+  diagnostics: readonly Diagnostic[];
   /** Set once a rescan of the parent dropped this node. */
   detached?: boolean;
   /** The skill file is a symbolic link: a watch on this folder does not see its target change. */
@@ -144,19 +153,24 @@ export async function scanNode(
   ctx: ScanContext,
   reuse?: ReadonlyMap<string, ScanNode>,
 ): Promise<ScanNode> {
-  const node: ScanNode = { path: dir, depth, children: new Map(), diagnostics: [] };
+  const diagnostics: Diagnostic[] = [];
   // Fast path for the common case, a plain SKILL.md: one lstat (~2 µs) instead of a listing
   // (~10–15 µs), and its stats are the file's signature for the read that follows. Links and
   // lower-case names take the full path below.
   if (depth > 0) {
-    const file = path.join(dir, SKILL_FILE_NAMES[0]);
+    // `dir` is a normalised path without a trailing separator (a root joined with names).
+    const file = ownString(`${dir}${path.sep}${SKILL_FILE_NAMES[0]}`);
     const sig = plainFileSignature(file);
     if (sig !== undefined) {
+      // The folder's path as a view of the file's: one string kept per skill, not two.
+      const node = newNode(file.slice(0, file.length - SKILL_FILE_NAMES[0].length - 1), depth);
       node.skillFile = file;
       node.skillSig = sig;
       return node;
     }
   }
+  // Paths are kept for the shelf's life, and `path.join` builds them as a tree of slices.
+  const node = newNode(ownString(dir), depth);
   // Signature before listing: an entry added while we list shows up as a change next time.
   const sig = signatureOf(dir);
   let entries: Dirent[];
@@ -167,14 +181,14 @@ export async function scanNode(
     node.sig = sig;
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") {
-      node.diagnostics.push(
+      node.diagnostics = [
         diagnostic({
           severity: "warning",
           code: "read-error",
           message: `Cannot list ${dir}: ${(error as Error).message}`,
           file: dir,
         }),
-      );
+      ];
     }
     return node;
   }
@@ -183,10 +197,10 @@ export async function scanNode(
     for (const name of SKILL_FILE_NAMES) {
       const entry = entries.find((e) => e.name === name);
       if (!entry) continue;
-      const full = path.join(dir, name);
+      const full = ownString(path.join(dir, name));
       const kind = entryKind(entry, full, ctx);
       if (typeof kind === "object") {
-        node.diagnostics.push(escapeDiagnostic(full, kind.escape));
+        diagnostics.push(escapeDiagnostic(full, kind.escape));
         continue;
       }
       // Anything else by that name (a folder, a FIFO) is still the skill's file, so the reader
@@ -195,12 +209,14 @@ export async function scanNode(
       if (kind === "file" || signatureOf(full) !== undefined) {
         node.skillFile = full;
         if (entry.isSymbolicLink() || isUnknown(entry)) node.skillLinked = true;
+        if (diagnostics.length > 0) node.diagnostics = diagnostics;
         return node;
       }
     }
   }
 
   node.sig = sig;
+  if (diagnostics.length > 0) node.diagnostics = diagnostics;
   if (depth >= MAX_SKILL_DEPTH) return node;
 
   const subdirs: string[] = [];
@@ -211,14 +227,19 @@ export async function scanNode(
     const full = path.join(dir, entry.name);
     const kind = entryKind(entry, full, ctx);
     if (kind === "dir") subdirs.push(entry.name);
-    else if (typeof kind === "object") node.diagnostics.push(escapeDiagnostic(full, kind.escape));
+    else if (typeof kind === "object") diagnostics.push(escapeDiagnostic(full, kind.escape));
   }
+  if (diagnostics.length > 0) node.diagnostics = diagnostics;
   // Sorted so the tree (and everything derived from it) does not depend on readdir order.
   subdirs.sort();
   const children = await Promise.all(
     subdirs.map((name) => reuse?.get(name) ?? scanNode(path.join(dir, name), depth + 1, ctx)),
   );
-  for (const [i, name] of subdirs.entries()) node.children.set(name, children[i]!);
+  if (subdirs.length > 0) {
+    const byName = new Map<string, ScanNode>();
+    for (const [i, name] of subdirs.entries()) byName.set(name, children[i]!);
+    node.children = byName;
+  }
   return node;
 }
 
@@ -237,6 +258,21 @@ export async function rescanNode(node: ScanNode, ctx: ScanContext): Promise<void
   node.skillLinked = fresh.skillLinked;
   node.children = fresh.children;
   node.diagnostics = fresh.diagnostics;
+}
+
+/** A node with every field set, so all nodes keep one shape with all fields inside the object. */
+export function newNode(dir: string, depth: number): ScanNode {
+  return {
+    path: dir,
+    depth,
+    sig: undefined,
+    skillFile: undefined,
+    skillSig: undefined,
+    children: NO_CHILDREN,
+    diagnostics: NO_DIAGNOSTICS,
+    detached: undefined,
+    skillLinked: undefined,
+  };
 }
 
 function detach(node: ScanNode): void {

@@ -12,40 +12,69 @@ export const WATCH_DEBOUNCE_MS = 50;
 
 export class FolderWatcher {
   private readonly watchers = new Map<string, fs.FSWatcher>();
+  /** The folder each watcher watches (for its error handler, which all watchers share). */
+  private readonly folderOf = new WeakMap<fs.FSWatcher, string>();
   private closed = false;
   /** Folders of the last sync that could not be watched (out of watches, vanished). */
   private unwatched = 0;
+  // One listener of each kind for every watcher: a shelf can watch 16,000 folders, and two
+  // closures per watch were ≈ 2 MB of them.
+  private readonly onChange: () => void;
+  private readonly onError: (this: fs.FSWatcher) => void;
 
-  constructor(private readonly onEvent: () => void) {}
+  constructor(private readonly onEvent: () => void) {
+    this.onChange = () => this.onEvent();
+    const self = this;
+    this.onError = function (this: fs.FSWatcher) {
+      // The folder went away (or the watch broke): forget it; the refresh re-syncs.
+      this.close();
+      const folder = self.folderOf.get(this);
+      if (folder !== undefined && self.watchers.get(folder) === this) self.watchers.delete(folder);
+      self.unwatched++;
+      self.onEvent();
+    };
+  }
 
   /** Watches exactly `folders` (missing ones through their nearest existing parent). */
   sync(folders: readonly string[]): void {
     if (this.closed) return;
-    const wanted = new Set(folders.map(nearestExisting));
     this.unwatched = 0;
+    const watched = new Set<string>();
+    for (const folder of folders) {
+      if (watched.has(folder)) continue;
+      // A folder not watched yet is watched straight away (the scan has just seen it; a
+      // missing one fails with ENOENT): no existence check per folder, 16,000 of them on the
+      // mirror. One already watched may have been deleted since (a root that is gone).
+      const known = this.watchers.has(folder);
+      if (known ? fs.existsSync(folder) : this.watch(folder) !== "missing") {
+        watched.add(folder);
+        continue;
+      }
+      const parent = nearestExisting(folder);
+      watched.add(parent);
+      if (!this.watchers.has(parent)) this.watch(parent);
+    }
     for (const [folder, watcher] of this.watchers) {
-      if (!wanted.has(folder)) {
+      if (!watched.has(folder)) {
         watcher.close();
         this.watchers.delete(folder);
       }
     }
-    for (const folder of wanted) {
-      if (this.watchers.has(folder)) continue;
-      try {
-        // persistent: false — watching skills must never keep a host process alive by itself.
-        const watcher = fs.watch(folder, { persistent: false }, () => this.onEvent());
-        watcher.on("error", () => {
-          // The folder went away (or the watch broke): forget it; the refresh re-syncs.
-          watcher.close();
-          this.watchers.delete(folder);
-          this.unwatched++;
-          this.onEvent();
-        });
-        this.watchers.set(folder, watcher);
-      } catch {
-        // Out of watches (ENOSPC/EMFILE) or vanished: refresh() still covers this folder.
-        this.unwatched++;
-      }
+  }
+
+  private watch(folder: string): "watched" | "missing" | "failed" {
+    try {
+      // persistent: false — watching skills must never keep a host process alive by itself.
+      const watcher = fs.watch(folder, { persistent: false }, this.onChange);
+      watcher.on("error", this.onError);
+      this.folderOf.set(watcher, folder);
+      this.watchers.set(folder, watcher);
+      return "watched";
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
+      // Out of watches (ENOSPC/EMFILE) or unreadable: refresh() still covers this folder.
+      this.unwatched++;
+      return "failed";
     }
   }
 

@@ -494,3 +494,20 @@ describe("parseSkill: bad input never crashes", () => {
     for (const d of parseSkill(text, strict).diagnostics) expect(d.hint.length).toBeGreaterThan(10);
   });
 });
+
+describe("parseSkill: bytes and text give the same result", () => {
+  it("with CRLF, lone CR, NUL characters (body and frontmatter) and non-ASCII text", () => {
+    const cases = [
+      md("name: my-skill\ndescription: d").replaceAll("\n", "\r\n"),
+      md("name: my-skill\ndescription: d").replaceAll("\n", "\r"),
+      md("name: my-skill\ndescription: d", "# Title\n\nA NUL \0 here.\r\nAnd \0 there — ünïcödé.\n"),
+      md("name: my-skill\ndescription: d\0"),
+      md("name: my-skill\ndescription: Prüft — 検査\r\n", "Körper\r\n"),
+      md("name: my-skill\ndescription: d", "No returns, no NULs: ordinary text.\n"),
+    ];
+    for (const text of cases) {
+      const options = { path: "/skills/my-skill/SKILL.md" };
+      expect(parseSkill(new TextEncoder().encode(text), options)).toEqual(parseSkill(text, options));
+    }
+  });
+});

@@ -6,6 +6,7 @@
  * document and walks its top-level pairs once; line numbers are only computed when a
  * diagnostic needs one.
  */
+import { Buffer } from "node:buffer";
 import crypto from "node:crypto";
 import { basename, dirname } from "node:path";
 import type { ParseOptions, ParseResult, SkillMeta } from "../types.js";
@@ -63,9 +64,17 @@ function parseInto(
   fastPath: boolean,
 ): ParseResult {
   let text: string;
+  // Whether the text may hold a carriage return or a NUL: from the bytes when there are
+  // bytes (a byte search is many times faster than a search of the decoded string, and in
+  // UTF-8 these bytes occur only as these characters).
+  let mayHaveReturn = true;
+  let mayHaveNul = true;
   if (typeof input === "string") {
     text = input;
   } else {
+    const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    mayHaveReturn = bytes.indexOf(13) !== -1;
+    mayHaveNul = bytes.indexOf(0) !== -1;
     try {
       text = UTF8.decode(input);
     } catch {
@@ -78,7 +87,7 @@ function parseInto(
   if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
   // One line-ending convention from here on; YAML treats \r\n and \r as one line break too,
   // so line numbers are unchanged.
-  if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
+  if (mayHaveReturn && text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
   // (A whitespace test, not text.trim(), which would copy the whole file.)
   if (!/\S/.test(text)) {
     report.error("empty-file", "the file is empty");
@@ -86,7 +95,7 @@ function parseInto(
   }
 
   let split = splitFrontmatter(text);
-  const nul = text.indexOf("\0");
+  const nul = mayHaveNul ? text.indexOf("\0") : -1;
   if (nul !== -1) {
     // A stray NUL in the instructions (a broken copy) costs a warning; one before them means
     // the file is not the text it looks like (UTF-16, a binary), and the frontmatter cannot be trusted.

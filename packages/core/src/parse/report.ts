@@ -5,6 +5,7 @@
 import { diagnostic } from "../diagnostic.js";
 import type { Diagnostic, DiagnosticCode, ParseMode, ParseResult, Severity } from "../types.js";
 import { MAX_DIAGNOSTICS_PER_CODE } from "./limits.js";
+import { ownOptional, ownString } from "./own-string.js";
 
 export class Report {
   readonly diagnostics: Diagnostic[] = [];
@@ -33,7 +34,19 @@ export class Report {
       if (seen.line === 0) seen.line = line ?? 1;
       return;
     }
-    this.diagnostics.push(diagnostic({ severity, code, message, file: this.file, line, column, hint }));
+    // Messages quote the file's values (slices of its text): copied, so a diagnostic kept
+    // after the load does not keep the whole file in memory.
+    this.diagnostics.push(
+      diagnostic({
+        severity,
+        code,
+        message: ownString(message),
+        file: this.file,
+        line,
+        column,
+        hint: ownOptional(hint),
+      }),
+    );
   }
 
   /** A rule the spec sets: a warning when lenient (load anyway), an error when strict. */

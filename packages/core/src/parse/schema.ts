@@ -186,10 +186,15 @@ function metadataValue(value: unknown): string {
 
 /**
  * Sets a key as an own data property. Plain assignment of `__proto__` would replace the
- * object's prototype instead; defineProperty never touches a prototype.
+ * object's prototype instead, and a key the prototype chain holds may be a setter or
+ * read-only (frozen intrinsics); defineProperty never touches a prototype. Any other key is
+ * assigned, which makes the same property and is several times faster (every key of every
+ * skill's `metadata` comes here).
  */
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key in target)
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** How each known field is checked, what the user is told it expects, and where it lands. */

@@ -23,10 +23,18 @@ export function isSecurityField(spec: FieldSpec): boolean {
 
 /** Letters and digits only, lower case: `allowed_tools`, `AllowedTools`, `allowed tools` are one word. */
 function squash(key: string): string {
-  return key.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  // Every unknown key of every skill comes here: most are ASCII, where the Unicode classes
+  // match exactly the ASCII letters and digits, and the ASCII pattern is several times faster.
+  return NON_ASCII.test(key)
+    ? key.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+    : key.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
-const SECURITY_SPECS = [...new Set(FIELD_BY_KEY.values())].filter(isSecurityField);
+const NON_ASCII = /[^\x00-\x7f]/;
+
+const SECURITY_SPECS = [...new Set(FIELD_BY_KEY.values())]
+  .filter(isSecurityField)
+  .map((spec) => ({ spec, squashed: squash(spec.key) }));
 
 /** Keys other formats use for a tool whitelist (Claude Code sub-agents, Copilot agents). */
 const FOREIGN_NAMES: ReadonlyMap<string, string> = new Map([
@@ -49,8 +57,8 @@ export function nearMissSecurityField(key: string): FieldSpec | undefined {
   const squashed = squash(key);
   const foreign = FOREIGN_NAMES.get(squashed);
   if (foreign !== undefined) return FIELD_BY_KEY.get(foreign);
-  for (const spec of SECURITY_SPECS) {
-    if (editDistanceAtMost(squashed, squash(spec.key), MAX_EDITS)) return spec;
+  for (const { spec, squashed: target } of SECURITY_SPECS) {
+    if (editDistanceAtMost(squashed, target, MAX_EDITS)) return spec;
   }
   return undefined;
 }
