@@ -12,7 +12,7 @@
  *   answered by core (a Command writes the state), host tools guarded, then run inside it.
  */
 
-import { type AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import type { EventIds, SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import {
   isBlockedResult,
@@ -33,7 +33,10 @@ import { type AnyTool, toolName } from "./tool-name.js";
 
 export interface SkillsMiddlewareOptions {
   shelf: Shelf;
-  /** Check the skill folders for edits before every model call (default true). */
+  /**
+   * Check the skill folders for edits before a model call that answers new input (default
+   * true): once per run, as the other adapters do, not again at each step of the tool loop.
+   */
   refresh?: boolean;
   /**
    * Problems core finds while planning, e.g. a skill whitelists a tool name that matches none
@@ -133,7 +136,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     stateSchema: skillsStateSchema,
 
     wrapModelCall: async (request, handler) => {
-      if (refresh) await shelf.refresh();
+      // A call after tool results continues the run the last refresh served; the check waits
+      // on the event loop (a watcher's events), so once per step would cost every step.
+      if (refresh && !ToolMessage.isInstance(request.messages.at(-1))) await shelf.refresh();
       agentTools = request.tools.map(toolName);
       agentToolObjects = request.tools;
       agentModel = request.model;
