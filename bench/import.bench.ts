@@ -1,7 +1,9 @@
 /**
  * Import cost: `import("@skillshelf/core")` (its built dist) in a fresh Node process, repeated,
- * median; then which files that import loads, grouped by package, and what importing each
- * third-party dependency alone costs in a fresh process. Run it with
+ * median; each adapter imported after its framework, beside the framework alone (what the
+ * adapter adds to an app that imports the framework anyway); then which files the core
+ * import loads, grouped by package, and what importing each third-party dependency alone
+ * costs in a fresh process. Run it with
  * `node --experimental-strip-types --no-warnings bench/import.bench.ts [--runs=N] [--also=<index.js>]`
  * (after building core), or through `pnpm bench import`.
  */
@@ -16,11 +18,11 @@ const coreDir = path.join(here, "..", "packages", "core");
 const runsArg = process.argv.find((a) => a.startsWith("--runs="));
 const runs = runsArg ? Number(runsArg.slice("--runs=".length)) : 15;
 
-/** Times one import inside a new process: wall and CPU ms of the import alone. */
-const timedImport = (specifier: string) => `
+/** Times imports inside a new process, one after the other: wall and CPU ms of the imports alone. */
+const timedImport = (specifiers: readonly string[]) => `
 const cpu = process.cpuUsage();
 const start = performance.now();
-await import(${JSON.stringify(specifier)});
+for (const specifier of ${JSON.stringify(specifiers)}) await import(specifier);
 const ms = performance.now() - start;
 const used = process.cpuUsage(cpu);
 console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000 }));`;
@@ -45,17 +47,26 @@ interface Timing {
   cpuMs: number;
 }
 
-/** Medians of `times` fresh imports of each specifier, taken in turn so that load drifts hit all alike. */
-function timeFresh(specifiers: readonly string[], cwd: string, times = runs): Timing[] {
-  const samples: Timing[][] = specifiers.map(() => []);
+interface Timings extends Timing {
+  /** Every run's figures, in run order (the rows were taken in turn). */
+  samples: Timing[];
+}
+
+/**
+ * Medians of `times` fresh imports of each row (one specifier, or several imported in order),
+ * taken in turn so that load drifts hit all alike.
+ */
+function timeFresh(rows: ReadonlyArray<string | readonly string[]>, cwd: string, times = runs): Timings[] {
+  const samples: Timing[][] = rows.map(() => []);
   for (let i = 0; i < times; i++) {
-    specifiers.forEach((specifier, at) => {
-      samples[at]!.push(JSON.parse(node(timedImport(specifier), cwd)));
+    rows.forEach((row, at) => {
+      samples[at]!.push(JSON.parse(node(timedImport(typeof row === "string" ? [row] : row), cwd)));
     });
   }
   return samples.map((taken) => ({
     ms: median(taken.map((s) => s.ms)),
     cpuMs: median(taken.map((s) => s.cpuMs)),
+    samples: taken,
   }));
 }
 
@@ -69,6 +80,16 @@ function packageOf(url: string): string {
   return parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
 }
 
+/**
+ * Each adapter with the framework entry an app imports anyway (the bench package depends on
+ * all three): the framework alone, then the framework and the adapter in one process.
+ */
+const ADAPTERS = [
+  { adapter: "@skillshelf/ai-sdk", framework: "ai" },
+  { adapter: "@skillshelf/langchain", framework: "langchain" },
+  { adapter: "@skillshelf/mastra", framework: "@mastra/core/agent" },
+] as const;
+
 export async function run(): Promise<void> {
   const loadBefore = fs.readFileSync("/proc/loadavg", "utf8").trim();
   // --also=<built index.js> adds a row for another build (e.g. an older commit's, for before/after).
@@ -81,6 +102,36 @@ export async function run(): Promise<void> {
   entries.forEach((entry, i) => {
     const { ms, cpuMs } = timings[i]!;
     console.log(`| ${entry} | ${ms.toFixed(1)} ms | ${cpuMs.toFixed(1)} ms | ${runs} |`);
+  });
+
+  const pairs = ADAPTERS.flatMap(({ adapter, framework }) => [[framework], [framework, adapter]]);
+  const pairTimings = timeFresh(pairs, here);
+  console.log(
+    "\n| adapter | framework alone: wall / CPU | framework + adapter: wall / CPU | the adapter adds (paired): wall / CPU |\n|---|---:|---:|---:|",
+  );
+  ADAPTERS.forEach(({ adapter, framework }, i) => {
+    const bare = pairTimings[2 * i]!;
+    const withAdapter = pairTimings[2 * i + 1]!;
+    const cell = (t: Timing) => `${t.ms.toFixed(1)} / ${t.cpuMs.toFixed(1)} ms`;
+    // The median of the paired differences (the two rows ran back to back in every round).
+    const added = {
+      ms: median(withAdapter.samples.map((s, run) => s.ms - bare.samples[run]!.ms)),
+      cpuMs: median(withAdapter.samples.map((s, run) => s.cpuMs - bare.samples[run]!.cpuMs)),
+    };
+    console.log(
+      `| ${adapter} (after \`${framework}\`) | ${cell(bare)} | ${cell(withAdapter)} | ${cell(added)} |`,
+    );
+  });
+  const adapterAlone = timeFresh(
+    ADAPTERS.map(({ adapter }) => adapter),
+    here,
+  );
+  console.log(
+    "\n| adapter imported alone (it loads its framework) | median wall | median CPU |\n|---|---:|---:|",
+  );
+  ADAPTERS.forEach(({ adapter }, i) => {
+    const { ms, cpuMs } = adapterAlone[i]!;
+    console.log(`| ${adapter} | ${ms.toFixed(1)} ms | ${cpuMs.toFixed(1)} ms |`);
   });
 
   const loaded: string[] = JSON.parse(node(tracedImport("@skillshelf/core"), here));
@@ -103,6 +154,7 @@ export async function run(): Promise<void> {
   );
   const adapterAbsent = dependencies.filter((name) => !adapterLoaded.has(name));
   console.log(`Not loaded by @skillshelf/core/adapter: ${adapterAbsent.join(", ") || "none"}`);
+  console.log(`\nload average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").trim()}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await run();

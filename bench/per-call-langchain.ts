@@ -4,10 +4,14 @@
  * `skillsMiddleware({ shelf })` and nothing else set (its defaults).
  */
 import { skillsMiddleware } from "@skillshelf/langchain";
-import { AIMessage, createAgent, fakeModel, HumanMessage, tool } from "langchain";
-import { type CreateHarness, HOST_TOOLS, scriptQueue } from "./per-call-script.ts";
+import { type AgentMiddleware, AIMessage, createAgent, fakeModel, HumanMessage, tool } from "langchain";
+import { type CreateHarness, type Harness, HOST_TOOLS, scriptQueue } from "./per-call-script.ts";
 
-export const createHarness: CreateHarness = async (shelf) => {
+export const createHarness: CreateHarness = async (shelf) =>
+  harnessWith(shelf ? [skillsMiddleware({ shelf })] : []);
+
+/** The same agent with any middleware (per-call-hooks.bench.ts times the framework's hooks alone). */
+export function harnessWith(middleware: readonly AgentMiddleware[]): Harness {
   const model = fakeModel();
   const queue = scriptQueue();
   const tools = HOST_TOOLS.map((host) =>
@@ -21,7 +25,7 @@ export const createHarness: CreateHarness = async (shelf) => {
     model,
     tools,
     systemPrompt: "You are a helpful assistant.",
-    middleware: shelf ? [skillsMiddleware({ shelf })] : [],
+    middleware: [...middleware],
   });
   return {
     async turn(conversation, script) {
@@ -57,4 +61,4 @@ export const createHarness: CreateHarness = async (shelf) => {
       internals._state.calls.length = 0;
     },
   };
-};
+}

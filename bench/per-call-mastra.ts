@@ -5,10 +5,11 @@
  */
 import { Agent } from "@mastra/core/agent";
 import type { MastraModelConfig } from "@mastra/core/llm";
+import type { Processor } from "@mastra/core/processors";
 import { MastraLanguageModelV2Mock } from "@mastra/core/test-utils/llm-mock";
 import { createTool } from "@mastra/core/tools";
 import { createSkills } from "@skillshelf/mastra";
-import { type CreateHarness, HOST_TOOLS, type Step, scriptQueue } from "./per-call-script.ts";
+import { type CreateHarness, type Harness, HOST_TOOLS, type Step, scriptQueue } from "./per-call-script.ts";
 
 const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
 
@@ -26,7 +27,11 @@ function content(step: Step) {
 
 const finishReason = (step: Step) => ("text" in step ? ("stop" as const) : ("tool-calls" as const));
 
-export const createHarness: CreateHarness = async (shelf) => {
+export const createHarness: CreateHarness = async (shelf) =>
+  harnessWith(shelf ? [createSkills({ shelf }).processor] : []);
+
+/** The same agent with any input processors (per-call-hooks.bench.ts times the framework's hooks alone). */
+export function harnessWith(inputProcessors: readonly Processor[]): Harness {
   const queue = scriptQueue();
   const model = new MastraLanguageModelV2Mock({
     doGenerate: async () => {
@@ -70,7 +75,7 @@ export const createHarness: CreateHarness = async (shelf) => {
     instructions: "You are a helpful assistant.",
     model: model as unknown as MastraModelConfig,
     tools,
-    inputProcessors: shelf ? [createSkills({ shelf }).processor] : [],
+    inputProcessors: [...inputProcessors],
   });
   return {
     async turn(conversation, script) {
@@ -84,4 +89,4 @@ export const createHarness: CreateHarness = async (shelf) => {
       model.doStreamCalls.length = 0;
     },
   };
-};
+}

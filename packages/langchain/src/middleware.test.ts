@@ -562,4 +562,25 @@ describe("skillsMiddleware", () => {
     expect(afterRun).toHaveBeenCalledOnce();
     expect(afterRun.mock.calls[0]?.[0].active).toEqual([expect.objectContaining({ name: "pdf-report" })]);
   });
+
+  it("checks the skill folders once per run: before the call that answers the message, not after tool results", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const refresh = vi.spyOn(p.shelf, "refresh");
+    const model = fakeModel()
+      .respondWithTools([{ name: "read_file", args: { path: "a" }, id: "r1" }])
+      .respondWithTools([{ name: "skill_pdf-report", args: {}, id: "a1" }])
+      .respond(new AIMessage("done"))
+      .respond(new AIMessage("hello again"));
+    const agent = createAgent({
+      model,
+      tools: hostTools().tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf })],
+    });
+
+    await agent.invoke({ messages: [new HumanMessage("pdf report please")] });
+    expect(model.calls).toHaveLength(3);
+    expect(refresh).toHaveBeenCalledOnce();
+    await agent.invoke({ messages: [new HumanMessage("thanks")] });
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
 });

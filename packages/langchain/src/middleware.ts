@@ -4,14 +4,15 @@
  * LangChain's hooks:
  *
  * - wrapModelCall opens the one session of the model call (the agent's tools are known only
- *   there), plans, and hands the model's response to `session.respond` before any call runs.
- * - afterModel persists the state that call was planned with (a "/name", a skill the new
- *   message ended, the turn marker that keeps a message from being begun twice).
+ *   there), plans, hands the model's response to `session.respond` before any call runs, and
+ *   persists the state that call was planned with (a "/name", a skill the new message ended,
+ *   the turn marker that keeps a message from being begun twice) in the same step, through the
+ *   Command it returns: an afterModel hook would cost LangGraph one more node per model call.
  * - wrapToolCall runs each call of the response with that same session: skillshelf's tools
  *   answered by core (a Command writes the state), host tools guarded, then run inside it.
  */
 
-import { type AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import type { EventIds, SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import {
   isBlockedResult,
@@ -24,15 +25,18 @@ import { createMiddleware, type ModelRequest } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
 import { runForkAgent } from "./fork-agent.js";
 import { type AgentRun, analyzeAfterRun, type ImproveOptions } from "./improve.js";
-import { addedMessages, aiMessageOf } from "./model-response.js";
+import { addedMessages, aiMessageOf, withState } from "./model-response.js";
 import { createResponses, type Response } from "./responses.js";
 import { resultMessage, skillToolDeclaration, skillToolRunner } from "./skill-tools.js";
-import { STATE_KEY, skillsStateSchema, snapshot, storedState, toHistory } from "./state.js";
+import { skillsStateSchema, storedState, toHistory } from "./state.js";
 import { type AnyTool, toolName } from "./tool-name.js";
 
 export interface SkillsMiddlewareOptions {
   shelf: Shelf;
-  /** Check the skill folders for edits before every model call (default true). */
+  /**
+   * Check the skill folders for edits before a model call that answers new input (default
+   * true): once per run, as the other adapters do, not again at each step of the tool loop.
+   */
   refresh?: boolean;
   /**
    * Problems core finds while planning, e.g. a skill whitelists a tool name that matches none
@@ -132,7 +136,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     stateSchema: skillsStateSchema,
 
     wrapModelCall: async (request, handler) => {
-      if (refresh) await shelf.refresh();
+      // A call after tool results continues the run the last refresh served; the check waits
+      // on the event loop (a watcher's events), so once per step would cost every step.
+      if (refresh && !ToolMessage.isInstance(request.messages.at(-1))) await shelf.refresh();
       agentTools = request.tools.map(toolName);
       agentToolObjects = request.tools;
       agentModel = request.model;
@@ -158,15 +164,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       });
       const message = aiMessageOf(response);
       if (message) responses.answered(message, addedMessages(response), { session, planned });
-      // The state is written by afterModel: a Command returned here would drop a structured response.
-      return response;
-    },
-
-    afterModel: async (state) => {
-      const response = responses.of(state.messages.at(-1));
-      const planned: SessionState = response?.planned ?? (await open(state)).toJSON();
-      if (sameState(storedState(state), planned)) return undefined;
-      return { [STATE_KEY]: snapshot(planned) };
+      if (sameState(storedState(request.state), planned)) return response;
+      return withState(response, planned);
     },
 
     wrapToolCall: async (request, handler) => {

@@ -7,7 +7,7 @@
  * Responses are known by message id, not by object: LangGraph's message reducer turns a
  * streamed AIMessageChunk into a new AIMessage. A response without an id is given one (the
  * reducer would give it one anyway), so every message the model call added is found again
- * in the state that afterModel and the tool calls see.
+ * in the state that the tool calls see.
  */
 
 import { randomUUID } from "node:crypto";
@@ -16,7 +16,7 @@ import type { Session, SessionState, ToolCall } from "@skillshelf/core";
 
 export interface Response {
   session: Session;
-  /** The state the model call was planned with, before its response applied: what afterModel persists. */
+  /** The state the model call was planned with, before its response applied: what the model call persists. */
   planned: SessionState;
 }
 

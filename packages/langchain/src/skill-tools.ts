@@ -12,8 +12,13 @@ import { listenForWorkflowProgress, type OnDiagnostic, runSkillTool } from "@ski
 import { z } from "zod/v4";
 import { STATE_KEY, snapshot } from "./state.js";
 
-/** What the model is offered; its calls run through `skillToolRunner`, never through this. */
-export function skillToolDeclaration(spec: ToolSpec) {
+/**
+ * Core hands out the same ToolSpec for the same request and skills, so every model call of a
+ * turn offers the same declarations: made once per spec, not per call.
+ */
+const declarations = new WeakMap<ToolSpec, ReturnType<typeof declare>>();
+
+function declare(spec: ToolSpec) {
   return tool(
     () => {
       throw new Error(`${spec.name} runs through the skillshelf middleware's wrapToolCall`);
@@ -21,6 +26,19 @@ export function skillToolDeclaration(spec: ToolSpec) {
     { name: spec.name, description: spec.description, schema: spec.inputSchema },
   );
 }
+
+/** What the model is offered; its calls run through `skillToolRunner`, never through this. */
+export function skillToolDeclaration(spec: ToolSpec) {
+  let declaration = declarations.get(spec);
+  if (!declaration) {
+    declaration = declare(spec);
+    declarations.set(spec, declaration);
+  }
+  return declaration;
+}
+
+/** Any input: core checks a call's arguments itself. One schema for every runner (zod compiles a parser per schema). */
+const anyInput = z.looseObject({});
 
 export interface SkillToolRunnerOptions {
   /** Runs a `context: fork` skill's sub-agent; without it such a skill reads FORK_UNAVAILABLE. */
@@ -62,7 +80,7 @@ export function skillToolRunner(
         },
       });
     },
-    { name, description: "skillshelf", schema: z.looseObject({}) },
+    { name, description: "skillshelf", schema: anyInput },
   );
 }
 

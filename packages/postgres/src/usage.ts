@@ -5,12 +5,16 @@
  * instances counting the same skill never lose one another's uses. `sync()` sends what is
  * pending and takes in the other instances' counts.
  *
+ * The store names what changed since a version (`changedSince`), so the catalog re-orders only
+ * those skills: a use here names its skill, and a re-read names the rows that differ from the
+ * copy it replaces (another instance's uses); a row gone from the table is no known change.
+ *
  * A batch that fails to send stays pending and goes out with the next one. What a killed
  * process had not yet sent (uses of the last few milliseconds) is lost; nothing is counted twice
  * unless a connection drops after the database committed a batch but before it answered.
  */
 import { type UsageRecord, type UsageStore, withUse } from "@skillshelf/core";
-import { applyUsageChanges, type UsageChange } from "@skillshelf/core/store";
+import { applyUsageChanges, type UsageChange, usageChangeLog } from "@skillshelf/core/store";
 import type pg from "pg";
 
 type Pending = UsageChange;
@@ -43,6 +47,7 @@ export function createPostgresUsageStore(
   let records = new Map<string, UsageRecord>();
   let pending = new Map<string, Pending>();
   let version = 0;
+  const changes = usageChangeLog();
   let chain: Promise<void> = Promise.resolve();
   let scheduled = false;
   let lastPull = Number.NEGATIVE_INFINITY;
@@ -108,9 +113,18 @@ export function createPostgresUsageStore(
     }
     // Uses not sent yet still count here.
     applyUsageChanges(next, pending);
+    const differ: string[] = [];
+    for (const [name, record] of next) if (!sameRecord(records.get(name), record)) differ.push(name);
+    const removed = [...records.keys()].some((name) => !next.has(name));
     records = next;
-    version++;
     lastPull = Date.now();
+    if (removed) {
+      version++;
+      changes.reset(version);
+    } else if (differ.length > 0) {
+      version++;
+      changes.note(version, differ);
+    }
   };
 
   const flush = () => {
@@ -120,6 +134,7 @@ export function createPostgresUsageStore(
 
   return {
     version: () => version,
+    changedSince: (since) => changes.since(since),
     get: (name) => {
       const record = records.get(name);
       return record && { ...record };
@@ -129,6 +144,7 @@ export function createPostgresUsageStore(
       const iso = at.toISOString();
       records.set(name, withUse(records.get(name), at));
       version++;
+      changes.note(version, [name]);
       const change = pending.get(name) ?? { uses: 0 };
       change.uses++;
       change.lastUsed = later(change.lastUsed, iso);
@@ -137,17 +153,18 @@ export function createPostgresUsageStore(
     },
     seen(names, at = new Date()) {
       const iso = at.toISOString();
-      let changed = false;
+      const added: string[] = [];
       for (const name of names) {
         if (records.has(name)) continue;
         records.set(name, { count: 0, firstSeen: iso });
         const change = pending.get(name) ?? { uses: 0 };
         change.firstSeen = earlier(change.firstSeen, iso);
         pending.set(name, change);
-        changed = true;
+        added.push(name);
       }
-      if (changed) {
+      if (added.length > 0) {
         version++;
+        changes.note(version, added);
         schedule();
       }
     },
@@ -161,6 +178,10 @@ export function createPostgresUsageStore(
       }
     },
   };
+}
+
+function sameRecord(a: UsageRecord | undefined, b: UsageRecord): boolean {
+  return a !== undefined && a.count === b.count && a.lastUsed === b.lastUsed && a.firstSeen === b.firstSeen;
 }
 
 function later(a: string | undefined, b: string | undefined): string | undefined {

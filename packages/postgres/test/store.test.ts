@@ -63,6 +63,41 @@ describe.skipIf(!databaseUrl)("PostgreSQL store", () => {
     await Promise.all(stores.map((s) => s.close()));
   });
 
+  it("names the usage records that changed since a version: its own uses, then what a re-read brought in", async () => {
+    const schema = freshSchema();
+    const a = await createPostgresStore({ connectionString: databaseUrl, schema });
+    const b = await createPostgresStore({ connectionString: databaseUrl, schema });
+    const usage = a.usage;
+    const start = usage.version!();
+    usage.record("alpha");
+    usage.seen(["alpha", "gamma"]);
+    expect([...(usage.changedSince!(start) ?? [])].sort()).toEqual(["alpha", "gamma"]);
+    await usage.flush();
+
+    // Another instance's uses arrive with the next re-read: only the rows that differ are named.
+    b.usage.record("beta");
+    b.usage.record("alpha");
+    await b.usage.flush();
+    const beforePull = usage.version!();
+    await usage.sync(true);
+    expect([...(usage.changedSince!(beforePull) ?? [])].sort()).toEqual(["alpha", "beta"]);
+    expect(usage.get("alpha")?.count).toBe(2);
+
+    // A re-read that finds nothing new changes nothing.
+    const settled = usage.version!();
+    await usage.sync(true);
+    expect(usage.version!()).toBe(settled);
+    expect(usage.changedSince!(settled)).toEqual([]);
+
+    // A record taken away (the table cleared by hand) is no known change: readers re-read everything.
+    await pool.query(`DELETE FROM "${schema}".usage WHERE skill = 'gamma'`);
+    const beforeDelete = usage.version!();
+    await usage.sync(true);
+    expect(usage.get("gamma")).toBeUndefined();
+    expect(usage.changedSince!(beforeDelete)).toBeUndefined();
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it("keeps session, thread and run ids with each event and reads one conversation back", async () => {
     const schema = freshSchema();
     const store = await createPostgresStore({ connectionString: databaseUrl, schema });

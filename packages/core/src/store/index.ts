@@ -2,6 +2,7 @@
 export { type AddResult, assertSafeName, formatVersionId } from "../history/history-store.js";
 export type { FileProposalStore, ProposalStore } from "../improve/proposal-store.js";
 export { parseStoredProposal } from "../improve/stored-proposal.js";
+export { type UsageChangeLog, usageChangeLog } from "../usage/change-log.js";
 export { applyUsageChanges, type UsageChange } from "../usage/store.js";
 export { matchesEventQuery } from "./event-query.js";
 export {
