@@ -186,3 +186,39 @@ describe("an editor holding the file open across a managed write", () => {
     });
   }
 });
+
+describe("a hand edit while a copy behind a shared store is brought up to date", () => {
+  it("lands after it was read, before that rename: CONFLICT, and the edit stays in the file", async () => {
+    const other = await makeSkillFolder();
+    try {
+      await other.add(FAULT_SKILL, faultSkillVersion(0));
+      // One versions folder for both copies; its newest entry is the head, as in a shared store.
+      const files = fileWriteState(join(folder.root, "shared-state"), undefined);
+      const state: typeof files = {
+        ...files,
+        writeSkill: (name, task) =>
+          files.writeSkill(name, (scope) =>
+            task({ ...scope, head: async () => (await files.history.list(name))[0]?.hash }),
+          ),
+      };
+      const ahead = createSkillStore({ source: other.source, stateDir: other.stateDir, state });
+      const original = sha256(faultSkillVersion(0));
+      await ahead.write(FAULT_SKILL, nextFaultContent(faultSkillVersion(0)), { expectedHash: original });
+
+      const file = folder.fileOf(FAULT_SKILL);
+      const behind = createSkillStore({
+        source: folder.source,
+        stateDir: folder.stateDir,
+        state,
+        fs: editAt("temp-file", () => writeFile(file, HAND_EDIT)),
+      });
+      const error = await behind
+        .write(FAULT_SKILL, nextFaultContent(faultSkillVersion(0)), { expectedHash: original })
+        .catch((e: unknown) => e);
+      expect(isSkillWriteError(error, "CONFLICT")).toBe(true);
+      expect(await readFile(file, "utf8")).toBe(HAND_EDIT);
+    } finally {
+      await other.cleanup();
+    }
+  });
+});

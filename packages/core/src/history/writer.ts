@@ -17,13 +17,16 @@
  * opened the file before the rename keeps writing into the replaced copy, so the aside is
  * kept until the write's bookkeeping is done and read once more at the very end: an edit
  * that arrived meanwhile is kept in history too (after the new version, which is then kept
- * again so the newest entry is still the file's content).
+ * again so the newest entry is still the file's content). A copy brought up to date from a
+ * shared store is checked again right before its rename as well (CONFLICT on a change).
  *
  * What remains uncovered: an edit that replaces the file by rename between the link and the
  * rename (two system calls; node has no atomic exchange) is overwritten unrecorded; and a
  * file descriptor opened before the rename and written to after the write has returned
  * writes into a file no longer reachable by any name. No rename-based writer can see that
  * write; the editor's next save by path lands in the current file (and a refresh records it).
+ * Bringing a copy up to date keeps nothing aside: there an edit in the last gap, or through
+ * a file held open, is overwritten unrecorded.
  *
  * Recovery needs no loadable file: history, read and diff work from the history folder
  * alone, and a write or rollback can replace a SKILL.md that no longer loads (found through
@@ -275,7 +278,14 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
     if (!known) return undefined;
     const bytes = await scope.history.read(name, newest.id);
     if (sha256(bytes) !== head) return undefined; // a damaged copy is never spread
-    await atomicWrite(file, bytes, { fs: options.fs });
+    await atomicWrite(file, bytes, {
+      fs: options.fs,
+      // A hand edit since the file was read is not an old version: it fails the write and stays.
+      beforeRename: async () => {
+        const now = sha256(await readCurrent(file, name));
+        if (now !== fileHash) throw changedMeanwhile(name, file, fileHash, now);
+      },
+    });
     return { bytes, hash: head };
   }
 
