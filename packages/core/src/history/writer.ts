@@ -13,9 +13,20 @@
  * Hand edits take no lock, so one can land while a write is under way. Right before the
  * rename the file is checked again (a change since the first check fails the write with
  * CONFLICT) and hard-linked aside; after the rename the linked copy is read, and an edit
- * that landed in between is kept in history, right before the new version. What remains:
- * an edit that replaces the file by rename between that link and the rename (two system
- * calls; node has no atomic exchange) is overwritten unrecorded.
+ * that landed in between is kept in history, right before the new version. An editor that
+ * opened the file before the rename keeps writing into the replaced copy, so the aside is
+ * kept until the write's bookkeeping is done and read once more at the very end: an edit
+ * that arrived meanwhile is kept in history too (after the new version, which is then kept
+ * again so the newest entry is still the file's content). A copy brought up to date from a
+ * shared store is checked again right before its rename as well (CONFLICT on a change).
+ *
+ * What remains uncovered: an edit that replaces the file by rename between the link and the
+ * rename (two system calls; node has no atomic exchange) is overwritten unrecorded; and a
+ * file descriptor opened before the rename and written to after the write has returned
+ * writes into a file no longer reachable by any name. No rename-based writer can see that
+ * write; the editor's next save by path lands in the current file (and a refresh records it).
+ * Bringing a copy up to date keeps nothing aside: there an edit in the last gap, or through
+ * a file held open, is overwritten unrecorded.
  *
  * Recovery needs no loadable file: history, read and diff work from the history folder
  * alone, and a write or rollback can replace a SKILL.md that no longer loads (found through
@@ -104,6 +115,12 @@ export interface WriteResult {
    * write replaced it, and it is kept in history under `versionId`, right before this one.
    */
   replacedEdit?: { hash: string; versionId: string };
+  /**
+   * A hand edit written, after the rename, into the file this write replaced (an editor
+   * that opened it before): it never reached the file, and is kept in history under
+   * `versionId`, right before a second entry of this write's content.
+   */
+  lateEdit?: { hash: string; versionId: string };
 }
 
 export interface RollbackResult extends WriteResult {
@@ -261,7 +278,14 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
     if (!known) return undefined;
     const bytes = await scope.history.read(name, newest.id);
     if (sha256(bytes) !== head) return undefined; // a damaged copy is never spread
-    await atomicWrite(file, bytes, { fs: options.fs });
+    await atomicWrite(file, bytes, {
+      fs: options.fs,
+      // A hand edit since the file was read is not an old version: it fails the write and stays.
+      beforeRename: async () => {
+        const now = sha256(await readCurrent(file, name));
+        if (now !== fileHash) throw changedMeanwhile(name, file, fileHash, now);
+      },
+    });
     return { bytes, hash: head };
   }
 
@@ -369,29 +393,16 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
           let replacedEdit: WriteResult["replacedEdit"];
           if (aside) {
             try {
-              const replaced = await readFile(aside);
-              const replacedHash = sha256(replaced);
-              if (replacedHash !== currentHash) {
-                const version = readVersion(replaced.toString("utf8"));
-                const keptEdit = await history.add(name, replaced, { version, keep: entriesKept });
-                replacedEdit = { hash: replacedHash, versionId: keptEdit.entry.id };
-                await ledger.append({
-                  type: "external-edit",
-                  skill: name,
-                  before: currentHash,
-                  after: replacedHash,
-                  version,
-                  versionId: keptEdit.entry.id,
-                  note: "changed by hand while a managed write was under way; that write replaced it",
-                });
+              replacedEdit = await keepEditFoundAside(scope, name, aside, currentHash, {
+                ledgerNote: "changed by hand while a managed write was under way; that write replaced it",
+                keep: entriesKept,
+              });
+              if (replacedEdit)
                 notes.push(
-                  `${file} was edited while this write was under way; the edit was replaced, and is kept in history as ${keptEdit.entry.id} (compare it with the current file to bring it back)`,
+                  `${file} was edited while this write was under way; the edit was replaced, and is kept in history as ${replacedEdit.versionId} (compare it with the current file to bring it back)`,
                 );
-              }
             } catch (error) {
               notes.push(`could not check for an edit made during the write (${(error as Error).message})`);
-            } finally {
-              await rm(aside, { force: true }).catch(() => {});
             }
           }
           let versionId = "current";
@@ -417,6 +428,31 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
           } catch (error) {
             notes.push(`written, but the ledger could not be appended to (${(error as Error).message})`);
           }
+          // Looked at once more, last: an editor that opened the file before the rename still
+          // writes into the replaced copy, and its write may land during the bookkeeping above.
+          let lateEdit: WriteResult["lateEdit"];
+          if (aside) {
+            try {
+              lateEdit = await keepEditFoundAside(scope, name, aside, replacedEdit?.hash ?? currentHash, {
+                ledgerNote:
+                  "written by hand into the replaced file (opened before a managed write) after that write replaced it",
+                keep: entriesKept,
+              });
+              if (lateEdit) {
+                // The newest entry must be the file's content again: the next write's check,
+                // refresh and a shared store's head all read the current version from it.
+                versionId = (await history.add(name, bump.text, { version: bump.version, keep: entriesKept }))
+                  .entry.id;
+                notes.push(
+                  `${file} was edited while this write was under way, through a copy opened before it; the edit did not reach the file, and is kept in history as ${lateEdit.versionId} (compare it with the current file to bring it back)`,
+                );
+              }
+            } catch (error) {
+              notes.push(`could not check for an edit made during the write (${(error as Error).message})`);
+            } finally {
+              await rm(aside, { force: true }).catch(() => {});
+            }
+          }
           return {
             name,
             file,
@@ -429,6 +465,7 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
             content: bump.text,
             notes,
             ...(replacedEdit ? { replacedEdit } : {}),
+            ...(lateEdit ? { lateEdit } : {}),
           } satisfies WriteResult;
         }),
       options.lock,
@@ -649,7 +686,34 @@ export function createSkillStore(options: SkillStoreOptions): SkillStore {
   };
 }
 
-/** Versions and ledger as files under the state folder; the file's own lock is the only hold. */
+/**
+ * Reads the replaced file's second name; when its content is no longer `lastSeen`, a hand
+ * edit landed in it: kept in history (as the newest entry) and in the ledger.
+ */
+async function keepEditFoundAside(
+  { history, ledger }: SkillWriteScope,
+  name: string,
+  aside: string,
+  lastSeen: string,
+  { ledgerNote, keep }: { ledgerNote: string; keep: number },
+): Promise<{ hash: string; versionId: string } | undefined> {
+  const found = await readFile(aside);
+  const hash = sha256(found);
+  if (hash === lastSeen) return undefined;
+  const version = readVersion(found.toString("utf8"));
+  const kept = await history.add(name, found, { version, keep });
+  await ledger.append({
+    type: "external-edit",
+    skill: name,
+    before: lastSeen,
+    after: hash,
+    version,
+    versionId: kept.entry.id,
+    note: ledgerNote,
+  });
+  return { hash, versionId: kept.entry.id };
+}
+
 function changedMeanwhile(name: string, file: string, expected: string, actual: string): SkillWriteError {
   return new SkillWriteError(
     "CONFLICT",
