@@ -17,7 +17,8 @@
  *   cost of one message at the input cap (bench/triggers.bench.ts measures it): bounded repeats
  *   count, since `.{0,20}` is twenty copies of `.`.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { re2js } from "../deferred-libraries.js";
 import type { CompileResult } from "./triggers.js";
 
 export const MAX_REGEX_LENGTH = 200;
@@ -67,6 +68,7 @@ export function compileRegexTrigger(text: string): CompileResult {
   if (atLeast > MAX_REGEX_PROGRAM) return tooLarge(text, `at least ${atLeast}`);
   let regex: RE2JS;
   try {
+    const { RE2JS } = re2js();
     regex = RE2JS.compile(
       translated.pattern,
       RE2JS.CASE_INSENSITIVE | (dotAll ? RE2JS.DOTALL : 0) | (multiline ? RE2JS.MULTILINE : 0),

@@ -25,17 +25,10 @@
  * - a syntax error here is never reported: the full path parses again and reports it,
  *   with its position and the lenient-mode `: ` recovery.
  */
-import {
-  EVENT_ID,
-  type Event,
-  getScalarValue,
-  type MappingEvent,
-  parseEvents,
-  SCALAR_STYLE,
-  type ScalarEvent,
-  type SequenceEvent,
-} from "js-yaml";
+import type * as JsYaml from "js-yaml";
+import type { Event, MappingEvent, ScalarEvent, SequenceEvent } from "js-yaml";
 import type { ScalarTag } from "yaml";
+import { jsYamlLib } from "../deferred-libraries.js";
 import { MAX_YAML_DEPTH } from "./limits.js";
 import { NEEDS_TAGS, plainScalarValue } from "./plain-scalar.js";
 import { defineOwn } from "./schema.js";
@@ -84,10 +77,18 @@ const ignoreError = () => undefined;
  * reading it exactly as the full path would (see the header). `yaml` must already have
  * passed the depth pre-scan and the size cap.
  */
+// js-yaml's event ids, scalar styles and scalar decoder, taken from the library when the
+// first frontmatter is read: it loads on first use (deferred-libraries.ts).
+let EVENT_ID: typeof JsYaml.EVENT_ID;
+let SCALAR_STYLE: typeof JsYaml.SCALAR_STYLE;
+let getScalarValue: typeof JsYaml.getScalarValue;
+
 export function readFastFrontmatter(yaml: string): Frontmatter | undefined {
+  const lib = jsYamlLib();
+  ({ EVENT_ID, SCALAR_STYLE, getScalarValue } = lib);
   let events: Event[];
   try {
-    events = parseEvents(yaml, { maxDepth: MAX_YAML_DEPTH });
+    events = lib.parseEvents(yaml, { maxDepth: MAX_YAML_DEPTH });
   } catch {
     return undefined;
   }

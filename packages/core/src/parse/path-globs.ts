@@ -16,7 +16,7 @@
  * Bounded for hostile input: at most 64 mentioned paths of at most 512 characters are taken
  * from a message, and at most 32 globs of at most 256 characters from a skill.
  */
-import picomatch from "picomatch";
+import { picomatchLib } from "../deferred-libraries.js";
 import type { SkillMeta } from "../types.js";
 
 const MAX_MENTIONED_PATHS = 64;
@@ -73,6 +73,7 @@ function matcherFor(globs: readonly string[]): (path: string) => boolean {
   let matcher = compiled.get(globs);
   if (matcher === undefined) {
     const tests: Array<(path: string) => boolean> = [];
+    const picomatch = picomatchLib();
     for (const glob of globs.slice(0, MAX_GLOBS)) {
       if (glob.length > MAX_GLOB_LENGTH) continue;
       const pattern = glob.replaceAll("\\", "/").replace(/^(?:\.\/|\/)+/, "");

@@ -6,7 +6,6 @@
  * This is not a sandbox: the script runs with the host process's user rights (files,
  * network, other processes). The limits here bound what it costs, not what it can do.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -226,6 +225,8 @@ export async function runSkillScript(
       root = await sandboxCopy(folder);
       cleanup = path.dirname(root);
     }
+    // Loaded here, not at import: node:child_process costs a fresh process ≈ 3 ms, and most never run a script.
+    const { spawn } = await import("node:child_process");
     return await new Promise<ScriptRunResult>((resolve) => {
       const stdout = tail(Math.max(0, options.maxOutput ?? DEFAULT_SCRIPT_OUTPUT));
       const stderr = tail(Math.max(0, options.maxOutput ?? DEFAULT_SCRIPT_OUTPUT));

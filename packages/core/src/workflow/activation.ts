@@ -7,8 +7,9 @@ import { createHash } from "node:crypto";
 import { escapeFraming } from "../session/render.js";
 import { splitArguments } from "../session/substitute.js";
 import type { ActivationResult, EventIds, Skill, WorkflowToolResult } from "../types.js";
+import { runWorkflow } from "./lazy-runner.js";
 import { newRunId, type WorkflowRunStore } from "./run-store.js";
-import { runWorkflow, type WorkflowHost, type WorkflowRunResult } from "./runner.js";
+import type { WorkflowHost, WorkflowRunResult } from "./runner.js";
 
 /** The host's side of workflow skills, as the shelf passes it to each session. */
 export interface SessionWorkflows extends WorkflowHost {

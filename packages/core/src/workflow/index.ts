@@ -8,6 +8,7 @@ export {
 } from "./activation.js";
 export { inDomain, skillDomain } from "./domain.js";
 export { createFileRunStore, WORKFLOWS_DIR } from "./file-run-store.js";
+export { runWorkflow } from "./lazy-runner.js";
 export {
   assertRunId,
   type CompletedStep,
@@ -20,23 +21,20 @@ export {
   type WorkflowLogType,
   type WorkflowRunStore,
 } from "./run-store.js";
-export {
-  type CheckRequest,
-  type ConfirmRequest,
-  DEFAULT_MAX_OUTPUT,
-  DEFAULT_STEP_RETRIES,
-  DEFAULT_STEP_TIMEOUT_SECONDS,
-  type RefusalReason,
-  type RunWorkflowOptions,
-  runWorkflow,
-  type StepCheck,
-  type StepFunction,
-  type StepReport,
-  type StepRequest,
-  type StepToolRunner,
-  type WorkflowHost,
-  type WorkflowProgress,
-  type WorkflowRunResult,
+export type {
+  CheckRequest,
+  ConfirmRequest,
+  RefusalReason,
+  RunWorkflowOptions,
+  StepCheck,
+  StepFunction,
+  StepReport,
+  StepRequest,
+  StepToolRunner,
+  WorkflowHost,
+  WorkflowProgress,
+  WorkflowRunResult,
 } from "./runner.js";
+export { DEFAULT_MAX_OUTPUT, DEFAULT_STEP_RETRIES, DEFAULT_STEP_TIMEOUT_SECONDS } from "./runner-defaults.js";
 export { stepFileName } from "./step-fields.js";
 export { checkStepFiles, type LoadedStep, readStepFiles } from "./step-files.js";

@@ -22,13 +22,12 @@ import {
   type WorkflowLogType,
   type WorkflowRunStore,
 } from "./run-store.js";
+import { DEFAULT_MAX_OUTPUT, DEFAULT_STEP_RETRIES, DEFAULT_STEP_TIMEOUT_SECONDS } from "./runner-defaults.js";
 import { contractProblems } from "./step-fields.js";
 import { type LoadedStep, readStepFiles, resolvedParameterNames } from "./step-files.js";
 import { condenseMessages, readVerdict, stepMessages, verifyMessages } from "./step-prompt.js";
 
-export const DEFAULT_STEP_TIMEOUT_SECONDS = 120;
-export const DEFAULT_STEP_RETRIES = 2;
-export const DEFAULT_MAX_OUTPUT = 8_000;
+export { DEFAULT_MAX_OUTPUT, DEFAULT_STEP_RETRIES, DEFAULT_STEP_TIMEOUT_SECONDS } from "./runner-defaults.js";
 
 /** What an executor is given for one attempt of one step: nothing from the conversation. */
 export interface StepRequest {
