@@ -124,6 +124,19 @@ describe("Vocabulary.read", () => {
     expect(read(vocabulary, text)).toContain(`${"deploy".repeat(1_700)}ing`);
   });
 
+  it("keeps every word of several terms apart, past the first few thousand of them", () => {
+    // camelCase words stand for several terms each (the word and its parts): thousands of
+    // them, met twice, so the second reading comes from the stored emissions.
+    const vocabulary = new Vocabulary();
+    const text = Array.from(
+      { length: 5_000 },
+      (_, i) => `Alpha${i}Beta GammaTool${i % 97}x PDFReader${i}`,
+    ).join(" ");
+    const expected = analyze(text, false).terms;
+    expect(read(vocabulary, text)).toEqual(expected);
+    expect(read(vocabulary, text)).toEqual(expected);
+  });
+
   it("gives a term one id for good, whatever word it was read from", () => {
     const vocabulary = new Vocabulary();
     vocabulary.read("Deploying deployments");

@@ -102,8 +102,13 @@ export class Vocabulary {
   private readonly front = new Int32Array(3 * (FRONT_MASK + 1));
   private longBytes = new Uint8Array(1 << 14);
   private longUsed = 0;
-  /** Emissions of several terms: emission -2 - k is `several[k]`. */
-  private readonly several: Int32Array[] = [];
+  /**
+   * Emissions of several terms, all in one array rather than one small array each (tens of
+   * thousands on a real shelf): emission -2 - k is `severalIds[severalStart[k] … severalStart[k + 1])`.
+   */
+  private severalIds = new Int32Array(1 << 10);
+  private severalStart = new Int32Array(1 << 8);
+  private severalCount = 0;
   /** Non-ASCII runs (accented words, CJK runs) → emission. */
   private readonly runs = new Map<string, number>();
 
@@ -197,9 +202,12 @@ export class Vocabulary {
         if (count === ids.length) ids = this.grownIds(count);
         ids[count++] = emission;
       } else {
-        for (const id of this.several[-2 - emission] as Int32Array) {
+        const k = -2 - emission;
+        const several = this.severalIds;
+        const end = this.severalStart[k + 1] as number;
+        for (let j = this.severalStart[k] as number; j < end; j++) {
           if (count === ids.length) ids = this.grownIds(count);
-          ids[count++] = id;
+          ids[count++] = several[j] as number;
         }
       }
     }
@@ -310,8 +318,27 @@ export class Vocabulary {
     else pushWordTerms(run, terms, words);
     if (terms.length === 0) return NONE;
     if (terms.length === 1) return this.idOf(terms[0] as string);
-    this.several.push(Int32Array.from(terms, (term) => this.idOf(term)));
-    return -1 - this.several.length;
+    return this.addSeveral(terms);
+  }
+
+  private addSeveral(terms: string[]): number {
+    const k = this.severalCount;
+    if (k + 2 > this.severalStart.length) {
+      const bigger = new Int32Array(this.severalStart.length * 2);
+      bigger.set(this.severalStart);
+      this.severalStart = bigger;
+    }
+    const start = this.severalStart[k] as number;
+    const end = start + terms.length;
+    if (end > this.severalIds.length) {
+      const bigger = new Int32Array(Math.max(this.severalIds.length * 2, end));
+      bigger.set(this.severalIds);
+      this.severalIds = bigger;
+    }
+    for (let j = 0; j < terms.length; j++) this.severalIds[start + j] = this.idOf(terms[j] as string);
+    this.severalStart[k + 1] = end;
+    this.severalCount = k + 1;
+    return -2 - k;
   }
 }
 
