@@ -82,8 +82,24 @@ import { currentDateLine, splitArguments } from "./substitute.js";
 import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
-/** Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). */
-export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
+/**
+ * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message).
+ * `turn`: the turn the message opens and the skills active in it, so a memo can tell the
+ * uses that turn made itself apart from others.
+ */
+export type SessionMatcher = (skills: readonly Skill[], message: string, turn?: MatchTurn) => MatchResult;
+
+/** The turn a message is matched for: its id and the skills active in it. */
+export interface MatchTurn {
+  id: string;
+  active: readonly string[];
+}
+
+/** The turn a use was recorded in: its id and the message it plans. */
+export interface UsageTurn {
+  id: string;
+  message: string;
+}
 
 /** The catalog, as the session calls it (the shelf passes its budgeted catalog builder). */
 export type SessionCatalog = (input: {
@@ -109,7 +125,7 @@ export type SessionCatalog = (input: {
 
 /** Where activations are recorded as use (so the catalog order follows real use). */
 export interface UsageRecorder {
-  record(name: string, at: Date): void;
+  record(name: string, at: Date, turn?: UsageTurn): void;
 }
 
 export interface SessionOptions {
@@ -416,6 +432,8 @@ export function createSession(options: SessionOptions): Session {
   let match: MatchResult = EMPTY_MATCH;
   let matchProblem: Diagnostic | undefined;
   let turnMessage: string | undefined;
+  /** The id of the turn `turnMessage` opened (set before its command runs, unlike `state.turn`). */
+  let currentTurn: string | undefined;
   /** The note a refused "/name" (or a "/done" with nothing to end) leaves for its turn. */
   let turnNote: string | undefined;
   let explicit: ActivationResult | undefined;
@@ -475,12 +493,30 @@ export function createSession(options: SessionOptions): Session {
     const v = skillsView();
     matchProblem = undefined;
     try {
-      match = options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
+      match =
+        options.match && v.offerable.length > 0
+          ? options.match(
+              v.offerable,
+              message,
+              currentTurn === undefined
+                ? undefined
+                : { id: currentTurn, active: state.active.map((a) => a.name) },
+            )
+          : EMPTY_MATCH;
       match = withinPaths(match, message);
     } catch (error) {
       match = EMPTY_MATCH;
       matchProblem = planFallback("matching", error);
     }
+  };
+
+  /** A use, with the turn it happened in (its own uses do not re-rank the turn's candidates). */
+  const recordUse = (name: string, at: Date): void => {
+    const turn =
+      currentTurn !== undefined && turnMessage !== undefined
+        ? { id: currentTurn, message: turnMessage }
+        : undefined;
+    options.usage?.record(name, at, turn);
   };
 
   const end = (name: string, why: EndReason): boolean => {
@@ -679,7 +715,7 @@ export function createSession(options: SessionOptions): Session {
         existing.args = args;
         existing.at = now.toISOString();
         emit({ type: "activated", at: existing.at, skill: name, by, args });
-        options.usage?.record(name, now);
+        recordUse(name, now);
         return success(
           skill,
           existing,
@@ -704,7 +740,7 @@ export function createSession(options: SessionOptions): Session {
     emit(event);
     if (silent === 0) {
       try {
-        options.usage?.record(name, now);
+        recordUse(name, now);
       } catch {
         // Usage is a ranking hint; losing one record must not fail the activation.
       }
@@ -744,7 +780,7 @@ export function createSession(options: SessionOptions): Session {
     if (args !== undefined && args !== "") event.args = args;
     emit(event);
     try {
-      options.usage?.record(skill.name, now);
+      recordUse(skill.name, now);
     } catch {
       // Usage is a ranking hint; losing one record must not fail the activation.
     }
@@ -798,6 +834,7 @@ export function createSession(options: SessionOptions): Session {
   /** A new user message: the end command, a "/name" command, stage 1 and the scope rule. */
   const beginTurn = (message: string, id: string): void => {
     turnMessage = message;
+    currentTurn = id;
     turnNote = undefined;
     explicit = undefined;
     forkRequest = undefined;
@@ -865,6 +902,7 @@ export function createSession(options: SessionOptions): Session {
   /** The latest message of a turn already planned (by this state, or earlier in the history). */
   const resumeTurn = (message: string): void => {
     turnMessage = message;
+    currentTurn = state.turn?.id;
     // The command ran when its turn began: a replay reports it no more than a checkpoint does.
     explicit = undefined;
     forkRequest = undefined;
@@ -1267,7 +1305,7 @@ export function createSession(options: SessionOptions): Session {
     if (result.status === "success" && silent === 0) {
       const at = clock();
       try {
-        options.usage?.record(skill.name, at);
+        recordUse(skill.name, at);
       } catch {
         // Usage is a ranking hint; it never fails the read.
       }
