@@ -363,7 +363,6 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     // The same conversation's next turn with the same text: matched again, the use counts.
     const history = [
       { kind: "user" as const, text: tied },
-      { kind: "assistant" as const, text: "Done." },
       { kind: "user" as const, text: tied },
     ];
     const later = sessions.session({ history }).plan({ tools: [] });
