@@ -192,6 +192,8 @@ interface SkillsView {
   offerableNames: Set<string>;
   /** The offerable skills by name, made on first use (see `withinPaths`). */
   offerableByName?: Map<string, Skill>;
+  /** Where each offerable skill is in `offerable`, made on first use (see `availableFor`). */
+  offerableIndex?: Map<string, number>;
   invocable?: Skill[];
   closest: Map<string, string[]>;
 }
@@ -228,7 +230,7 @@ function sharedView(list: readonly Skill[]): SkillsView {
  */
 const availableCache = new WeakMap<readonly Skill[], Map<string, Skill[]>>();
 
-function availableFor(v: SkillsView, left: readonly string[], usable: (name: string) => boolean): Skill[] {
+function availableFor(v: SkillsView, left: readonly string[]): Skill[] {
   if (left.length === 0) return v.offerable;
   let byLeft = availableCache.get(v.list);
   if (!byLeft) {
@@ -238,10 +240,31 @@ function availableFor(v: SkillsView, left: readonly string[], usable: (name: str
   const key = left.join("\u0000");
   let list = byLeft.get(key);
   if (!list) {
-    list = v.offerable.filter((s) => usable(s.name));
+    list = withoutNames(v, left);
     if (byLeft.size >= 64) byLeft.clear();
     byLeft.set(key, list);
   }
+  return list;
+}
+
+/**
+ * The offerable skills less the few named: copied in runs between them, not asked about one by
+ * one (every turn with an active skill its own set, at 10,000 skills).
+ */
+function withoutNames(v: SkillsView, names: readonly string[]): Skill[] {
+  if (!v.offerableIndex) {
+    v.offerableIndex = new Map();
+    for (let i = 0; i < v.offerable.length; i++) v.offerableIndex.set((v.offerable[i] as Skill).name, i);
+  }
+  const index = v.offerableIndex;
+  const cuts = [...new Set(names.flatMap((name) => index.get(name) ?? []))].sort((a, b) => a - b);
+  const list: Skill[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    for (let i = from; i < cut; i++) list.push(v.offerable[i] as Skill);
+    from = cut + 1;
+  }
+  for (let i = from; i < v.offerable.length; i++) list.push(v.offerable[i] as Skill);
   return list;
 }
 
@@ -1065,8 +1088,11 @@ export function createSession(options: SessionOptions): Session {
       ? undefined
       : missingTools(v.list, v.offerable, hostTools, aliases);
     const lacking = missing?.unusable;
-    const usable = (name: string) =>
-      v.offerableNames.has(name) && !isActive(name) && !vetoed.has(name) && !lacking?.has(name);
+    // Left out of this plan: the active skills, the vetoed ones, and those whose tools the host lacks.
+    const left = [...state.active.map((a) => a.name), ...vetoed];
+    if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
+    const leftOut = new Set(left);
+    const usable = (name: string) => v.offerableNames.has(name) && !leftOut.has(name);
     const candidates = match.candidates.filter((c) => usable(c.name));
     const reoffered = (state.turn?.ended ?? [])
       .filter((e) => e.why === "new-request" && usable(e.name))
@@ -1093,9 +1119,7 @@ export function createSession(options: SessionOptions): Session {
       if (!skill || top.includes(skill)) continue;
       if (skillParameters(skill).parameters) top.push(skill);
     }
-    const left = [...state.active.map((a) => a.name), ...vetoed];
-    if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
-    const available = availableFor(v, left, usable);
+    const available = availableFor(v, left);
     const catalog = catalogFor(v, available, candidates, left);
 
     const tools: ToolSpec[] = [];
