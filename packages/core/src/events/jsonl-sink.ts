@@ -5,8 +5,10 @@
  * A batch collects what is emitted within `BATCH_DELAY_MS` (or until `flush()`): opening,
  * sizing and closing the file once per event cost more than the rest of a model call.
  *
- * - Whole lines: each line is one `write` on a file opened for appending (O_APPEND), so
- *   lines from several processes never interleave, however large a batch.
+ * - Whole lines: a batch is written in writes of whole lines (up to `WRITE_CHUNK_BYTES`
+ *   each, a longer line alone) on a file opened for appending (O_APPEND), so lines from
+ *   several processes never interleave, however large a batch; a write per line was a
+ *   thread-pool round trip per event.
  * - Rotation: past `maxBytes` the log moves to `events.1.jsonl` (older ones shift up, at
  *   most `keep` are kept); one process rotates at a time (a lock), and a writer still
  *   holding the old file only appends to the rotated one.
@@ -46,6 +48,8 @@ export interface JsonlEventSinkOptions {
 export const DEFAULT_EVENT_LOG_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_EVENT_LOG_KEEP = 3;
 const BATCH_DELAY_MS = 50;
+/** Whole lines per append: small enough for one contiguous O_APPEND write of a regular file. */
+const WRITE_CHUNK_BYTES = 64 * 1024;
 
 /** `events.jsonl` → `events.2.jsonl`. */
 export function rotatedLogPath(file: string, index: number): string {
@@ -103,11 +107,24 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
     if (lines.length === 0) return;
     try {
       ensureStateFolder(path.dirname(file));
-      const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0);
+      const sizes = lines.map((line) => Buffer.byteLength(line));
+      const bytes = sizes.reduce((sum, size) => sum + size, 0);
       if (maxBytes > 0 && (await full(bytes))) await rotate(bytes);
       const handle = await open(file, "a");
       try {
-        for (const line of lines) await handle.write(line);
+        let chunk = "";
+        let chunkBytes = 0;
+        for (let i = 0; i < lines.length; i++) {
+          const size = sizes[i] as number;
+          if (chunkBytes > 0 && chunkBytes + size > WRITE_CHUNK_BYTES) {
+            await handle.write(chunk);
+            chunk = "";
+            chunkBytes = 0;
+          }
+          chunk += lines[i];
+          chunkBytes += size;
+        }
+        if (chunkBytes > 0) await handle.write(chunk);
       } finally {
         await handle.close();
       }

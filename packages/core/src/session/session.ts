@@ -82,8 +82,24 @@ import { currentDateLine, splitArguments } from "./substitute.js";
 import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
-/** Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). */
-export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
+/**
+ * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message).
+ * `turn`: the turn the message opens and the skills active in it, so a memo can tell the
+ * uses that turn made itself apart from others.
+ */
+export type SessionMatcher = (skills: readonly Skill[], message: string, turn?: MatchTurn) => MatchResult;
+
+/** The turn a message is matched for: its id and the skills active in it. */
+export interface MatchTurn {
+  id: string;
+  active: readonly string[];
+}
+
+/** The turn a use was recorded in: its id and the message it plans. */
+export interface UsageTurn {
+  id: string;
+  message: string;
+}
 
 /** The catalog, as the session calls it (the shelf passes its budgeted catalog builder). */
 export type SessionCatalog = (input: {
@@ -109,7 +125,7 @@ export type SessionCatalog = (input: {
 
 /** Where activations are recorded as use (so the catalog order follows real use). */
 export interface UsageRecorder {
-  record(name: string, at: Date): void;
+  record(name: string, at: Date, turn?: UsageTurn): void;
 }
 
 export interface SessionOptions {
@@ -176,6 +192,8 @@ interface SkillsView {
   offerableNames: Set<string>;
   /** The offerable skills by name, made on first use (see `withinPaths`). */
   offerableByName?: Map<string, Skill>;
+  /** Where each offerable skill is in `offerable`, made on first use (see `availableFor`). */
+  offerableIndex?: Map<string, number>;
   invocable?: Skill[];
   closest: Map<string, string[]>;
 }
@@ -212,7 +230,7 @@ function sharedView(list: readonly Skill[]): SkillsView {
  */
 const availableCache = new WeakMap<readonly Skill[], Map<string, Skill[]>>();
 
-function availableFor(v: SkillsView, left: readonly string[], usable: (name: string) => boolean): Skill[] {
+function availableFor(v: SkillsView, left: readonly string[]): Skill[] {
   if (left.length === 0) return v.offerable;
   let byLeft = availableCache.get(v.list);
   if (!byLeft) {
@@ -222,10 +240,31 @@ function availableFor(v: SkillsView, left: readonly string[], usable: (name: str
   const key = left.join("\u0000");
   let list = byLeft.get(key);
   if (!list) {
-    list = v.offerable.filter((s) => usable(s.name));
+    list = withoutNames(v, left);
     if (byLeft.size >= 64) byLeft.clear();
     byLeft.set(key, list);
   }
+  return list;
+}
+
+/**
+ * The offerable skills less the few named: copied in runs between them, not asked about one by
+ * one (every turn with an active skill its own set, at 10,000 skills).
+ */
+function withoutNames(v: SkillsView, names: readonly string[]): Skill[] {
+  if (!v.offerableIndex) {
+    v.offerableIndex = new Map();
+    for (let i = 0; i < v.offerable.length; i++) v.offerableIndex.set((v.offerable[i] as Skill).name, i);
+  }
+  const index = v.offerableIndex;
+  const cuts = [...new Set(names.flatMap((name) => index.get(name) ?? []))].sort((a, b) => a - b);
+  const list: Skill[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    for (let i = from; i < cut; i++) list.push(v.offerable[i] as Skill);
+    from = cut + 1;
+  }
+  for (let i = from; i < v.offerable.length; i++) list.push(v.offerable[i] as Skill);
   return list;
 }
 
@@ -416,6 +455,8 @@ export function createSession(options: SessionOptions): Session {
   let match: MatchResult = EMPTY_MATCH;
   let matchProblem: Diagnostic | undefined;
   let turnMessage: string | undefined;
+  /** The id of the turn `turnMessage` opened (set before its command runs, unlike `state.turn`). */
+  let currentTurn: string | undefined;
   /** The note a refused "/name" (or a "/done" with nothing to end) leaves for its turn. */
   let turnNote: string | undefined;
   let explicit: ActivationResult | undefined;
@@ -475,12 +516,30 @@ export function createSession(options: SessionOptions): Session {
     const v = skillsView();
     matchProblem = undefined;
     try {
-      match = options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
+      match =
+        options.match && v.offerable.length > 0
+          ? options.match(
+              v.offerable,
+              message,
+              currentTurn === undefined
+                ? undefined
+                : { id: currentTurn, active: state.active.map((a) => a.name) },
+            )
+          : EMPTY_MATCH;
       match = withinPaths(match, message);
     } catch (error) {
       match = EMPTY_MATCH;
       matchProblem = planFallback("matching", error);
     }
+  };
+
+  /** A use, with the turn it happened in (its own uses do not re-rank the turn's candidates). */
+  const recordUse = (name: string, at: Date): void => {
+    const turn =
+      currentTurn !== undefined && turnMessage !== undefined
+        ? { id: currentTurn, message: turnMessage }
+        : undefined;
+    options.usage?.record(name, at, turn);
   };
 
   const end = (name: string, why: EndReason): boolean => {
@@ -679,7 +738,7 @@ export function createSession(options: SessionOptions): Session {
         existing.args = args;
         existing.at = now.toISOString();
         emit({ type: "activated", at: existing.at, skill: name, by, args });
-        options.usage?.record(name, now);
+        recordUse(name, now);
         return success(
           skill,
           existing,
@@ -704,7 +763,7 @@ export function createSession(options: SessionOptions): Session {
     emit(event);
     if (silent === 0) {
       try {
-        options.usage?.record(name, now);
+        recordUse(name, now);
       } catch {
         // Usage is a ranking hint; losing one record must not fail the activation.
       }
@@ -744,7 +803,7 @@ export function createSession(options: SessionOptions): Session {
     if (args !== undefined && args !== "") event.args = args;
     emit(event);
     try {
-      options.usage?.record(skill.name, now);
+      recordUse(skill.name, now);
     } catch {
       // Usage is a ranking hint; losing one record must not fail the activation.
     }
@@ -798,6 +857,7 @@ export function createSession(options: SessionOptions): Session {
   /** A new user message: the end command, a "/name" command, stage 1 and the scope rule. */
   const beginTurn = (message: string, id: string): void => {
     turnMessage = message;
+    currentTurn = id;
     turnNote = undefined;
     explicit = undefined;
     forkRequest = undefined;
@@ -865,6 +925,7 @@ export function createSession(options: SessionOptions): Session {
   /** The latest message of a turn already planned (by this state, or earlier in the history). */
   const resumeTurn = (message: string): void => {
     turnMessage = message;
+    currentTurn = state.turn?.id;
     // The command ran when its turn began: a replay reports it no more than a checkpoint does.
     explicit = undefined;
     forkRequest = undefined;
@@ -1027,8 +1088,11 @@ export function createSession(options: SessionOptions): Session {
       ? undefined
       : missingTools(v.list, v.offerable, hostTools, aliases);
     const lacking = missing?.unusable;
-    const usable = (name: string) =>
-      v.offerableNames.has(name) && !isActive(name) && !vetoed.has(name) && !lacking?.has(name);
+    // Left out of this plan: the active skills, the vetoed ones, and those whose tools the host lacks.
+    const left = [...state.active.map((a) => a.name), ...vetoed];
+    if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
+    const leftOut = new Set(left);
+    const usable = (name: string) => v.offerableNames.has(name) && !leftOut.has(name);
     const candidates = match.candidates.filter((c) => usable(c.name));
     const reoffered = (state.turn?.ended ?? [])
       .filter((e) => e.why === "new-request" && usable(e.name))
@@ -1055,9 +1119,7 @@ export function createSession(options: SessionOptions): Session {
       if (!skill || top.includes(skill)) continue;
       if (skillParameters(skill).parameters) top.push(skill);
     }
-    const left = [...state.active.map((a) => a.name), ...vetoed];
-    if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
-    const available = availableFor(v, left, usable);
+    const available = availableFor(v, left);
     const catalog = catalogFor(v, available, candidates, left);
 
     const tools: ToolSpec[] = [];
@@ -1267,7 +1329,7 @@ export function createSession(options: SessionOptions): Session {
     if (result.status === "success" && silent === 0) {
       const at = clock();
       try {
-        options.usage?.record(skill.name, at);
+        recordUse(skill.name, at);
       } catch {
         // Usage is a ranking hint; it never fails the read.
       }

@@ -333,6 +333,43 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     expect(calls).toEqual([tied, plain, tied]);
   });
 
+  it("keeps a turn's candidates through its own activation; a new turn or conversation with the same text is matched again", () => {
+    const { calls, matcher } = counted();
+    const twins = fixedSource([
+      makeSkill("alpha-maker", { description: "Builds PDF reports from tables." }),
+      makeSkill("omega-maker", { description: "Builds PDF reports from tables." }),
+      makeSkill("xlsx-sheet", { description: "Edits XLSX spreadsheets." }),
+    ]);
+    const usage = createMemoryUsageStore();
+    const sessions = createShelfSessions({ skills: twins, matcher, events: false, stateDir: root, usage });
+    sessions.session().plan({ message: "hello", tools: [] });
+    usage.record("omega-maker", new Date(Date.now() - 60_000));
+    calls.length = 0;
+    const tied = "build a pdf report from this table";
+    const first = sessions.session({ message: tied });
+    const before = first.plan({ tools: [] }).candidates.map((c) => c.name);
+    expect(before.slice(0, 2)).toEqual(["omega-maker", "alpha-maker"]);
+    // The model picks the second of the tie: its use would now win the tie.
+    expect(first.activate("alpha-maker", { by: "model" }).status).toBe("success");
+    // The turn's next model call: the same candidates in the same order (less the active
+    // skill, which a plan never offers), stage 1 not run again.
+    const next = sessions.session({ state: first.state, message: tied }).plan({ tools: [] });
+    expect(next.candidates.map((c) => c.name)).toEqual(before.filter((n) => n !== "alpha-maker"));
+    expect(calls).toEqual([tied]);
+    // Another conversation opening with the same text (the same turn id) has no such activation.
+    const other = sessions.session().plan({ message: tied, tools: [] });
+    expect(other.candidates.map((c) => c.name).slice(0, 2)).toEqual(["alpha-maker", "omega-maker"]);
+    expect(calls).toEqual([tied, tied]);
+    // The same conversation's next turn with the same text: matched again, the use counts.
+    const history = [
+      { kind: "user" as const, text: tied },
+      { kind: "user" as const, text: tied },
+    ];
+    const later = sessions.session({ history }).plan({ tools: [] });
+    expect(later.candidates.map((c) => c.name).slice(0, 2)).toEqual(["alpha-maker", "omega-maker"]);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+  });
+
   it("matches a message once for every session that plans it, a use of another skill changing nothing", () => {
     const { calls, matcher } = counted();
     const sessions = createShelfSessions({
