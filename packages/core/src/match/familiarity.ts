@@ -22,8 +22,9 @@
  * its held-out texts reach, every skill weighing the same (a skill's examples share its one
  * vote: a skill file with hundreds of examples that confirm one another would otherwise set
  * the reference alone, and make every other skill's requests read as unfamiliar): a request
- * as familiar as they are keeps its evidence; one less familiar keeps it in proportion (familiarity = share ÷ reference, at most 1). It never adds
- * evidence, so it can only turn a candidate into a near-miss, never the reverse. Learned from
+ * as familiar as they are keeps its evidence; one less familiar keeps it in proportion
+ * (familiarity = share ÷ reference, at most 1). It never adds evidence, so it can only turn a
+ * candidate into a near-miss, never the reverse. Learned from
  * the shelf alone, for 20 skills or 10,000, in any script the tokenizer reads.
  *
  * Held out from the index as it is: a word of the example counts as known when another skill
