@@ -24,8 +24,8 @@
  * the reference alone, and make every other skill's requests read as unfamiliar): a request
  * as familiar as they are keeps its evidence; one less familiar keeps it in proportion
  * (familiarity = share ÷ reference, at most 1). It never adds evidence, so it can only turn a
- * candidate into a near-miss, never the reverse. Learned from
- * the shelf alone, for 20 skills or 10,000, in any script the tokenizer reads.
+ * candidate into a near-miss, never the reverse. Learned from the shelf alone, for 20 skills
+ * or 10,000, in any script the tokenizer reads.
  *
  * Held out from the index as it is: a word of the example counts as known when another skill
  * uses it or another example holds it, a word of a skill when another skill uses it. A word
