@@ -155,3 +155,24 @@ describe("familiarity is learned from the shelf, at any size", () => {
     });
   }
 });
+
+describe("familiarity: one skill cannot set the shelf's reference", () => {
+  // A skill file may be hostile: many examples that confirm each other (every word known)
+  // would, counted one by one, raise the reference until every other skill's requests read
+  // as unfamiliar. Each skill weighs the same in the reference, however many examples it has.
+  const flood = testSkill({
+    name: "flood",
+    description: "Zebra quokka.",
+    examples: Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? "zebra quokka" : "quokka zebra")),
+  });
+
+  it("keeps the reference a shelf of ordinary skills learns", () => {
+    const alone = referenceKnownShare(new SkillIndexCache(DEFAULT_TUNING).build(shelf).lexical, true);
+    const flooded = referenceKnownShare(
+      new SkillIndexCache(DEFAULT_TUNING).build([...shelf, flood]).lexical,
+      true,
+    );
+    expect(flooded).toBeLessThan(1);
+    expect(flooded).toBeLessThanOrEqual(alone + 0.1);
+  });
+});

@@ -19,10 +19,13 @@
  *   two skills or more, descriptions only or not.
  *
  * Each reference is the share that all but the least familiar {@link REFERENCE_QUANTILE} of
- * its held-out texts reach: a request as familiar as they are keeps its evidence; one less
- * familiar keeps it in proportion (familiarity = share ÷ reference, at most 1). It never adds
- * evidence, so it can only turn a candidate into a near-miss, never the reverse. Learned from
- * the shelf alone, for 20 skills or 10,000, in any script the tokenizer reads.
+ * its held-out texts reach, every skill weighing the same (a skill's examples share its one
+ * vote: a skill file with hundreds of examples that confirm one another would otherwise set
+ * the reference alone, and make every other skill's requests read as unfamiliar): a request
+ * as familiar as they are keeps its evidence; one less familiar keeps it in proportion
+ * (familiarity = share ÷ reference, at most 1). It never adds evidence, so it can only turn a
+ * candidate into a near-miss, never the reverse. Learned from the shelf alone, for 20 skills
+ * or 10,000, in any script the tokenizer reads.
  *
  * Held out from the index as it is: a word of the example counts as known when another skill
  * uses it or another example holds it, a word of a skill when another skill uses it. A word
@@ -58,7 +61,13 @@ export function referenceKnownShare(index: LexicalIndex, everyday: boolean): num
       if (knownElsewhere) known[e] = (known[e] as number) + weight;
     }
   }
-  return quantileShare(known, all);
+  // Each skill's examples share one vote.
+  const { exampleOwner } = index;
+  const perOwner = new Float64Array(index.size);
+  for (let e = 0; e < count; e++)
+    if ((all[e] as number) > 0)
+      perOwner[exampleOwner[e] as number] = (perOwner[exampleOwner[e] as number] as number) + 1;
+  return quantileShare(known, all, (e) => 1 / (perOwner[exampleOwner[e] as number] as number));
 }
 
 /**
@@ -88,14 +97,34 @@ export function referenceFromSkills(index: LexicalIndex, everyday: boolean): num
   return quantileShare(known, all);
 }
 
-/** The known share that all but {@link REFERENCE_QUANTILE} of the texts reach (0 without texts). */
-function quantileShare(known: Float64Array, all: Float64Array): number {
-  const shares: number[] = [];
+/**
+ * The known share that all but {@link REFERENCE_QUANTILE} of the texts reach, each text
+ * counted `voteOf(text)` times (0 without texts). With one vote each, the share at position
+ * ⌊quantile · count⌋ of the sorted shares.
+ */
+function quantileShare(
+  known: Float64Array,
+  all: Float64Array,
+  voteOf: (text: number) => number = () => 1,
+): number {
+  const texts: number[] = [];
+  let votes = 0;
   for (let i = 0; i < all.length; i++)
-    if ((all[i] as number) > 0) shares.push((known[i] as number) / (all[i] as number));
-  if (shares.length === 0) return 0;
-  shares.sort((a, b) => a - b);
-  return shares[Math.floor(REFERENCE_QUANTILE * shares.length)] as number;
+    if ((all[i] as number) > 0) {
+      texts.push(i);
+      votes += voteOf(i);
+    }
+  if (texts.length === 0) return 0;
+  const share = (i: number) => (known[i] as number) / (all[i] as number);
+  texts.sort((a, b) => share(a) - share(b));
+  // The first text whose votes, with those of every less familiar one, pass the quantile's.
+  const below = REFERENCE_QUANTILE * votes * (1 + 1e-12);
+  let seen = 0;
+  for (const i of texts) {
+    seen += voteOf(i);
+    if (seen > below) return share(i);
+  }
+  return share(texts[texts.length - 1] as number);
 }
 
 /** A request's familiarity, 0‥1: its known share over the reference (1 without a reference). */
