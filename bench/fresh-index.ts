@@ -17,10 +17,10 @@
 // Usage: fresh-index.ts <skills dir>; SKILLSHELF_CORE=<dist/index.js> times another build of
 // core (as load-real.ts does).
 // Prints {"first": …, "firstWall": …, "again": …, "rebuild": …, "heapBytes": …, "rssBytes": …, "matcherBytes": …}.
-import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import type { Skill } from "@skillshelf/core";
+import { skillDirOptions } from "./skill-dir.ts";
 
 const { createMatcher, createShelf } = (await import(
   process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
@@ -45,13 +45,7 @@ const median = (samples: number[]) => samples.sort((a, b) => a - b)[samples.leng
 
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: fresh-index.ts <skills dir>");
-const shelf = await createShelf({
-  root: path.dirname(dir),
-  projectDirs: [dir],
-  userDirs: [],
-  builtinRoles: false,
-  events: false,
-});
+const shelf = await createShelf(skillDirOptions(dir));
 const skills = shelf.skills();
 await shelf.close();
 

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { skillDirOptions } from "./skill-dir.ts";
 
 const { createShelf } = (await import(
   process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
@@ -13,14 +14,7 @@ const { createShelf } = (await import(
 const [dir] = process.argv.slice(2);
 if (!dir) throw new Error("usage: load-body-read.ts <skills dir>");
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
-const shelf = await createShelf({
-  root: path.dirname(dir),
-  projectDirs: [dir],
-  userDirs: [],
-  builtinRoles: false,
-  events: false,
-  stateDir,
-});
+const shelf = await createShelf({ ...skillDirOptions(dir), stateDir });
 const skills = shelf.skills().slice(0, 400);
 const first: number[] = [];
 let chars = 0;

@@ -23,6 +23,7 @@ import { buildSkillTree, corpusFiles, DATA_DIR } from "./corpus.ts";
 import { formatMs, measure } from "./lib.ts";
 import { scaleRows } from "./load-scale.bench.ts";
 import { winkRouter } from "./routing.bench.ts";
+import { loadSkillsOf } from "./skill-dir.ts";
 
 function messages(): string[] {
   const task1 = JSON.parse(
@@ -45,18 +46,7 @@ function messages(): string[] {
   return out;
 }
 
-async function loadSkills(dir: string): Promise<Skill[]> {
-  const shelf = await createShelf({
-    root: path.dirname(dir),
-    projectDirs: [dir],
-    userDirs: [],
-    builtinRoles: false,
-    events: false,
-  });
-  const skills = [...shelf.skills()];
-  await shelf.close();
-  return skills;
-}
+const loadSkills = (dir: string): Promise<Skill[]> => loadSkillsOf(createShelf, dir);
 
 const median = (samples: number[]) => samples.sort((a, b) => a - b)[samples.length >> 1] as number;
 

@@ -18,6 +18,7 @@ import type * as Core from "@skillshelf/core";
 import { buildSkillTree, corpusFiles } from "./corpus.ts";
 import { measure } from "./lib.ts";
 import { metatool } from "./routing-data.ts";
+import { loadSkillsOf } from "./skill-dir.ts";
 
 const core = (await import(process.env.SKILLSHELF_CORE ?? "@skillshelf/core")) as typeof Core;
 const BEFORE = { everydayWords: false, familiarity: false } as Core.MatcherOptions;
@@ -39,18 +40,7 @@ function messages(): string[] {
   return out;
 }
 
-async function loadSkills(dir: string): Promise<Core.Skill[]> {
-  const shelf = await core.createShelf({
-    root: path.dirname(dir),
-    projectDirs: [dir],
-    userDirs: [],
-    builtinRoles: false,
-    events: false,
-  });
-  const skills = [...shelf.skills()];
-  await shelf.close();
-  return skills;
-}
+const loadSkills = (dir: string): Promise<Core.Skill[]> => loadSkillsOf(core.createShelf, dir);
 
 const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 
