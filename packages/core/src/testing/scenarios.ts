@@ -1105,4 +1105,30 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "a request that shares only a generic word with the shelf is offered no skill; a real one is",
+    skills: {
+      "write-tests": `---\nname: write-tests\ndescription: Write unit tests for a function or module.\n---\nWrite tests.\n`,
+      "sql-query": `---\nname: sql-query\ndescription: Write and optimise SQL queries for a database.\n---\nWrite SQL.\n`,
+      "commit-message": `---\nname: commit-message\ndescription: Write a clear git commit message from the staged changes.\n---\nWrite the message.\n`,
+      changelog: `---\nname: changelog\ndescription: Write release notes from merged pull requests.\n---\nWrite notes.\n`,
+      deploy: `---\nname: deploy\ndescription: Deploy the app to staging or production.\n---\nDeploy.\n`,
+    },
+    tools: ["read_file"],
+    turns: [
+      { user: "How do I write a compelling headline?" },
+      { user: "write unit tests for the parser module" },
+    ],
+    replies: [text("Lead with the benefit."), call("skill_write-tests"), text("Tests written.")],
+    check({ calls: c }) {
+      expect(
+        !c[0]?.skillTools.some((t) => t.name.startsWith("skill_")),
+        "no skill is offered on the one shared word 'write'",
+      );
+      expect(
+        c[1]?.skillTools.some((t) => t.name === "skill_write-tests"),
+        "a request the skill explains is offered it",
+      );
+    },
+  },
 ];
