@@ -61,6 +61,12 @@ export interface PrebuiltEntry {
   lost: boolean;
   /** The file's mtime is the recorded one too (else only its size is, and its bytes must be compared). */
   sameTime: boolean;
+  /**
+   * The skill's folder had a `schema.json` at the build. When it had none, none is the
+   * baseline of the folder's change check (no `stat` at start): one there now is a change the
+   * next refresh reads the skill again for. The schema itself is always read from its file.
+   */
+  schemaFile: boolean;
 }
 
 export interface PrebuiltSource {
@@ -277,7 +283,7 @@ export class SkillLoader {
         toRead.push(loc);
         continue;
       }
-      this.record(loc, sig, entry.result, false);
+      this.record(loc, sig, entry.result, false, entry.schemaFile ? undefined : NO_SCHEMA_FILE);
       const skill = this.files.get(loc.file)?.skill;
       if (!skill) continue;
       if (entry.lost) {
@@ -312,16 +318,16 @@ export class SkillLoader {
    */
   private readBodyLater(skill: Skill): void {
     lazyBody.add(skill);
-    Object.defineProperty(skill, "body", {
-      configurable: true,
-      enumerable: true,
-      get: () => {
-        this.verifyPrebuilt(skill);
-        if (lazyBody.has(skill)) setBody(skill, ""); // no longer the loader's: nothing to check it against
-        return skill.body;
-      },
-    });
+    prebuiltBodyReaders.set(skill, this.readPrebuiltBody);
+    Object.defineProperty(skill, "body", PREBUILT_BODY);
   }
+
+  /** The first read of a prebuilt skill's body: the check against its file, which keeps the file's body. */
+  private readonly readPrebuiltBody = (skill: Skill): string => {
+    this.verifyPrebuilt(skill);
+    if (lazyBody.has(skill)) setBody(skill, ""); // no longer the loader's: nothing to check it against
+    return skill.body;
+  };
 
   /**
    * Reads a prebuilt skill's file and parses it: the same skill (every field, security
@@ -538,9 +544,15 @@ export class SkillLoader {
    * `fromFile`: the result was just parsed from the file (a prebuilt shelf's entry already
    * holds the folder's diagnostics from its build).
    */
-  private record(loc: Located, sig: Signature | undefined, result: ParseResult, fromFile = true): void {
+  private record(
+    loc: Located,
+    sig: Signature | undefined,
+    result: ParseResult,
+    fromFile = true,
+    knownSchema?: { sig: Signature | undefined },
+  ): void {
     const previous = this.files.get(loc.file);
-    const schemaSig = signatureOf(schemaFileOf(loc.file));
+    const schemaSig = knownSchema ? knownSchema.sig : signatureOf(schemaFileOf(loc.file));
     // Every field set here, so records keep one shape with all fields inside the object.
     const record: FileRecord = {
       file: loc.file,
@@ -864,6 +876,9 @@ function entryOf(record: FileRecord, skill: Skill): ResolveEntry {
   return { skill, rank: record.source.rank, depth: record.depth };
 }
 
+/** A prebuilt shelf's word that the skill's folder had no `schema.json` (see {@link PrebuiltEntry.schemaFile}). */
+const NO_SCHEMA_FILE = Object.freeze({ sig: undefined });
+
 /** Skills taken from a prebuilt shelf and not yet checked against their file (see `get`). */
 const fromPrebuilt = new WeakSet<Skill>();
 
@@ -880,6 +895,27 @@ function sameBytes(file: string, sig: Signature | undefined, hash: string | unde
 
 /** Prebuilt skills whose `body` is still a getter (see `readBodyLater`). */
 const lazyBody = new WeakSet<Skill>();
+
+/** Who reads each prebuilt skill's body: the loader that restored it. */
+const prebuiltBodyReaders = new WeakMap<Skill, (skill: Skill) => string>();
+
+/**
+ * The one getter every prebuilt body shares: V8 gives objects whose same property is a
+ * different getter function different hidden classes, and soon makes them slow dictionaries
+ * (every later read of a skill's fields a hash lookup).
+ */
+const PREBUILT_BODY: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: Skill): string {
+    // `this` is the skill, or an object that inherits from it.
+    let skill: Skill | null = this;
+    while (skill !== null && !prebuiltBodyReaders.has(skill))
+      skill = Object.getPrototypeOf(skill) as Skill | null;
+    if (skill === null) return "";
+    return prebuiltBodyReaders.get(skill)!(skill);
+  },
+};
 
 function setBody(skill: Skill, body: string): void {
   lazyBody.delete(skill);

@@ -19,7 +19,7 @@ import type { Diagnostic, ParseMode } from "../types.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
 /** Bumped whenever the layout or the meaning of a stored field changes. */
-export const PREBUILT_VERSION = 2;
+export const PREBUILT_VERSION = 3;
 
 export interface StoredSource {
   /** Relative to the shelf's root (`/`-separated) when inside it, else absolute. */
@@ -40,6 +40,11 @@ export interface StoredFile {
   diagnostics: Diagnostic[];
   /** It lost to another file of the same name: `skill` is a stub. */
   lost?: true;
+  /**
+   * The skill's folder held a `schema.json` at the build. Absent: it held none, and a start
+   * takes that as the baseline of the folder's change check instead of a `stat` per skill.
+   */
+  schema?: true;
   /** The index's terms for the skill: [start, length] in the file's int32 section, ids into `index.terms`. */
   terms?: [number, number];
   /**
@@ -274,6 +279,7 @@ function checkFile(file: unknown, index: number): void {
   if (!isNumber(file.size)) fail(`${at}.size`, "not a number");
   if (!isNumber(file.mtimeMs)) fail(`${at}.mtimeMs`, "not a number");
   if (file.lost !== undefined && file.lost !== true) fail(`${at}.lost`, "not true");
+  if (file.schema !== undefined && file.schema !== true) fail(`${at}.schema`, "not true");
   if (
     file.terms !== undefined &&
     !(

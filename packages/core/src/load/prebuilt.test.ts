@@ -4,6 +4,7 @@ import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { remapSkillTerms } from "../match/lexical-index.js";
 import { sharedVocabulary } from "../match/vocabulary.js";
+import { skillParameters } from "../parameters/skill-parameters.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type { Diagnostic } from "../types.js";
@@ -15,6 +16,12 @@ import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 const DATA = sharedData();
 
 const codes = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => d.code);
+
+const schemaOf = (property: string) =>
+  `${JSON.stringify({ type: "object", properties: { [property]: { type: "string" } } })}\n`;
+
+const propertiesOf = (skill: Parameters<typeof skillParameters>[0] | undefined) =>
+  Object.keys(skill ? (skillParameters(skill).parameters?.schema.properties ?? {}) : {});
 
 const RICH = `---
 name: release-notes
@@ -437,6 +444,43 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("a skill's schema.json is read from its folder, whatever the prebuilt says of it; a start stats only those it names", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    const typed = await writeSkill(skills, "deploy", skillText("deploy", "Deploys the app."));
+    const typedSchema = path.join(path.dirname(typed), "schema.json");
+    await fs.writeFile(typedSchema, schemaOf("target"));
+    const plain = await writeSkill(skills, "notes", skillText("notes", "Takes notes."));
+    const plainSchema = path.join(path.dirname(plain), "schema.json");
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const recorded = JSON.parse(decodePrebuiltFile(await fs.readFile(prebuilt)).json);
+    const flag = (name: string) => recorded.files.find((f: LooseJson) => f.skill?.name === name).schema;
+    expect([flag("deploy"), flag("notes")]).toEqual([true, undefined]);
+
+    // Untouched: the baseline is the folder as built, and nothing changed is nothing.
+    const untouched = await createShelf({ ...options, refreshCheck: "stat" });
+    expect(propertiesOf(untouched.get("deploy"))).toEqual(["target"]);
+    expect((await untouched.refresh()).changed).toBe(false);
+    await untouched.close();
+
+    // A schema.json added since the build, and a prebuilt that hides the one that is there:
+    // the parameters come from the files, and the next refresh reads both skills again.
+    await fs.writeFile(plainSchema, schemaOf("topic"));
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files) delete file.schema;
+    });
+    const shelf = await createShelf({ ...options, refreshCheck: "stat" });
+    expect(propertiesOf(shelf.get("deploy"))).toEqual(["target"]);
+    expect(propertiesOf(shelf.get("notes"))).toEqual(["topic"]);
+    const change = await shelf.refresh();
+    expect([...change.updated].sort()).toEqual(["deploy", "notes"]);
+    expect(propertiesOf(shelf.get("deploy"))).toEqual(["target"]);
+    expect((await shelf.refresh()).changed).toBe(false);
+    await fs.writeFile(typedSchema, schemaOf("region"));
+    await shelf.refresh();
+    expect(propertiesOf(shelf.get("deploy"))).toEqual(["region"]);
+    await shelf.close();
+  });
+
   it("a managed write to a prebuilt skill serves the written version at once", async () => {
     const { root, skills, options } = await project();
     await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));
@@ -537,6 +581,14 @@ describe("prebuilt shelf", () => {
           );
         },
         /files\[0\]\.skill\.extra: nested deeper than 260 levels/u,
+      ],
+      [
+        "a schema.json flag that is not true",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].schema = "yes";
+          }),
+        /files\[0\]\.schema: not true/u,
       ],
       [
         "a phrase form that is not one (two spaces)",

@@ -214,6 +214,7 @@ function prebuiltSource(
         result: storedResult(options.root, recorded),
         lost: recorded.lost === true,
         sameTime: sig.mtimeMs === recorded.mtimeMs,
+        schemaFile: recorded.schema === true,
       };
     },
     adopted(skill: Skill, file: string) {
