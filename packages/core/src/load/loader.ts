@@ -269,9 +269,13 @@ export class SkillLoader {
   private takePrebuilt(located: readonly Located[], prebuilt: PrebuiltSource): Located[] {
     const toRead: Located[] = [];
     let changed = 0;
+    // Recorded files the scan found, to count those that are gone: an entry is one, and only a
+    // file without one needs a second lookup.
+    let known = 0;
     for (const loc of located) {
       const sig = loc.sig ?? signatureOf(loc.file);
       const entry = prebuilt.entry(loc.file, sig);
+      if (entry || prebuilt.has(loc.file)) known++;
       if (!entry || (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))) {
         toRead.push(loc);
         changed++;
@@ -295,8 +299,6 @@ export class SkillLoader {
         prebuilt.adopted?.(skill, loc.file);
       }
     }
-    let known = 0;
-    for (const loc of located) if (prebuilt.has(loc.file)) known++;
     const gone = prebuilt.recorded - known;
     if (changed > 0 || gone > 0) {
       this.prebuiltNotes.push(
