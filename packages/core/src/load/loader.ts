@@ -67,6 +67,10 @@ export interface PrebuiltEntry {
    * next refresh reads the skill again for. The schema itself is always read from its file.
    */
   schemaFile: boolean;
+  /** The index's stored terms for it, when there are any: [start, length] in the file's int32 section. */
+  terms?: readonly [number, number];
+  /** The phrase forms stored with the terms (see StoredFile.phrases). */
+  phrases?: readonly string[];
 }
 
 export interface PrebuiltSource {
@@ -79,7 +83,7 @@ export interface PrebuiltSource {
   /** How many skill files were recorded (to count those that are gone). */
   recorded: number;
   /** Called with each skill made from an entry (the prebuilt index's terms go with it). */
-  adopted?(skill: Skill, file: string): void;
+  adopted?(skill: Skill, entry: PrebuiltEntry): void;
 }
 
 /** What one refresh changed; names refer to resolved skills. */
@@ -296,7 +300,7 @@ export class SkillLoader {
       } else {
         fromPrebuilt.add(skill);
         if (entry.result.skill && !("body" in entry.result.skill)) this.readBodyLater(skill);
-        prebuilt.adopted?.(skill, loc.file);
+        prebuilt.adopted?.(skill, entry);
       }
     }
     const gone = prebuilt.recorded - known;
@@ -319,7 +323,6 @@ export class SkillLoader {
    * and keeps the file's body. A skill whose file no longer matches has none ("").
    */
   private readBodyLater(skill: Skill): void {
-    lazyBody.add(skill);
     prebuiltBodyReaders.set(skill, this.readPrebuiltBody);
     Object.defineProperty(skill, "body", PREBUILT_BODY);
   }
@@ -327,7 +330,7 @@ export class SkillLoader {
   /** The first read of a prebuilt skill's body: the check against its file, which keeps the file's body. */
   private readonly readPrebuiltBody = (skill: Skill): string => {
     this.verifyPrebuilt(skill);
-    if (lazyBody.has(skill)) setBody(skill, ""); // no longer the loader's: nothing to check it against
+    if (prebuiltBodyReaders.has(skill)) setBody(skill, ""); // no longer the loader's: nothing to check it against
     return skill.body;
   };
 
@@ -344,7 +347,7 @@ export class SkillLoader {
     if (!record || record.skill !== skill) return undefined;
     const { sig, parsed } = this.parseNow(skill.file);
     const fresh = parsed?.skill ? this.skillOf(parsed.skill, record.source, skill.file) : undefined;
-    const lazy = lazyBody.has(skill);
+    const lazy = prebuiltBodyReaders.has(skill);
     if (fresh && sameData(fresh, skill, lazy ? "body" : undefined)) {
       fromPrebuilt.delete(skill);
       if (lazy) setBody(skill, fresh.body);
@@ -895,10 +898,7 @@ function sameBytes(file: string, sig: Signature | undefined, hash: string | unde
   return bytes !== undefined && crypto.createHash("sha256").update(bytes).digest("hex") === hash;
 }
 
-/** Prebuilt skills whose `body` is still a getter (see `readBodyLater`). */
-const lazyBody = new WeakSet<Skill>();
-
-/** Who reads each prebuilt skill's body: the loader that restored it. */
+/** Prebuilt skills whose `body` is still a getter, and the loader that reads it (see `readBodyLater`). */
 const prebuiltBodyReaders = new WeakMap<Skill, (skill: Skill) => string>();
 
 /**
@@ -920,7 +920,7 @@ const PREBUILT_BODY: PropertyDescriptor = {
 };
 
 function setBody(skill: Skill, body: string): void {
-  lazyBody.delete(skill);
+  prebuiltBodyReaders.delete(skill);
   setPlainBody(skill, body);
 }
 

@@ -215,18 +215,19 @@ function prebuiltSource(
         lost: recorded.lost === true,
         sameTime: sig.mtimeMs === recorded.mtimeMs,
         schemaFile: recorded.schema === true,
+        terms: recorded.terms,
+        phrases: recorded.phrases,
       };
     },
-    adopted(skill: Skill, file: string) {
-      const recorded = termsUsable ? byFile.get(file) : undefined;
-      const run = recorded?.terms;
+    adopted(skill: Skill, entry: PrebuiltEntry) {
+      const run = termsUsable ? entry.terms : undefined;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
       const { map, vocabulary, same } = mapTerms();
       const terms = same
         ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
         : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, recorded?.phrases);
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases);
     },
   };
 }
