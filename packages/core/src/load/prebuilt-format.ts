@@ -14,6 +14,7 @@
  * wrong type there must give a located error, not a crash three modules later.
  */
 import { isAscii } from "node:buffer";
+import fs from "node:fs";
 import { MAX_YAML_DEPTH } from "../parse/limits.js";
 import type { Diagnostic, ParseMode } from "../types.js";
 
@@ -242,6 +243,62 @@ export function decodePrebuiltFile(bytes: Buffer): PrebuiltFileParts {
       ? new Int32Array(bytes.buffer, at, count)
       : new Int32Array(new Uint8Array(bytes.subarray(padded)).buffer);
   return { json, ints };
+}
+
+/**
+ * Reads a prebuilt shelf file into its document's text and its int32 section, the section
+ * straight into memory of its own: the index keeps it for the process's life, and a view
+ * into the whole file's bytes would keep the document's bytes alive with it (or cost a copy
+ * of the section). Throws a {@link PrebuiltFormatError}, or the file system's error.
+ */
+export function readPrebuiltFile(file: string, maxBytes: number): PrebuiltFileParts {
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size > maxBytes) throw new PrebuiltTooLargeError(size, maxBytes);
+    const header = Buffer.alloc(HEADER_BYTES);
+    if (
+      size < HEADER_BYTES ||
+      readFully(fd, header, 0) < HEADER_BYTES ||
+      !header.subarray(0, MAGIC.length).equals(MAGIC)
+    )
+      fail("(header)", "not a prebuilt shelf (it does not start with SKSHELF1)");
+    const length = header.readUInt32LE(MAGIC.length);
+    if (HEADER_BYTES + length > size) fail("(header)", "the document is cut short");
+    const padded = HEADER_BYTES + length + ((4 - ((HEADER_BYTES + length) % 4)) % 4);
+    if ((size - padded) % 4 !== 0 || padded > size) fail("(terms)", "not whole int32s");
+    const document = Buffer.allocUnsafe(length);
+    if (readFully(fd, document, HEADER_BYTES) < length) fail("(header)", "the document is cut short");
+    const ints = new Int32Array((size - padded) / 4);
+    const section = Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength);
+    if (readFully(fd, section, padded) < section.length) fail("(terms)", "cut short");
+    // What `skillshelf build` writes is ASCII; a document written otherwise is still UTF-8.
+    const json = isAscii(document) ? document.toString("latin1") : document.toString("utf8");
+    return { json, ints };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Reads `into.length` bytes from `position` on, or as many as the file still has. */
+function readFully(fd: number, into: Buffer, position: number): number {
+  let read = 0;
+  while (read < into.length) {
+    const n = fs.readSync(fd, into, read, into.length - read, position + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return read;
+}
+
+/** The file is over the size a prebuilt shelf may have: not read at all. */
+export class PrebuiltTooLargeError extends Error {
+  constructor(
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`it is ${size} bytes, over the ${limit}-byte limit`);
+  }
 }
 
 /** Checks a parsed document's shape; throws a {@link PrebuiltFormatError} naming the first bad place. */

@@ -8,7 +8,7 @@ import { skillParameters } from "../parameters/skill-parameters.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type { Diagnostic } from "../types.js";
-import { coreVersion } from "./prebuilt.js";
+import { coreVersion, MAX_PREBUILT_BYTES } from "./prebuilt.js";
 import { buildPrebuiltShelf, checkPrebuiltShelf } from "./prebuilt-build.js";
 import { decodePrebuiltFile, encodeRawPrebuiltFile } from "./prebuilt-format.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
@@ -543,6 +543,16 @@ describe("prebuilt shelf", () => {
         "a file cut short",
         async (f) => fs.writeFile(f, (await fs.readFile(f)).subarray(0, 200)),
         /the document is cut short/u,
+      ],
+      [
+        "an int32 section that is not whole int32s",
+        async (f) => fs.writeFile(f, Buffer.concat([await fs.readFile(f), Buffer.from([1])])),
+        /\(terms\): not whole int32s/u,
+      ],
+      [
+        "a file over the size limit (not read at all)",
+        (f) => fs.truncate(f, MAX_PREBUILT_BYTES + 1),
+        /over the 536870912-byte limit/u,
       ],
       [
         "a JSON error on line 3",

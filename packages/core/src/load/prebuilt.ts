@@ -25,9 +25,10 @@ import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import type { PrebuiltEntry, PrebuiltSource } from "./loader.js";
 import {
   checkStoredShelf,
-  decodePrebuiltFile,
   type PrebuiltFileParts,
   PrebuiltFormatError,
+  PrebuiltTooLargeError,
+  readPrebuiltFile,
   type StoredFile,
   type StoredShelf,
 } from "./prebuilt-format.js";
@@ -133,13 +134,11 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
   let parts: PrebuiltFileParts;
   let stored: StoredShelf;
   try {
-    const size = fs.statSync(options.file).size;
-    if (size > MAX_PREBUILT_BYTES)
-      return unusable(`it is ${size} bytes, over the ${MAX_PREBUILT_BYTES}-byte limit`);
-    parts = decodePrebuiltFile(fs.readFileSync(options.file));
+    parts = readPrebuiltFile(options.file, MAX_PREBUILT_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !options.explicit) return { diagnostics: [] };
+    if (error instanceof PrebuiltTooLargeError) return unusable(error.message);
     if (error instanceof PrebuiltFormatError) return unusable(`at ${error.message}`);
     return unusable(`it cannot be read (${(error as Error).message})`);
   }
@@ -185,7 +184,7 @@ function prebuiltSource(
   // Built on first use: the build's term numbers → the process vocabulary's. In a fresh
   // process the vocabulary is empty and takes the build's terms in the build's order, so the
   // numbers are the same: the skills' terms are then used as stored (checked, not copied one
-  // by one), from one copy of the file's int32 section that does not hold the file's text.
+  // by one), as views of the int32 section, which was read into memory of its own.
   let termMap:
     | { map: Int32Array; vocabulary: ReturnType<typeof sharedVocabulary>; same?: Int32Array }
     | undefined;
@@ -199,7 +198,7 @@ function prebuiltSource(
         map[i] = vocabulary.idOf(terms[i] as string);
         if (map[i] !== i) same = false;
       }
-      termMap = { map, vocabulary, ...(same && { same: ints.slice() }) };
+      termMap = { map, vocabulary, ...(same && { same: ints }) };
     }
     return termMap;
   };
