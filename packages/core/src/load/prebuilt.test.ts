@@ -481,6 +481,24 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("a recorded path in a form a build does not write matches no file: that skill is read from its source", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(skills, "deploy-prod", USER_ONLY);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files) file.skill.description = "From the prebuilt.";
+      const notes = doc.files.find((f: LooseJson) => f.skill.name === "release-notes");
+      notes.path = notes.path.replace("/release-notes/", "/../skills/./release-notes/");
+    });
+    const shelf = await createShelf(options);
+    const description = (name: string) => shelf.skills().find((s) => s.name === name)?.description;
+    expect(description("release-notes")).toBe("Writes release notes from merged pull requests.");
+    expect(description("deploy-prod")).toBe("From the prebuilt.");
+    expect(codes(shelf.diagnostics())).toContain("prebuilt-stale");
+    await shelf.close();
+  });
+
   it("a managed write to a prebuilt skill serves the written version at once", async () => {
     const { root, skills, options } = await project();
     await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));

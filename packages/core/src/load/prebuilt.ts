@@ -167,15 +167,43 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
       `it was built for other skill folders (${folders(builtFor)}), the shelf has ${folders(options.sources)}`,
     );
 
-  const byFile = new Map<string, StoredFile>();
-  for (const file of stored.files) byFile.set(resolvedPath(options.root, file.path), file);
-  return { source: prebuiltSource(options, stored, byFile, parts.ints), diagnostics: [] };
+  return {
+    source: prebuiltSource(options, stored, storedFileLookup(options.root, stored.files), parts.ints),
+    diagnostics: [],
+  };
+}
+
+interface StoredFileLookup {
+  get(file: string): StoredFile | undefined;
+  readonly size: number;
+}
+
+/**
+ * The recorded files by the path the scan finds them at. Where paths are `/`-separated, by the
+ * path as stored: a found file inside the root is looked up by its relative path (what a
+ * build writes for it), then by its absolute one — no path made for each of 15,000 records.
+ * A stored path in any other form (a build writes none) matches no file, and that file's
+ * skill is read from its source.
+ */
+function storedFileLookup(root: string, files: readonly StoredFile[]): StoredFileLookup {
+  const byPath = new Map<string, StoredFile>();
+  if (path.sep !== "/") {
+    for (const file of files) byPath.set(resolvedPath(root, file.path), file);
+    return byPath;
+  }
+  for (const file of files) byPath.set(file.path, file);
+  const inside = root.endsWith("/") ? root : `${root}/`;
+  return {
+    size: byPath.size,
+    get: (file) =>
+      (file.startsWith(inside) ? byPath.get(file.slice(inside.length)) : undefined) ?? byPath.get(file),
+  };
 }
 
 function prebuiltSource(
   options: OpenPrebuiltOptions,
   stored: StoredShelf,
-  byFile: ReadonlyMap<string, StoredFile>,
+  byFile: StoredFileLookup,
   ints: Int32Array,
 ): PrebuiltSource {
   const index = stored.index;
@@ -205,7 +233,7 @@ function prebuiltSource(
   return {
     file: options.file,
     recorded: byFile.size,
-    has: (file) => byFile.has(file),
+    has: (file) => byFile.get(file) !== undefined,
     entry(file: string, sig: Signature | undefined): PrebuiltEntry | undefined {
       const recorded = byFile.get(file);
       if (!recorded || !sig?.isFile || sig.size !== recorded.size) return undefined;
