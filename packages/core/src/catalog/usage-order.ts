@@ -124,14 +124,24 @@ export function usageOrder(
   // comparison (the first catalog of a cold start sorts every visible skill).
   const keys = new Map<Skill, Key>();
   const keyed: Array<{ skill: Skill; key: Key }> = new Array(visible.length);
+  // Already in order, most often: on a first start every skill is as new as the others, and a
+  // shelf's list is sorted by name. Seen in this same pass, without a comparison per call.
+  let inOrder = true;
   for (let i = 0; i < visible.length; i++) {
     const skill = visible[i] as Skill;
     const record = records.get(skill);
     const key = { recency: recency(record, now), count: record?.count ?? 0 };
     keys.set(skill, key);
     keyed[i] = { skill, key };
+    if (inOrder && i > 0) {
+      const before = keyed[i - 1] as { skill: Skill; key: Key };
+      inOrder =
+        before.key.recency === key.recency &&
+        before.key.count === key.count &&
+        before.skill.name < skill.name;
+    }
   }
-  keyed.sort((a, b) => compareKeys(a.key, a.skill, b.key, b.skill));
+  if (!inOrder) keyed.sort((a, b) => compareKeys(a.key, a.skill, b.key, b.skill));
   const order = keyed.map((k) => k.skill);
   if (version !== undefined) orders.set(skills, { usage, version, order, keys, records });
   return order;

@@ -61,6 +61,16 @@ export interface PrebuiltEntry {
   lost: boolean;
   /** The file's mtime is the recorded one too (else only its size is, and its bytes must be compared). */
   sameTime: boolean;
+  /**
+   * The skill's folder had a `schema.json` at the build. When it had none, none is the
+   * baseline of the folder's change check (no `stat` at start): one there now is a change the
+   * next refresh reads the skill again for. The schema itself is always read from its file.
+   */
+  schemaFile: boolean;
+  /** The index's stored terms for it, when there are any: [start, length] in the file's int32 section. */
+  terms?: readonly [number, number];
+  /** The phrase forms stored with the terms (see StoredFile.phrases). */
+  phrases?: readonly string[];
 }
 
 export interface PrebuiltSource {
@@ -73,7 +83,7 @@ export interface PrebuiltSource {
   /** How many skill files were recorded (to count those that are gone). */
   recorded: number;
   /** Called with each skill made from an entry (the prebuilt index's terms go with it). */
-  adopted?(skill: Skill, file: string): void;
+  adopted?(skill: Skill, entry: PrebuiltEntry): void;
 }
 
 /** What one refresh changed; names refer to resolved skills. */
@@ -263,9 +273,13 @@ export class SkillLoader {
   private takePrebuilt(located: readonly Located[], prebuilt: PrebuiltSource): Located[] {
     const toRead: Located[] = [];
     let changed = 0;
+    // Recorded files the scan found, to count those that are gone: an entry is one, and only a
+    // file without one needs a second lookup.
+    let known = 0;
     for (const loc of located) {
       const sig = loc.sig ?? signatureOf(loc.file);
       const entry = prebuilt.entry(loc.file, sig);
+      if (entry || prebuilt.has(loc.file)) known++;
       if (!entry || (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))) {
         toRead.push(loc);
         changed++;
@@ -277,7 +291,7 @@ export class SkillLoader {
         toRead.push(loc);
         continue;
       }
-      this.record(loc, sig, entry.result, false);
+      this.record(loc, sig, entry.result, false, entry.schemaFile ? undefined : NO_SCHEMA_FILE);
       const skill = this.files.get(loc.file)?.skill;
       if (!skill) continue;
       if (entry.lost) {
@@ -286,11 +300,9 @@ export class SkillLoader {
       } else {
         fromPrebuilt.add(skill);
         if (entry.result.skill && !("body" in entry.result.skill)) this.readBodyLater(skill);
-        prebuilt.adopted?.(skill, loc.file);
+        prebuilt.adopted?.(skill, entry);
       }
     }
-    let known = 0;
-    for (const loc of located) if (prebuilt.has(loc.file)) known++;
     const gone = prebuilt.recorded - known;
     if (changed > 0 || gone > 0) {
       this.prebuiltNotes.push(
@@ -311,17 +323,16 @@ export class SkillLoader {
    * and keeps the file's body. A skill whose file no longer matches has none ("").
    */
   private readBodyLater(skill: Skill): void {
-    lazyBody.add(skill);
-    Object.defineProperty(skill, "body", {
-      configurable: true,
-      enumerable: true,
-      get: () => {
-        this.verifyPrebuilt(skill);
-        if (lazyBody.has(skill)) setBody(skill, ""); // no longer the loader's: nothing to check it against
-        return skill.body;
-      },
-    });
+    prebuiltBodyReaders.set(skill, this.readPrebuiltBody);
+    Object.defineProperty(skill, "body", PREBUILT_BODY);
   }
+
+  /** The first read of a prebuilt skill's body: the check against its file, which keeps the file's body. */
+  private readonly readPrebuiltBody = (skill: Skill): string => {
+    this.verifyPrebuilt(skill);
+    if (prebuiltBodyReaders.has(skill)) setBody(skill, ""); // no longer the loader's: nothing to check it against
+    return skill.body;
+  };
 
   /**
    * Reads a prebuilt skill's file and parses it: the same skill (every field, security
@@ -336,7 +347,7 @@ export class SkillLoader {
     if (!record || record.skill !== skill) return undefined;
     const { sig, parsed } = this.parseNow(skill.file);
     const fresh = parsed?.skill ? this.skillOf(parsed.skill, record.source, skill.file) : undefined;
-    const lazy = lazyBody.has(skill);
+    const lazy = prebuiltBodyReaders.has(skill);
     if (fresh && sameData(fresh, skill, lazy ? "body" : undefined)) {
       fromPrebuilt.delete(skill);
       if (lazy) setBody(skill, fresh.body);
@@ -538,9 +549,15 @@ export class SkillLoader {
    * `fromFile`: the result was just parsed from the file (a prebuilt shelf's entry already
    * holds the folder's diagnostics from its build).
    */
-  private record(loc: Located, sig: Signature | undefined, result: ParseResult, fromFile = true): void {
+  private record(
+    loc: Located,
+    sig: Signature | undefined,
+    result: ParseResult,
+    fromFile = true,
+    knownSchema?: { sig: Signature | undefined },
+  ): void {
     const previous = this.files.get(loc.file);
-    const schemaSig = signatureOf(schemaFileOf(loc.file));
+    const schemaSig = knownSchema ? knownSchema.sig : signatureOf(schemaFileOf(loc.file));
     // Every field set here, so records keep one shape with all fields inside the object.
     const record: FileRecord = {
       file: loc.file,
@@ -864,6 +881,9 @@ function entryOf(record: FileRecord, skill: Skill): ResolveEntry {
   return { skill, rank: record.source.rank, depth: record.depth };
 }
 
+/** A prebuilt shelf's word that the skill's folder had no `schema.json` (see {@link PrebuiltEntry.schemaFile}). */
+const NO_SCHEMA_FILE = Object.freeze({ sig: undefined });
+
 /** Skills taken from a prebuilt shelf and not yet checked against their file (see `get`). */
 const fromPrebuilt = new WeakSet<Skill>();
 
@@ -878,11 +898,29 @@ function sameBytes(file: string, sig: Signature | undefined, hash: string | unde
   return bytes !== undefined && crypto.createHash("sha256").update(bytes).digest("hex") === hash;
 }
 
-/** Prebuilt skills whose `body` is still a getter (see `readBodyLater`). */
-const lazyBody = new WeakSet<Skill>();
+/** Prebuilt skills whose `body` is still a getter, and the loader that reads it (see `readBodyLater`). */
+const prebuiltBodyReaders = new WeakMap<Skill, (skill: Skill) => string>();
+
+/**
+ * The one getter every prebuilt body shares: V8 gives objects whose same property is a
+ * different getter function different hidden classes, and soon makes them slow dictionaries
+ * (every later read of a skill's fields a hash lookup).
+ */
+const PREBUILT_BODY: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: Skill): string {
+    // `this` is the skill, or an object that inherits from it.
+    let skill: Skill | null = this;
+    while (skill !== null && !prebuiltBodyReaders.has(skill))
+      skill = Object.getPrototypeOf(skill) as Skill | null;
+    if (skill === null) return "";
+    return prebuiltBodyReaders.get(skill)!(skill);
+  },
+};
 
 function setBody(skill: Skill, body: string): void {
-  lazyBody.delete(skill);
+  prebuiltBodyReaders.delete(skill);
   setPlainBody(skill, body);
 }
 

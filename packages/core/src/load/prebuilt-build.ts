@@ -9,6 +9,7 @@ import { readSkillTerms } from "../match/lexical-index.js";
 import { createMatcher, type MatcherOptions } from "../match/matcher.js";
 import { phraseFormsOf, termTuningKey } from "../match/skill-index.js";
 import { Vocabulary } from "../match/vocabulary.js";
+import { SCHEMA_FILE } from "../parameters/skill-parameters.js";
 import type { Diagnostic, ParseMode, Skill } from "../types.js";
 import { SkillLoader } from "./loader.js";
 import { coreVersion, DEFAULT_PREBUILT_FILE, openPrebuiltShelf, probeTerms, storedPath } from "./prebuilt.js";
@@ -19,6 +20,7 @@ import {
   type StoredFile,
   type StoredShelf,
 } from "./prebuilt-format.js";
+import { signatureOf } from "./signature.js";
 import { resolveSources, type SourceOptions } from "./sources.js";
 
 export interface BuildShelfOptions extends SourceOptions {
@@ -60,6 +62,7 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
       mtimeMs: record.sig.mtimeMs,
       diagnostics: record.diagnostics.map((d) => ({ ...d, file: storedPath(root, d.file) })),
     };
+    if (signatureOf(path.join(path.dirname(record.file), SCHEMA_FILE)) !== undefined) stored.schema = true;
     if (record.skill) {
       stored.skill = storedSkill(record.skill);
       if (record.lost) stored.lost = true;

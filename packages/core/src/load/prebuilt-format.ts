@@ -14,12 +14,13 @@
  * wrong type there must give a located error, not a crash three modules later.
  */
 import { isAscii } from "node:buffer";
+import fs from "node:fs";
 import { MAX_YAML_DEPTH } from "../parse/limits.js";
 import type { Diagnostic, ParseMode } from "../types.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
 /** Bumped whenever the layout or the meaning of a stored field changes. */
-export const PREBUILT_VERSION = 2;
+export const PREBUILT_VERSION = 3;
 
 export interface StoredSource {
   /** Relative to the shelf's root (`/`-separated) when inside it, else absolute. */
@@ -40,6 +41,11 @@ export interface StoredFile {
   diagnostics: Diagnostic[];
   /** It lost to another file of the same name: `skill` is a stub. */
   lost?: true;
+  /**
+   * The skill's folder held a `schema.json` at the build. Absent: it held none, and a start
+   * takes that as the baseline of the folder's change check instead of a `stat` per skill.
+   */
+  schema?: true;
   /** The index's terms for the skill: [start, length] in the file's int32 section, ids into `index.terms`. */
   terms?: [number, number];
   /**
@@ -239,6 +245,62 @@ export function decodePrebuiltFile(bytes: Buffer): PrebuiltFileParts {
   return { json, ints };
 }
 
+/**
+ * Reads a prebuilt shelf file into its document's text and its int32 section, the section
+ * straight into memory of its own: the index keeps it for the process's life, and a view
+ * into the whole file's bytes would keep the document's bytes alive with it (or cost a copy
+ * of the section). Throws a {@link PrebuiltFormatError}, or the file system's error.
+ */
+export function readPrebuiltFile(file: string, maxBytes: number): PrebuiltFileParts {
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size > maxBytes) throw new PrebuiltTooLargeError(size, maxBytes);
+    const header = Buffer.alloc(HEADER_BYTES);
+    if (
+      size < HEADER_BYTES ||
+      readFully(fd, header, 0) < HEADER_BYTES ||
+      !header.subarray(0, MAGIC.length).equals(MAGIC)
+    )
+      fail("(header)", "not a prebuilt shelf (it does not start with SKSHELF1)");
+    const length = header.readUInt32LE(MAGIC.length);
+    if (HEADER_BYTES + length > size) fail("(header)", "the document is cut short");
+    const padded = HEADER_BYTES + length + ((4 - ((HEADER_BYTES + length) % 4)) % 4);
+    if ((size - padded) % 4 !== 0 || padded > size) fail("(terms)", "not whole int32s");
+    const document = Buffer.allocUnsafe(length);
+    if (readFully(fd, document, HEADER_BYTES) < length) fail("(header)", "the document is cut short");
+    const ints = new Int32Array((size - padded) / 4);
+    const section = Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength);
+    if (readFully(fd, section, padded) < section.length) fail("(terms)", "cut short");
+    // What `skillshelf build` writes is ASCII; a document written otherwise is still UTF-8.
+    const json = isAscii(document) ? document.toString("latin1") : document.toString("utf8");
+    return { json, ints };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Reads `into.length` bytes from `position` on, or as many as the file still has. */
+function readFully(fd: number, into: Buffer, position: number): number {
+  let read = 0;
+  while (read < into.length) {
+    const n = fs.readSync(fd, into, read, into.length - read, position + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return read;
+}
+
+/** The file is over the size a prebuilt shelf may have: not read at all. */
+export class PrebuiltTooLargeError extends Error {
+  constructor(
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`it is ${size} bytes, over the ${limit}-byte limit`);
+  }
+}
+
 /** Checks a parsed document's shape; throws a {@link PrebuiltFormatError} naming the first bad place. */
 export function checkStoredShelf(value: unknown): StoredShelf {
   if (!isObject(value)) fail("(top)", "not a JSON object");
@@ -274,6 +336,7 @@ function checkFile(file: unknown, index: number): void {
   if (!isNumber(file.size)) fail(`${at}.size`, "not a number");
   if (!isNumber(file.mtimeMs)) fail(`${at}.mtimeMs`, "not a number");
   if (file.lost !== undefined && file.lost !== true) fail(`${at}.lost`, "not true");
+  if (file.schema !== undefined && file.schema !== true) fail(`${at}.schema`, "not true");
   if (
     file.terms !== undefined &&
     !(

@@ -4,10 +4,11 @@ import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { remapSkillTerms } from "../match/lexical-index.js";
 import { sharedVocabulary } from "../match/vocabulary.js";
+import { skillParameters } from "../parameters/skill-parameters.js";
 import { createShelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type { Diagnostic } from "../types.js";
-import { coreVersion } from "./prebuilt.js";
+import { coreVersion, MAX_PREBUILT_BYTES } from "./prebuilt.js";
 import { buildPrebuiltShelf, checkPrebuiltShelf } from "./prebuilt-build.js";
 import { decodePrebuiltFile, encodeRawPrebuiltFile } from "./prebuilt-format.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
@@ -15,6 +16,12 @@ import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 const DATA = sharedData();
 
 const codes = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => d.code);
+
+const schemaOf = (property: string) =>
+  `${JSON.stringify({ type: "object", properties: { [property]: { type: "string" } } })}\n`;
+
+const propertiesOf = (skill: Parameters<typeof skillParameters>[0] | undefined) =>
+  Object.keys(skill ? (skillParameters(skill).parameters?.schema.properties ?? {}) : {});
 
 const RICH = `---
 name: release-notes
@@ -437,6 +444,61 @@ describe("prebuilt shelf", () => {
     await shelf.close();
   });
 
+  it("a skill's schema.json is read from its folder, whatever the prebuilt says of it; a start stats only those it names", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    const typed = await writeSkill(skills, "deploy", skillText("deploy", "Deploys the app."));
+    const typedSchema = path.join(path.dirname(typed), "schema.json");
+    await fs.writeFile(typedSchema, schemaOf("target"));
+    const plain = await writeSkill(skills, "notes", skillText("notes", "Takes notes."));
+    const plainSchema = path.join(path.dirname(plain), "schema.json");
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    const recorded = JSON.parse(decodePrebuiltFile(await fs.readFile(prebuilt)).json);
+    const flag = (name: string) => recorded.files.find((f: LooseJson) => f.skill?.name === name).schema;
+    expect([flag("deploy"), flag("notes")]).toEqual([true, undefined]);
+
+    // Untouched: the baseline is the folder as built, and nothing changed is nothing.
+    const untouched = await createShelf({ ...options, refreshCheck: "stat" });
+    expect(propertiesOf(untouched.get("deploy"))).toEqual(["target"]);
+    expect((await untouched.refresh()).changed).toBe(false);
+    await untouched.close();
+
+    // A schema.json added since the build, and a prebuilt that hides the one that is there:
+    // the parameters come from the files, and the next refresh reads both skills again.
+    await fs.writeFile(plainSchema, schemaOf("topic"));
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files) delete file.schema;
+    });
+    const shelf = await createShelf({ ...options, refreshCheck: "stat" });
+    expect(propertiesOf(shelf.get("deploy"))).toEqual(["target"]);
+    expect(propertiesOf(shelf.get("notes"))).toEqual(["topic"]);
+    const change = await shelf.refresh();
+    expect([...change.updated].sort()).toEqual(["deploy", "notes"]);
+    expect(propertiesOf(shelf.get("deploy"))).toEqual(["target"]);
+    expect((await shelf.refresh()).changed).toBe(false);
+    await fs.writeFile(typedSchema, schemaOf("region"));
+    await shelf.refresh();
+    expect(propertiesOf(shelf.get("deploy"))).toEqual(["region"]);
+    await shelf.close();
+  });
+
+  it("a recorded path in a form a build does not write matches no file: that skill is read from its source", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(skills, "deploy-prod", USER_ONLY);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    await editStored(prebuilt, (doc) => {
+      for (const file of doc.files) file.skill.description = "From the prebuilt.";
+      const notes = doc.files.find((f: LooseJson) => f.skill.name === "release-notes");
+      notes.path = notes.path.replace("/release-notes/", "/../skills/./release-notes/");
+    });
+    const shelf = await createShelf(options);
+    const description = (name: string) => shelf.skills().find((s) => s.name === name)?.description;
+    expect(description("release-notes")).toBe("Writes release notes from merged pull requests.");
+    expect(description("deploy-prod")).toBe("From the prebuilt.");
+    expect(codes(shelf.diagnostics())).toContain("prebuilt-stale");
+    await shelf.close();
+  });
+
   it("a managed write to a prebuilt skill serves the written version at once", async () => {
     const { root, skills, options } = await project();
     await writeSkill(skills, "alpha", skillText("alpha", "Old alpha."));
@@ -501,6 +563,16 @@ describe("prebuilt shelf", () => {
         /the document is cut short/u,
       ],
       [
+        "an int32 section that is not whole int32s",
+        async (f) => fs.writeFile(f, Buffer.concat([await fs.readFile(f), Buffer.from([1])])),
+        /\(terms\): not whole int32s/u,
+      ],
+      [
+        "a file over the size limit (not read at all)",
+        (f) => fs.truncate(f, MAX_PREBUILT_BYTES + 1),
+        /over the 536870912-byte limit/u,
+      ],
+      [
         "a JSON error on line 3",
         (f) =>
           fs.writeFile(
@@ -537,6 +609,14 @@ describe("prebuilt shelf", () => {
           );
         },
         /files\[0\]\.skill\.extra: nested deeper than 260 levels/u,
+      ],
+      [
+        "a schema.json flag that is not true",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.files[0].schema = "yes";
+          }),
+        /files\[0\]\.schema: not true/u,
       ],
       [
         "a phrase form that is not one (two spaces)",

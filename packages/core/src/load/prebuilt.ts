@@ -25,9 +25,10 @@ import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import type { PrebuiltEntry, PrebuiltSource } from "./loader.js";
 import {
   checkStoredShelf,
-  decodePrebuiltFile,
   type PrebuiltFileParts,
   PrebuiltFormatError,
+  PrebuiltTooLargeError,
+  readPrebuiltFile,
   type StoredFile,
   type StoredShelf,
 } from "./prebuilt-format.js";
@@ -133,13 +134,11 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
   let parts: PrebuiltFileParts;
   let stored: StoredShelf;
   try {
-    const size = fs.statSync(options.file).size;
-    if (size > MAX_PREBUILT_BYTES)
-      return unusable(`it is ${size} bytes, over the ${MAX_PREBUILT_BYTES}-byte limit`);
-    parts = decodePrebuiltFile(fs.readFileSync(options.file));
+    parts = readPrebuiltFile(options.file, MAX_PREBUILT_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !options.explicit) return { diagnostics: [] };
+    if (error instanceof PrebuiltTooLargeError) return unusable(error.message);
     if (error instanceof PrebuiltFormatError) return unusable(`at ${error.message}`);
     return unusable(`it cannot be read (${(error as Error).message})`);
   }
@@ -168,15 +167,43 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
       `it was built for other skill folders (${folders(builtFor)}), the shelf has ${folders(options.sources)}`,
     );
 
-  const byFile = new Map<string, StoredFile>();
-  for (const file of stored.files) byFile.set(resolvedPath(options.root, file.path), file);
-  return { source: prebuiltSource(options, stored, byFile, parts.ints), diagnostics: [] };
+  return {
+    source: prebuiltSource(options, stored, storedFileLookup(options.root, stored.files), parts.ints),
+    diagnostics: [],
+  };
+}
+
+interface StoredFileLookup {
+  get(file: string): StoredFile | undefined;
+  readonly size: number;
+}
+
+/**
+ * The recorded files by the path the scan finds them at. Where paths are `/`-separated, by the
+ * path as stored: a found file inside the root is looked up by its relative path (what a
+ * build writes for it), then by its absolute one — no path made for each of 15,000 records.
+ * A stored path in any other form (a build writes none) matches no file, and that file's
+ * skill is read from its source.
+ */
+function storedFileLookup(root: string, files: readonly StoredFile[]): StoredFileLookup {
+  const byPath = new Map<string, StoredFile>();
+  if (path.sep !== "/") {
+    for (const file of files) byPath.set(resolvedPath(root, file.path), file);
+    return byPath;
+  }
+  for (const file of files) byPath.set(file.path, file);
+  const inside = root.endsWith("/") ? root : `${root}/`;
+  return {
+    size: byPath.size,
+    get: (file) =>
+      (file.startsWith(inside) ? byPath.get(file.slice(inside.length)) : undefined) ?? byPath.get(file),
+  };
 }
 
 function prebuiltSource(
   options: OpenPrebuiltOptions,
   stored: StoredShelf,
-  byFile: ReadonlyMap<string, StoredFile>,
+  byFile: StoredFileLookup,
   ints: Int32Array,
 ): PrebuiltSource {
   const index = stored.index;
@@ -185,7 +212,7 @@ function prebuiltSource(
   // Built on first use: the build's term numbers → the process vocabulary's. In a fresh
   // process the vocabulary is empty and takes the build's terms in the build's order, so the
   // numbers are the same: the skills' terms are then used as stored (checked, not copied one
-  // by one), from one copy of the file's int32 section that does not hold the file's text.
+  // by one), as views of the int32 section, which was read into memory of its own.
   let termMap:
     | { map: Int32Array; vocabulary: ReturnType<typeof sharedVocabulary>; same?: Int32Array }
     | undefined;
@@ -199,14 +226,14 @@ function prebuiltSource(
         map[i] = vocabulary.idOf(terms[i] as string);
         if (map[i] !== i) same = false;
       }
-      termMap = { map, vocabulary, ...(same && { same: ints.slice() }) };
+      termMap = { map, vocabulary, ...(same && { same: ints }) };
     }
     return termMap;
   };
   return {
     file: options.file,
     recorded: byFile.size,
-    has: (file) => byFile.has(file),
+    has: (file) => byFile.get(file) !== undefined,
     entry(file: string, sig: Signature | undefined): PrebuiltEntry | undefined {
       const recorded = byFile.get(file);
       if (!recorded || !sig?.isFile || sig.size !== recorded.size) return undefined;
@@ -214,18 +241,20 @@ function prebuiltSource(
         result: storedResult(options.root, recorded),
         lost: recorded.lost === true,
         sameTime: sig.mtimeMs === recorded.mtimeMs,
+        schemaFile: recorded.schema === true,
+        terms: recorded.terms,
+        phrases: recorded.phrases,
       };
     },
-    adopted(skill: Skill, file: string) {
-      const recorded = termsUsable ? byFile.get(file) : undefined;
-      const run = recorded?.terms;
+    adopted(skill: Skill, entry: PrebuiltEntry) {
+      const run = termsUsable ? entry.terms : undefined;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
       const { map, vocabulary, same } = mapTerms();
       const terms = same
         ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
         : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, recorded?.phrases);
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases);
     },
   };
 }
