@@ -6,5 +6,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { conditions: ["@skillshelf/source"] },
   ssr: { resolve: { conditions: ["@skillshelf/source"] } },
-  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 20_000 },
+  // Many tests run git, pack tarballs, serve a registry or drive Chromium: ~10 s each on a
+  // loaded 2-core machine (load ~15, every package's tests at once), so 20 s was too close.
+  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
 });

@@ -16,6 +16,7 @@ import {
   OLD_STEP,
   type StudioFixture,
 } from "../test-utils/studio-fixture.js";
+import { waitForOutput } from "../test-utils/wait-for-output.js";
 import { run as runStudio } from "./command.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -68,8 +69,7 @@ const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${n
     const io = capture(fixture.root, { home: fixture.home });
     stopStudio = new AbortController();
     studioExit = runStudio(["--root", fixture.root], io.ctx, stopStudio.signal);
-    for (let i = 0; i < 200 && !io.out().includes("http://"); i++)
-      await new Promise((r) => setTimeout(r, 25));
+    await waitForOutput(io, "http://");
     url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(io.out())?.[0] ?? "";
     expect(url, io.err()).not.toBe("");
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
@@ -78,7 +78,7 @@ const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${n
     page.on("console", (message) => {
       if (message.type() === "error") pageErrors.push(message.text());
     });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { main } from "../main.js";
 import { capture } from "../test-utils/capture.js";
 import { createStudioFixture, type StudioFixture } from "../test-utils/studio-fixture.js";
+import { waitForOutput } from "../test-utils/wait-for-output.js";
 import { run } from "./command.js";
 
 let fixture: StudioFixture;
@@ -33,8 +34,7 @@ describeWithSharedData("skillshelf studio (command)", () => {
     const stop = new AbortController();
     const port = await freePort();
     const exit = run(["--root", fixture.root, "--port", String(port)], io.ctx, stop.signal);
-    for (let i = 0; i < 200 && !io.out().includes("http://"); i++)
-      await new Promise((r) => setTimeout(r, 25));
+    await waitForOutput(io, "http://");
     expect(io.out()).toMatch(
       new RegExp(`^skillshelf studio: http://127\\.0\\.0\\.1:${port}/\\?token=[\\w-]{43}\\n`),
     );

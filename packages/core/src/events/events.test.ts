@@ -42,7 +42,11 @@ describe("jsonlEventSink", () => {
     const sink = jsonlEventSink(file);
     for (let day = 1; day <= 3; day++) sink.emit({ type: "deactivated", at: at(day), skill: `s${day}` });
     expect(existsSync(file)).toBe(false);
-    await vi.waitFor(async () => expect((await readEvents(file)).events).toHaveLength(3));
+    // Waited for, not timed: vi.waitFor gives up after 1 s by default, and a loaded machine can
+    // hold the batch's 50 ms timer and its write longer than that.
+    await vi.waitFor(async () => expect((await readEvents(file)).events).toHaveLength(3), {
+      timeout: 15_000,
+    });
   });
 
   it("never throws into the host when the disk fails; reports through onError", async () => {

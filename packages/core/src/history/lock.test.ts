@@ -87,13 +87,15 @@ describe("withFileLock", () => {
     });
 
     it("does not judge an owner on another host by its pid; the stale timeout decides", async () => {
+      // stale: 30 s, not proper-lockfile's 2 s minimum: a loaded machine can stall this test for
+      // 2 s between planting the fresh lock and the first attempt, which would find it stale.
       const lock = await plantLock({ pid: deadPid(), host: "some-other-host", nonce: "remote" });
-      await expect(withFileLock(file, async () => {}, { wait: 200, stale: 2_000 })).rejects.toMatchObject({
+      await expect(withFileLock(file, async () => {}, { wait: 200, stale: 30_000 })).rejects.toMatchObject({
         code: "LOCKED",
       });
       const old = new Date(Date.now() - 60_000);
       await utimes(lock, old, old);
-      await withFileLock(file, async () => {}, { wait: 1_000, stale: 2_000 });
+      await withFileLock(file, async () => {}, { wait: 1_000, stale: 30_000 });
     });
   });
 

@@ -5,8 +5,12 @@ import type { RefreshResult } from "../shelf.js";
 import { createShelf } from "../shelf.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 
-/** Resolves with the next change the watcher reports (fails the test after `ms`). */
-function nextChange(changes: RefreshResult[], ms = 5000): Promise<RefreshResult> {
+/**
+ * Resolves with the next change the watcher reports (fails the test after `ms`). Generous: a
+ * loaded machine can hold the 50 ms debounce and the refresh behind it for seconds, and this
+ * waits for the event, it does not time it.
+ */
+function nextChange(changes: RefreshResult[], ms = 30_000): Promise<RefreshResult> {
   const seen = changes.length;
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -55,7 +59,7 @@ describe("watch mode", () => {
       stop();
       await shelf.close();
     }
-  });
+  }, 120_000);
 
   it("a source folder that does not exist yet is picked up when it is created", async () => {
     const root = await tempDir();
@@ -73,7 +77,7 @@ describe("watch mode", () => {
     } finally {
       stop();
     }
-  });
+  }, 60_000);
 
   it("stopping the last watcher stops refreshing", async () => {
     const root = await tempDir();

@@ -132,7 +132,9 @@ describe("file usage store: delayed writes", () => {
     // In memory at once (the catalog's order sees it), on disk not yet.
     expect(store.get("a")?.count).toBe(2);
     expect(fs.existsSync(path.join(dir, USAGE_FILE))).toBe(false);
-    await vi.waitFor(() => expect(fs.existsSync(path.join(dir, USAGE_FILE))).toBe(true));
+    // Waited for, not timed: vi.waitFor gives up after 1 s by default, and a loaded machine can
+    // hold the 20 ms delay and its write longer than that.
+    await vi.waitFor(() => expect(fs.existsSync(path.join(dir, USAGE_FILE))).toBe(true), { timeout: 15_000 });
     const fresh = createFileUsageStore({ dir });
     expect(fresh.get("a")).toMatchObject({ count: 2, lastUsed: t2.toISOString() });
     expect(fresh.get("b")?.count).toBe(1);
