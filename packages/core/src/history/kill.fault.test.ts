@@ -177,5 +177,5 @@ describe("SIGKILL at random points during managed writes", () => {
     // The kills must have landed while writing, not only between runs.
     expect(total.writesAcknowledged).toBeGreaterThan(0);
     expect(total.staleLocksLeft).toBeGreaterThan(0);
-  }, 300_000);
+  }, 600_000);
 });
