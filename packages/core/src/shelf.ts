@@ -328,6 +328,13 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     () => (loader.watchable() ? loader.watchedFolders() : undefined),
     options.refreshCheck !== "stat" && process.platform === "linux",
   );
+  // The loader's folder layout the watches were last given.
+  let watchedLayout = loader.layout;
+  const syncWatches = () => {
+    watchedLayout = loader.layout;
+    watcher?.sync(loader.watchedFolders());
+    monitor.sync();
+  };
   const refresh = async (refreshOptions: RefreshOptions = {}): Promise<RefreshResult> => {
     if (!refreshOptions.full && !(await monitor.mustCheck())) {
       // The folders did not move, but the user may have trusted one since (another process).
@@ -339,10 +346,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     const result = await loader.refresh();
     if (gate && (await gate.refresh())) result.changed = true;
     if (await disabled.refresh()) result.changed = true;
-    if (result.changed) {
-      watcher?.sync(loader.watchedFolders());
-      monitor.sync();
-    }
+    if (result.changed || loader.layout !== watchedLayout) syncWatches();
     // Hand edits are history too: a managed skill changed outside write() is kept on record.
     for (const name of result.updated) {
       await store.recordExternalChange(name, loader.get(name)?.hash).catch(() => undefined);
@@ -420,10 +424,7 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     afterWrite: async (written) => {
       const result = await loader.refreshFile(written.file);
       await gate?.refresh(); // a project skill's new version is judged before it is served
-      if (result.added.length + result.removed.length > 0) {
-        watcher?.sync(loader.watchedFolders());
-        monitor.sync();
-      }
+      if (result.added.length + result.removed.length > 0 || loader.layout !== watchedLayout) syncWatches();
       for (const name of result.updated) {
         await store.recordExternalChange(name, loader.get(name)?.hash).catch(() => undefined);
       }

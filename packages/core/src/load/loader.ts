@@ -200,6 +200,12 @@ export class SkillLoader {
     return this.currentOverridden;
   }
 
+  /**
+   * Bumped whenever a refresh lists a folder again, so the folders to watch may differ even
+   * when no skill changed (a new, still empty skill folder must be watched for its SKILL.md).
+   */
+  layout = 0;
+
   /** Every folder the loader looks at (roots, categories, skill folders): what a watcher watches. */
   watchedFolders(): string[] {
     const folders: string[] = [];
@@ -414,6 +420,7 @@ export class SkillLoader {
 
     // 2. Re-list the folders that changed, parents first, keeping the children they still have.
     staleFolders.sort((a, b) => a.node.depth - b.node.depth);
+    if (staleFolders.length > 0) this.layout++;
     for (const { node, root } of staleFolders) {
       if (node.detached) continue;
       if (node.depth === 0) root.ctx.rootReal = await realDir(root.source.dir);
