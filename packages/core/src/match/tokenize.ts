@@ -27,7 +27,8 @@ export interface Analysis {
 // Runs of CJK (no spaces between words) or of letters/digits of every other script.
 // `v`-flag set subtraction keeps a Latin word glued to CJK ("react组件") two runs.
 const RUN = new RegExp(String.raw`([${CJK_CLASS}]+)|([[\p{L}\p{N}\p{M}]--[${CJK_CLASS}]]+)`, "gv");
-const CAMEL = /[a-z][A-Z]|[A-Z]{2}[a-z]|[a-zA-Z]\d|\d[a-zA-Z]/u;
+/** A word with camelCase parts ("FinanceTool", "PDFReader", "gpt4"), also read as those parts. */
+export const CAMEL = /[a-z][A-Z]|[A-Z]{2}[a-z]|[a-zA-Z]\d|\d[a-zA-Z]/u;
 const CAMEL_PARTS = /[A-Z]{2,}(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|[A-Z]+|\d+/gu;
 const ASCII_TEXT = /^[\x00-\x7f]*$/u;
 const ASCII_RUN = /[a-zA-Z0-9]+/gu;

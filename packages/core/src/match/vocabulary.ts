@@ -18,7 +18,8 @@
  * every matcher re-reads its skills into it), which bounds its memory.
  */
 import { CJK_CLASS } from "./normalize.js";
-import { pushCjkTerms, pushWordTerms } from "./tokenize.js";
+import { isStopword } from "./stopwords.js";
+import { CAMEL, pushCjkTerms, pushWordTerms, stem } from "./tokenize.js";
 
 const SEPARATOR = 1;
 const WORD = 2;
@@ -76,6 +77,22 @@ function classAt(text: string, i: number, code: number): number {
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
+/**
+ * The word table's hash of the word s[start … end) of more than 8 characters: FNV-1a over its
+ * characters, mixed. Two words may share it: the table then tells them apart by their characters.
+ */
+export function longWordHash(s: string, start = 0, end = s.length): number {
+  let hash = FNV_OFFSET;
+  for (let j = start; j < end; j++) hash = Math.imul(hash ^ s.charCodeAt(j), FNV_PRIME);
+  return mixed(hash);
+}
+
+function mixed(hash: number): number {
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  return hash ^ (hash >>> 13);
+}
+
 /** Emission of a stop word: no term. */
 const NONE = -1;
 /** Record of the word table: hash, emission, then the word (see {@link Vocabulary.lookup}). */
@@ -137,13 +154,22 @@ export class Vocabulary {
    * `ids[0 … count)`, and returns `count`.
    */
   read(text: string): number {
-    // NFKC leaves ASCII as it is: the text is normalised when a non-ASCII character shows up,
-    // and read again from the start if that changed it (a mark may compose with the letter before).
-    let s = text;
-    let n = s.length;
-    let normalized = false;
+    return this.scan(text, 0, false);
+  }
+
+  /**
+   * Reads the terms of `s` into `ids` from `count` on; returns the new count. NFKC leaves
+   * ASCII as it is, so only the stretches that hold something else are normalised, each on
+   * its own (`normalized` says `s` is one): from the ASCII character before the first
+   * non-ASCII one to the next ASCII separator. Cutting a text before an ASCII character never
+   * changes its NFKC form (no ASCII character composes with the one before it, and none is
+   * reordered), and the only compositions that start with an ASCII separator make symbols
+   * ("=" + U+0338 → "≠"), which separate as well: the stretches read exactly as the whole
+   * normalised text would, without normalising — and copying — a whole body for one "—".
+   */
+  private scan(s: string, count: number, normalized: boolean): number {
+    const n = s.length;
     let ids = this.ids;
-    let count = 0;
     let i = 0;
     while (i < n) {
       let code = s.charCodeAt(i);
@@ -164,30 +190,28 @@ export class Vocabulary {
           b = (b << 8) | (a >>> 24);
           a = (a << 8) | code;
         }
-        if (i < n && code >= 128 && !normalized) {
-          normalized = true;
-          const nfkc = s.normalize("NFKC");
-          if (nfkc !== s) {
-            s = nfkc;
-            n = s.length;
-            i = count = 0;
+        if (i < n && code >= 128) {
+          if (!normalized) {
+            const end = stretchEnd(s, i);
+            count = this.scan(s.slice(start, end).normalize("NFKC"), count, true);
+            ids = this.ids;
+            i = end;
             continue;
           }
-        }
-        if (i < n && code >= 128 && (classAt(s, i, code) & 3) === WORD) {
-          i = runEnd(s, i, WORD);
-          emission = this.runEmission(s.slice(start, i), WORD);
+          if ((classAt(s, i, code) & 3) === WORD) {
+            i = runEnd(s, i, WORD);
+            emission = this.runEmission(s.slice(start, i), WORD);
+          } else emission = this.lookup(s, start, i, a, b);
         } else emission = this.lookup(s, start, i, a, b);
       } else {
         if (!normalized) {
-          normalized = true;
-          const nfkc = s.normalize("NFKC");
-          if (nfkc !== s) {
-            s = nfkc;
-            n = s.length;
-            i = count = 0;
-            continue;
-          }
+          // What comes before is an ASCII separator (or nothing): the stretch starts there,
+          // so a combining mark composes with it as in the whole text.
+          const end = stretchEnd(s, i);
+          count = this.scan(s.slice(i > 0 ? i - 1 : 0, end).normalize("NFKC"), count, true);
+          ids = this.ids;
+          i = end;
+          continue;
         }
         const at = classAt(s, i, code);
         const cls = at & 3;
@@ -225,16 +249,12 @@ export class Vocabulary {
   private lookup(s: string, start: number, end: number, a: number, b: number): number {
     const length = end - start;
     let hash: number;
-    if (length <= 8) hash = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b);
+    if (length <= 8) hash = mixed(Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b));
     else {
-      hash = FNV_OFFSET;
-      for (let j = start; j < end; j++) hash = Math.imul(hash ^ s.charCodeAt(j), FNV_PRIME);
+      hash = longWordHash(s, start, end);
       a = 0;
       b = length;
     }
-    hash ^= hash >>> 15;
-    hash = Math.imul(hash, 0x2c1b3c6d);
-    hash ^= hash >>> 13;
     const front = (hash & FRONT_MASK) * 3;
     const cache = this.front;
     if (a !== 0 && cache[front] === a && cache[front + 1] === b) return cache[front + 2] as number;
@@ -254,12 +274,47 @@ export class Vocabulary {
         }
       } else if (word < 0 && this.sameLong(~word, s, start, length)) return table[r + 1] as number;
     }
-    // A word not seen before: read it the way `analyze` does.
-    const emission = this.emissionOf(s.slice(start, end), WORD);
-    if (a === 0) a = ~this.storeLong(s, start, length);
+    return this.learn(s, start, end, hash, a, b);
+  }
+
+  /** A word not seen before: read the way `analyze` does, then remembered. */
+  private learn(s: string, start: number, end: number, hash: number, a: number, b: number): number {
+    const emission = this.wordEmission(s, start, end);
+    if (a === 0) a = ~this.storeLong(s, start, end - start);
     if (++this.wordCount * 2 > this.mask + 1) this.growTable();
     this.put(hash, emission, a, b);
     return emission;
+  }
+
+  /**
+   * The emission of the ASCII word s[start … end), as `pushWordTerms` reads it, without its
+   * general path for the common cases: a lower-case word is its stem (or nothing, a stop
+   * word), and a word with capitals that has no camelCase parts ("Deploy", "API") reads as its
+   * lower-case form, which the table may know already (a shelf writes most words several ways).
+   */
+  private wordEmission(s: string, start: number, end: number): number {
+    let upper = false;
+    for (let j = start; j < end; j++) {
+      const code = s.charCodeAt(j);
+      if (code <= 57) return this.emissionOf(s.slice(start, end), WORD);
+      if (code <= 90) upper = true;
+    }
+    const word = s.slice(start, end);
+    if (!upper) return isStopword(word) ? NONE : this.idOf(stem(word));
+    if (word.length > 3 && CAMEL.test(word)) return this.emissionOf(word, WORD);
+    return this.emissionOfKnown(word.toLowerCase());
+  }
+
+  /** The emission of an ASCII word given as a string: through the table, like a word of a text. */
+  private emissionOfKnown(word: string): number {
+    const length = word.length;
+    let a = 0;
+    let b = 0;
+    for (let j = 0; j < length; j++) {
+      b = (b << 8) | (a >>> 24);
+      a = (a << 8) | word.charCodeAt(j);
+    }
+    return this.lookup(word, 0, length, a, b);
   }
 
   private sameLong(offset: number, s: string, start: number, length: number): boolean {
@@ -349,6 +404,16 @@ export class Vocabulary {
  */
 function detached(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/** Where the stretch that holds the non-ASCII character at `i` ends: at the next ASCII separator. */
+function stretchEnd(s: string, i: number): number {
+  const n = s.length;
+  while (++i < n) {
+    const code = s.charCodeAt(i);
+    if (code < 128 && ASCII_CLASS[code] === SEPARATOR) return i;
+  }
+  return n;
 }
 
 /** End of the run of class `cls` that goes on at `i`. */
