@@ -145,6 +145,14 @@ describe("Vocabulary.read", () => {
     expect(read(vocabulary, text)).toEqual(expected);
   });
 
+  it("reads a text of many new CJK runs, segmented together, as analyze() does", () => {
+    const vocabulary = new Vocabulary();
+    const text =
+      "帮我写一篇关于人工智能的文章，然后用React写组件。東京の天気を教えてください！\n数据库迁移 数据库，迁移；コンピューター・ソフト 漢字々 𠀀𠀁 我";
+    expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
+    expect(read(vocabulary, `${text} 新的词语`)).toEqual(analyze(`${text} 新的词语`, false).terms);
+  });
+
   it("tells apart long words whose hashes are the same", () => {
     // Birthday search over generated 12-letter words for two with one hash.
     let seed = 7;

@@ -19,7 +19,7 @@
  */
 import { CJK_CLASS } from "./normalize.js";
 import { isStopword } from "./stopwords.js";
-import { CAMEL, pushCjkTerms, pushWordTerms, stem } from "./tokenize.js";
+import { CAMEL, CAMEL_PARTS, pushCjkTerms, pushWordTerms, segmentCjkRuns, stem } from "./tokenize.js";
 
 const SEPARATOR = 1;
 const WORD = 2;
@@ -34,6 +34,7 @@ for (let c = 97; c <= 122; c++) ASCII_CLASS[c] = WORD;
 // The classes of tokenize.ts's RUN, one code point at a time: a CJK run, a run of other
 // letters/digits/marks, or neither.
 const CJK_POINT = new RegExp(`^[${CJK_CLASS}]$`, "u");
+const CJK_RUNS = new RegExp(`[${CJK_CLASS}]+`, "gu");
 const WORD_POINT = /^[\p{L}\p{N}\p{M}]$/u;
 /** Classes of BMP code points, filled in as they are met (0 = not seen yet). */
 const bmpClass = new Uint8Array(0x10000);
@@ -129,6 +130,9 @@ export class Vocabulary {
   /** Non-ASCII runs (accented words, CJK runs) → emission. */
   private readonly runs = new Map<string, number>();
 
+  /** The text being read, until its new CJK runs have been segmented (see {@link learnCjkRuns}). */
+  private text = "";
+
   /** The ids read by the last {@link read}, `ids[0 … count)`. */
   ids: Int32Array = new Int32Array(1 << 12);
 
@@ -154,7 +158,10 @@ export class Vocabulary {
    * `ids[0 … count)`, and returns `count`.
    */
   read(text: string): number {
-    return this.scan(text, 0, false);
+    this.text = text;
+    const count = this.scan(text, 0, false);
+    this.text = "";
+    return count;
   }
 
   /**
@@ -288,21 +295,40 @@ export class Vocabulary {
 
   /**
    * The emission of the ASCII word s[start … end), as `pushWordTerms` reads it, without its
-   * general path for the common cases: a lower-case word is its stem (or nothing, a stop
-   * word), and a word with capitals that has no camelCase parts ("Deploy", "API") reads as its
-   * lower-case form, which the table may know already (a shelf writes most words several ways).
+   * general path: a lower-case word is its stem (or nothing, a stop word); a word with capitals
+   * and no camelCase parts ("Deploy", "API") reads as its lower-case form, and a camelCase word
+   * ("FinanceTool") as its own stem and then its parts, each read as the word it is — forms the
+   * table mostly knows already (a shelf writes a word several ways, and its parts are everyday
+   * words), so they are stemmed once.
    */
   private wordEmission(s: string, start: number, end: number): number {
     let upper = false;
+    let digit = false;
     for (let j = start; j < end; j++) {
       const code = s.charCodeAt(j);
-      if (code <= 57) return this.emissionOf(s.slice(start, end), WORD);
-      if (code <= 90) upper = true;
+      if (code <= 57) digit = true;
+      else if (code <= 90) upper = true;
     }
     const word = s.slice(start, end);
-    if (!upper) return isStopword(word) ? NONE : this.idOf(stem(word));
-    if (word.length > 3 && CAMEL.test(word)) return this.emissionOf(word, WORD);
-    return this.emissionOfKnown(word.toLowerCase());
+    if ((upper || digit) && word.length > 3 && CAMEL.test(word)) return this.camelEmission(word);
+    if (upper) return this.emissionOfKnown(word.toLowerCase());
+    return isStopword(word) ? NONE : this.idOf(stem(word));
+  }
+
+  private camelEmission(word: string): number {
+    const lower = word.toLowerCase();
+    const ids: number[] = [];
+    if (!isStopword(lower)) ids.push(this.idOf(stem(lower)));
+    for (const part of word.match(CAMEL_PARTS) ?? []) {
+      const p = part.toLowerCase();
+      if (p === lower) continue;
+      // A part is one run of letters or of digits: one term, or none (a stop word).
+      const emission = this.emissionOfKnown(p);
+      if (emission >= 0) ids.push(emission);
+    }
+    if (ids.length === 0) return NONE;
+    if (ids.length === 1) return ids[0] as number;
+    return this.addSeveral(ids);
   }
 
   /** The emission of an ASCII word given as a string: through the table, like a word of a text. */
@@ -359,10 +385,35 @@ export class Vocabulary {
   private runEmission(run: string, cls: number): number {
     let emission = this.runs.get(run);
     if (emission === undefined) {
-      emission = this.emissionOf(run, cls);
-      this.runs.set(detached(run), emission);
+      if (cls === CJK && run.length > 1 && this.text !== "") {
+        this.learnCjkRuns(this.text);
+        this.text = "";
+        emission = this.runs.get(run);
+      }
+      if (emission === undefined) {
+        emission = this.emissionOf(run, cls);
+        this.runs.set(detached(run), emission);
+      }
     }
     return emission;
+  }
+
+  /**
+   * Segments every CJK run of `text` not seen before in one call ({@link segmentCjkRuns}): a
+   * text that has one new run mostly has many.
+   */
+  private learnCjkRuns(text: string): void {
+    const fresh = new Set<string>();
+    for (const [run] of text.normalize("NFKC").matchAll(CJK_RUNS))
+      if (run.length > 1 && !this.runs.has(run)) fresh.add(run);
+    const runs = [...fresh];
+    const segmented = segmentCjkRuns(runs);
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[k] as string;
+      const terms: string[] = [];
+      pushCjkTerms(run, terms, [], segmented[k]);
+      this.runs.set(detached(run), this.emissionOfTerms(terms));
+    }
   }
 
   /** What a word or CJK run stands for, read by tokenize.ts's own functions. */
@@ -371,12 +422,16 @@ export class Vocabulary {
     const words: string[] = [];
     if (cls === CJK) pushCjkTerms(run, terms, words);
     else pushWordTerms(run, terms, words);
-    if (terms.length === 0) return NONE;
-    if (terms.length === 1) return this.idOf(terms[0] as string);
-    return this.addSeveral(terms);
+    return this.emissionOfTerms(terms);
   }
 
-  private addSeveral(terms: string[]): number {
+  private emissionOfTerms(terms: readonly string[]): number {
+    if (terms.length === 0) return NONE;
+    if (terms.length === 1) return this.idOf(terms[0] as string);
+    return this.addSeveral(terms.map((term) => this.idOf(term)));
+  }
+
+  private addSeveral(ids: readonly number[]): number {
     const k = this.severalCount;
     if (k + 2 > this.severalStart.length) {
       const bigger = new Int32Array(this.severalStart.length * 2);
@@ -384,13 +439,13 @@ export class Vocabulary {
       this.severalStart = bigger;
     }
     const start = this.severalStart[k] as number;
-    const end = start + terms.length;
+    const end = start + ids.length;
     if (end > this.severalIds.length) {
       const bigger = new Int32Array(Math.max(this.severalIds.length * 2, end));
       bigger.set(this.severalIds);
       this.severalIds = bigger;
     }
-    for (let j = 0; j < terms.length; j++) this.severalIds[start + j] = this.idOf(terms[j] as string);
+    this.severalIds.set(ids, start);
     this.severalStart[k + 1] = end;
     this.severalCount = k + 1;
     return -2 - k;
