@@ -34,7 +34,6 @@ for (let c = 97; c <= 122; c++) ASCII_CLASS[c] = WORD;
 // The classes of tokenize.ts's RUN, one code point at a time: a CJK run, a run of other
 // letters/digits/marks, or neither.
 const CJK_POINT = new RegExp(`^[${CJK_CLASS}]$`, "u");
-const CJK_RUNS = new RegExp(`[${CJK_CLASS}]+`, "gu");
 const WORD_POINT = /^[\p{L}\p{N}\p{M}]$/u;
 /** Classes of BMP code points, filled in as they are met (0 = not seen yet). */
 const bmpClass = new Uint8Array(0x10000);
@@ -96,6 +95,8 @@ function mixed(hash: number): number {
 
 /** Emission of a stop word: no term. */
 const NONE = -1;
+/** Emission of a new CJK run, segmented once the text has been read (never stored). */
+const PENDING = -0x40000000;
 /** Record of the word table: hash, emission, then the word (see {@link Vocabulary.lookup}). */
 const RECORD = 4;
 const FRONT_MASK = 1023;
@@ -130,8 +131,15 @@ export class Vocabulary {
   /** Non-ASCII runs (accented words, CJK runs) → emission. */
   private readonly runs = new Map<string, number>();
 
-  /** The text being read, until its new CJK runs have been segmented (see {@link learnCjkRuns}). */
-  private text = "";
+  /**
+   * New CJK runs met by the current {@link read}, in order (each once), and where each stands in
+   * `ids`: they are segmented together when the text has been read (see {@link learnCjkRuns}).
+   */
+  private pendingRuns: string[] = [];
+  private readonly pendingIndex = new Map<string, number>();
+  private pendingAt: number[] = [];
+  /** The pending run's number, when {@link runEmission} returns PENDING. */
+  private pendingNumber = 0;
 
   /** The ids read by the last {@link read}, `ids[0 … count)`. */
   ids: Int32Array = new Int32Array(1 << 12);
@@ -158,10 +166,8 @@ export class Vocabulary {
    * `ids[0 … count)`, and returns `count`.
    */
   read(text: string): number {
-    this.text = text;
     const count = this.scan(text, 0, false);
-    this.text = "";
-    return count;
+    return this.pendingRuns.length === 0 ? count : this.learnCjkRuns(count);
   }
 
   /**
@@ -229,7 +235,12 @@ export class Vocabulary {
         emission = this.runEmission(s.slice(start, i), cls);
       }
       if (emission === NONE) continue;
-      if (emission >= 0) {
+      if (emission === PENDING) {
+        // The run's place, holding its number among the pending runs.
+        if (count === ids.length) ids = this.grownIds(count);
+        this.pendingAt.push(count);
+        ids[count++] = this.pendingNumber;
+      } else if (emission >= 0) {
         if (count === ids.length) ids = this.grownIds(count);
         ids[count++] = emission;
       } else {
@@ -385,35 +396,68 @@ export class Vocabulary {
   private runEmission(run: string, cls: number): number {
     let emission = this.runs.get(run);
     if (emission === undefined) {
-      if (cls === CJK && run.length > 1 && this.text !== "") {
-        this.learnCjkRuns(this.text);
-        this.text = "";
-        emission = this.runs.get(run);
+      if (cls === CJK && run.length > 1) {
+        let number = this.pendingIndex.get(run);
+        if (number === undefined) {
+          number = this.pendingRuns.length;
+          this.pendingIndex.set(run, number);
+          this.pendingRuns.push(run);
+        }
+        this.pendingNumber = number;
+        return PENDING;
       }
-      if (emission === undefined) {
-        emission = this.emissionOf(run, cls);
-        this.runs.set(detached(run), emission);
-      }
+      emission = this.emissionOf(run, cls);
+      this.runs.set(detached(run), emission);
     }
     return emission;
   }
 
   /**
-   * Segments every CJK run of `text` not seen before in one call ({@link segmentCjkRuns}): a
-   * text that has one new run mostly has many.
+   * Segments the new CJK runs of the text just read in one call ({@link segmentCjkRuns}: a text
+   * that has one new run mostly has many), remembers them, and puts their terms in their places
+   * in `ids[0 … count)`; returns the new count.
    */
-  private learnCjkRuns(text: string): void {
-    const fresh = new Set<string>();
-    for (const [run] of text.normalize("NFKC").matchAll(CJK_RUNS))
-      if (run.length > 1 && !this.runs.has(run)) fresh.add(run);
-    const runs = [...fresh];
+  private learnCjkRuns(count: number): number {
+    const runs = this.pendingRuns;
     const segmented = segmentCjkRuns(runs);
-    for (let k = 0; k < runs.length; k++) {
-      const run = runs[k] as string;
+    const emissions = runs.map((run, k) => {
       const terms: string[] = [];
       pushCjkTerms(run, terms, [], segmented[k]);
-      this.runs.set(detached(run), this.emissionOfTerms(terms));
+      const emission = this.emissionOfTerms(terms);
+      this.runs.set(detached(run), emission);
+      return emission;
+    });
+    const read = this.ids.slice(0, count);
+    const at = this.pendingAt;
+    this.pendingRuns = [];
+    this.pendingAt = [];
+    this.pendingIndex.clear();
+    let out = 0;
+    let next = 0;
+    for (let i = 0; i < count; i++) {
+      if (i === at[next]) {
+        next++;
+        out = this.append(out, emissions[read[i] as number] as number);
+      } else out = this.append(out, read[i] as number);
     }
+    return out;
+  }
+
+  /** Puts the ids of `emission` at `ids[count …)`; returns the new count. */
+  private append(count: number, emission: number): number {
+    if (emission === NONE) return count;
+    if (emission >= 0) {
+      if (count === this.ids.length) this.grownIds(count);
+      this.ids[count] = emission;
+      return count + 1;
+    }
+    const k = -2 - emission;
+    const end = this.severalStart[k + 1] as number;
+    for (let j = this.severalStart[k] as number; j < end; j++) {
+      if (count === this.ids.length) this.grownIds(count);
+      this.ids[count++] = this.severalIds[j] as number;
+    }
+    return count;
   }
 
   /** What a word or CJK run stands for, read by tokenize.ts's own functions. */
