@@ -8,7 +8,8 @@
  * table of the words seen before, which holds the term ids that word stands for (stem,
  * camelCase parts, or none for a stop word): a known word costs a hash probe and no
  * allocation. Words that are not plain ASCII (accents, CJK) take the slow path through the
- * same functions `analyze` uses (`pushWordTerms`, `pushCjkTerms`), cached per run.
+ * same functions `analyze` uses (`pushWordTerms`, `pushCjkTerms`), cached per run; a text's new
+ * CJK runs are segmented together once it has been read.
  * `read(text)` yields exactly the terms of `analyze(text).terms`, as ids (vocabulary.test.ts
  * checks it on the real corpus, the parser edge cases and random text).
  *
