@@ -167,6 +167,8 @@ export class Vocabulary {
    * `ids[0 … count)`, and returns `count`.
    */
   read(text: string): number {
+    // Left over only by a read that threw: its placeholders are gone with it.
+    if (this.pendingRuns.length !== 0) this.clearPending();
     const count = this.scan(text, 0, false);
     return this.pendingRuns.length === 0 ? count : this.learnCjkRuns(count);
   }
@@ -430,9 +432,7 @@ export class Vocabulary {
     });
     const read = this.ids.slice(0, count);
     const at = this.pendingAt;
-    this.pendingRuns = [];
-    this.pendingAt = [];
-    this.pendingIndex.clear();
+    this.clearPending();
     let out = 0;
     let next = 0;
     for (let i = 0; i < count; i++) {
@@ -442,6 +442,12 @@ export class Vocabulary {
       } else out = this.append(out, read[i] as number);
     }
     return out;
+  }
+
+  private clearPending(): void {
+    this.pendingRuns = [];
+    this.pendingAt = [];
+    this.pendingIndex.clear();
   }
 
   /** Puts the ids of `emission` at `ids[count …)`; returns the new count. */
