@@ -168,6 +168,7 @@ let skillAt = new Int32Array(1 << 14);
 let outTerms = new Int32Array(1 << 12);
 let outSlots = new Int32Array(1 << 12);
 let outCounts = new Int32Array(1 << 12);
+const skillHeader = new Int32Array(HEADER);
 
 function ensureScratch(terms: number, size: number): void {
   if (fieldAt.length < terms) {
@@ -202,7 +203,7 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
     skill.examples.join(" . "),
     tuning.fields.body > 0 ? bodyStart(skill, BODY_INDEX_CHARS) : "",
   ];
-  const header = new Int32Array(HEADER);
+  const header = skillHeader.fill(0);
   let distinct = 0;
   let size = 0;
   for (let f = 0; f < FIELD_COUNT; f++) {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { normalizeText } from "./normalize.js";
-import { analyze, canonicalForm, MAX_STEM_LENGTH, stem, terms } from "./tokenize.js";
+import {
+  analyze,
+  canonicalForm,
+  MAX_STEM_LENGTH,
+  segmentCjk,
+  segmentCjkRuns,
+  stem,
+  terms,
+} from "./tokenize.js";
 
 describe("normalizeText", () => {
   it("folds full-width and half-width forms, ligatures and case", () => {
@@ -81,5 +89,37 @@ describe("a huge token", () => {
     expect(a.terms).toEqual(["deploy", huge, "now"]);
     expect(a.canonical).toBe(`deploy ${huge} now`);
     expect(canonicalForm(huge)).toBe(huge);
+  });
+});
+
+describe("segmentCjkRuns", () => {
+  it("gives each run the words segmentCjk gives it alone", () => {
+    const runs = [
+      "帮我写一篇关于人工智能的文章",
+      "東京の天気を教えてください",
+      "明日の予定も確認したいです",
+      "組件",
+      "ー々",
+      "漢字",
+      "𠀀𠀁",
+      "コンピューター",
+      "数据库迁移",
+      "数据库",
+      "我",
+    ];
+    let seed = 11;
+    const alphabet = [..."的是我写文章人工智能东京天気をのテーコン々数据库迁移𠀀"];
+    for (let k = 0; k < 200; k++) {
+      let run = "";
+      const length = 2 + (k % 17);
+      for (let i = 0; i < length; i++) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        run += alphabet[(seed >>> 16) % alphabet.length];
+      }
+      runs.push(run);
+    }
+    expect(segmentCjkRuns(runs)).toEqual(runs.map(segmentCjk));
+    expect(segmentCjkRuns(runs.slice(0, 1))).toEqual([segmentCjk(runs[0] as string)]);
+    expect(segmentCjkRuns([])).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { analyze } from "./tokenize.js";
-import { sharedVocabulary, Vocabulary } from "./vocabulary.js";
+import { longWordHash, sharedVocabulary, Vocabulary } from "./vocabulary.js";
 
 const DATA = sharedData();
 
@@ -47,6 +47,14 @@ const TRICKY = [
   "don't it's I'm we've they'll",
   "abcdefg abcdefgh abcdefghi abcdefghij supercalifragilisticexpialidocious internationalization",
   "Test TEST test tEsT TeSt tests testing tested",
+  "The THE Deploy DEPLOY Deploying API Api api GPT4 gpt4 Gpt4 iOS IOS ios HTTPServer httpserver",
+  // NFKC across ASCII: marks composing with the letter or separator before them, compatibility
+  // forms turning into ASCII letters inside a word, and at a text's very start.
+  "=\u0338 a<\u0338b x>\u0338y a\u0301b x -\u0301y caf\u00e9s cafe\u0301s",
+  "\u0301abc \u0301 \u0338= abcＤＥＦghi of\uFB01ce ﬁ ＡＢＣ-ｄｅｆ x²y H₂O ½cup ™",
+  "end of text with a mark e\u0301",
+  "abc𝐀def abc\ud800def 𠀀abc abc𠀀 x\u00a0y x\u2014y don\u2019t",
+  `${"a".repeat(64)} ${"b".repeat(65)} ${"Ab".repeat(32)} ${"x".repeat(8)} ${"Y".repeat(9)}`,
   "",
   "   ",
   "a",
@@ -135,6 +143,50 @@ describe("Vocabulary.read", () => {
     const expected = analyze(text, false).terms;
     expect(read(vocabulary, text)).toEqual(expected);
     expect(read(vocabulary, text)).toEqual(expected);
+  });
+
+  it("reads a text of many new CJK runs, segmented together, as analyze() does", () => {
+    const vocabulary = new Vocabulary();
+    const text =
+      "帮我写一篇关于人工智能的文章，然后用React写组件。東京の天気を教えてください！\n数据库迁移 数据库，迁移；コンピューター・ソフト 漢字々 𠀀𠀁 我";
+    expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
+    expect(read(vocabulary, `${text} 新的词语`)).toEqual(analyze(`${text} 新的词语`, false).terms);
+  });
+
+  it("tells apart long words whose hashes are the same", () => {
+    // Birthday search over generated 12-letter words for two with one hash.
+    let seed = 7;
+    const letter = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return String.fromCharCode(97 + ((seed >>> 16) % 26));
+    };
+    const byHash = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    while (pair === undefined) {
+      let word = "";
+      for (let i = 0; i < 12; i++) word += letter();
+      const hash = longWordHash(word);
+      const other = byHash.get(hash);
+      if (other !== undefined && other !== word) pair = [other, word];
+      else byHash.set(hash, word);
+    }
+    const [first, second] = pair;
+    expect(longWordHash(first)).toBe(longWordHash(second));
+    const vocabulary = new Vocabulary();
+    const text = `${first} ${second} ${first.toUpperCase()} ${second} ${first}`;
+    expect(read(vocabulary, text)).toEqual(analyze(text, false).terms);
+    expect(read(vocabulary, `${second} ${first}`)).toEqual(analyze(`${second} ${first}`, false).terms);
+  });
+
+  it("reads a capitalised word as its lower-case form, and a camelCase word as its parts too", () => {
+    const vocabulary = new Vocabulary();
+    const ids = (text: string) => Array.from(vocabulary.ids.subarray(0, vocabulary.read(text)));
+    expect(ids("Deploy")).toEqual(ids("deploy"));
+    expect(ids("DEPLOYING")).toEqual(ids("deploying"));
+    expect(ids("The THE")).toEqual([]);
+    expect(read(vocabulary, "FinanceTool")).toEqual(["financetool", "financ", "tool"]);
+    expect(read(vocabulary, "financetool")).toEqual(["financetool"]);
+    expect(read(vocabulary, "GPT4 gpt4")).toEqual(["gpt4", "gpt", "4", "gpt4", "gpt", "4"]);
   });
 
   it("gives a term one id for good, whatever word it was read from", () => {

@@ -8,7 +8,8 @@
  * table of the words seen before, which holds the term ids that word stands for (stem,
  * camelCase parts, or none for a stop word): a known word costs a hash probe and no
  * allocation. Words that are not plain ASCII (accents, CJK) take the slow path through the
- * same functions `analyze` uses (`pushWordTerms`, `pushCjkTerms`), cached per run.
+ * same functions `analyze` uses (`pushWordTerms`, `pushCjkTerms`), cached per run; a text's new
+ * CJK runs are segmented together once it has been read.
  * `read(text)` yields exactly the terms of `analyze(text).terms`, as ids (vocabulary.test.ts
  * checks it on the real corpus, the parser edge cases and random text).
  *
@@ -18,7 +19,8 @@
  * every matcher re-reads its skills into it), which bounds its memory.
  */
 import { CJK_CLASS } from "./normalize.js";
-import { pushCjkTerms, pushWordTerms } from "./tokenize.js";
+import { isStopword } from "./stopwords.js";
+import { CAMEL, CAMEL_PARTS, pushCjkTerms, pushWordTerms, segmentCjkRuns, stem } from "./tokenize.js";
 
 const SEPARATOR = 1;
 const WORD = 2;
@@ -76,8 +78,26 @@ function classAt(text: string, i: number, code: number): number {
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
+/**
+ * The word table's hash of the word s[start … end) of more than 8 characters: FNV-1a over its
+ * characters, mixed. Two words may share it: the table then tells them apart by their characters.
+ */
+export function longWordHash(s: string, start = 0, end = s.length): number {
+  let hash = FNV_OFFSET;
+  for (let j = start; j < end; j++) hash = Math.imul(hash ^ s.charCodeAt(j), FNV_PRIME);
+  return mixed(hash);
+}
+
+function mixed(hash: number): number {
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  return hash ^ (hash >>> 13);
+}
+
 /** Emission of a stop word: no term. */
 const NONE = -1;
+/** Emission of a new CJK run, segmented once the text has been read (never stored). */
+const PENDING = -0x40000000;
 /** Record of the word table: hash, emission, then the word (see {@link Vocabulary.lookup}). */
 const RECORD = 4;
 const FRONT_MASK = 1023;
@@ -112,6 +132,16 @@ export class Vocabulary {
   /** Non-ASCII runs (accented words, CJK runs) → emission. */
   private readonly runs = new Map<string, number>();
 
+  /**
+   * New CJK runs met by the current {@link read}, in order (each once), and where each stands in
+   * `ids`: they are segmented together when the text has been read (see {@link learnCjkRuns}).
+   */
+  private pendingRuns: string[] = [];
+  private readonly pendingIndex = new Map<string, number>();
+  private pendingAt: number[] = [];
+  /** The pending run's number, when {@link runEmission} returns PENDING. */
+  private pendingNumber = 0;
+
   /** The ids read by the last {@link read}, `ids[0 … count)`. */
   ids: Int32Array = new Int32Array(1 << 12);
 
@@ -137,13 +167,25 @@ export class Vocabulary {
    * `ids[0 … count)`, and returns `count`.
    */
   read(text: string): number {
-    // NFKC leaves ASCII as it is: the text is normalised when a non-ASCII character shows up,
-    // and read again from the start if that changed it (a mark may compose with the letter before).
-    let s = text;
-    let n = s.length;
-    let normalized = false;
+    // Left over only by a read that threw: its placeholders are gone with it.
+    if (this.pendingRuns.length !== 0) this.clearPending();
+    const count = this.scan(text, 0, false);
+    return this.pendingRuns.length === 0 ? count : this.learnCjkRuns(count);
+  }
+
+  /**
+   * Reads the terms of `s` into `ids` from `count` on; returns the new count. NFKC leaves
+   * ASCII as it is, so only the stretches that hold something else are normalised, each on
+   * its own (`normalized` says `s` is one): from the ASCII character before the first
+   * non-ASCII one to the next ASCII separator. Cutting a text before an ASCII character never
+   * changes its NFKC form (no ASCII character composes with the one before it, and none is
+   * reordered), and the only compositions that start with an ASCII separator make symbols
+   * ("=" + U+0338 → "≠"), which separate as well: the stretches read exactly as the whole
+   * normalised text would, without normalising — and copying — a whole body for one "—".
+   */
+  private scan(s: string, count: number, normalized: boolean): number {
+    const n = s.length;
     let ids = this.ids;
-    let count = 0;
     let i = 0;
     while (i < n) {
       let code = s.charCodeAt(i);
@@ -164,30 +206,28 @@ export class Vocabulary {
           b = (b << 8) | (a >>> 24);
           a = (a << 8) | code;
         }
-        if (i < n && code >= 128 && !normalized) {
-          normalized = true;
-          const nfkc = s.normalize("NFKC");
-          if (nfkc !== s) {
-            s = nfkc;
-            n = s.length;
-            i = count = 0;
+        if (i < n && code >= 128) {
+          if (!normalized) {
+            const end = stretchEnd(s, i);
+            count = this.scan(s.slice(start, end).normalize("NFKC"), count, true);
+            ids = this.ids;
+            i = end;
             continue;
           }
-        }
-        if (i < n && code >= 128 && (classAt(s, i, code) & 3) === WORD) {
-          i = runEnd(s, i, WORD);
-          emission = this.runEmission(s.slice(start, i), WORD);
+          if ((classAt(s, i, code) & 3) === WORD) {
+            i = runEnd(s, i, WORD);
+            emission = this.runEmission(s.slice(start, i), WORD);
+          } else emission = this.lookup(s, start, i, a, b);
         } else emission = this.lookup(s, start, i, a, b);
       } else {
         if (!normalized) {
-          normalized = true;
-          const nfkc = s.normalize("NFKC");
-          if (nfkc !== s) {
-            s = nfkc;
-            n = s.length;
-            i = count = 0;
-            continue;
-          }
+          // What comes before is an ASCII separator (or nothing): the stretch starts there,
+          // so a combining mark composes with it as in the whole text.
+          const end = stretchEnd(s, i);
+          count = this.scan(s.slice(i > 0 ? i - 1 : 0, end).normalize("NFKC"), count, true);
+          ids = this.ids;
+          i = end;
+          continue;
         }
         const at = classAt(s, i, code);
         const cls = at & 3;
@@ -198,7 +238,12 @@ export class Vocabulary {
         emission = this.runEmission(s.slice(start, i), cls);
       }
       if (emission === NONE) continue;
-      if (emission >= 0) {
+      if (emission === PENDING) {
+        // The run's place, holding its number among the pending runs.
+        if (count === ids.length) ids = this.grownIds(count);
+        this.pendingAt.push(count);
+        ids[count++] = this.pendingNumber;
+      } else if (emission >= 0) {
         if (count === ids.length) ids = this.grownIds(count);
         ids[count++] = emission;
       } else {
@@ -225,16 +270,12 @@ export class Vocabulary {
   private lookup(s: string, start: number, end: number, a: number, b: number): number {
     const length = end - start;
     let hash: number;
-    if (length <= 8) hash = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b);
+    if (length <= 8) hash = mixed(Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b));
     else {
-      hash = FNV_OFFSET;
-      for (let j = start; j < end; j++) hash = Math.imul(hash ^ s.charCodeAt(j), FNV_PRIME);
+      hash = longWordHash(s, start, end);
       a = 0;
       b = length;
     }
-    hash ^= hash >>> 15;
-    hash = Math.imul(hash, 0x2c1b3c6d);
-    hash ^= hash >>> 13;
     const front = (hash & FRONT_MASK) * 3;
     const cache = this.front;
     if (a !== 0 && cache[front] === a && cache[front + 1] === b) return cache[front + 2] as number;
@@ -254,12 +295,66 @@ export class Vocabulary {
         }
       } else if (word < 0 && this.sameLong(~word, s, start, length)) return table[r + 1] as number;
     }
-    // A word not seen before: read it the way `analyze` does.
-    const emission = this.emissionOf(s.slice(start, end), WORD);
-    if (a === 0) a = ~this.storeLong(s, start, length);
+    return this.learn(s, start, end, hash, a, b);
+  }
+
+  /** A word not seen before: read the way `analyze` does, then remembered. */
+  private learn(s: string, start: number, end: number, hash: number, a: number, b: number): number {
+    const emission = this.wordEmission(s, start, end);
+    if (a === 0) a = ~this.storeLong(s, start, end - start);
     if (++this.wordCount * 2 > this.mask + 1) this.growTable();
     this.put(hash, emission, a, b);
     return emission;
+  }
+
+  /**
+   * The emission of the ASCII word s[start … end), as `pushWordTerms` reads it, without its
+   * general path: a lower-case word is its stem (or nothing, a stop word); a word with capitals
+   * and no camelCase parts ("Deploy", "API") reads as its lower-case form, and a camelCase word
+   * ("FinanceTool") as its own stem and then its parts, each read as the word it is — forms the
+   * table mostly knows already (a shelf writes a word several ways, and its parts are everyday
+   * words), so they are stemmed once.
+   */
+  private wordEmission(s: string, start: number, end: number): number {
+    let upper = false;
+    let digit = false;
+    for (let j = start; j < end; j++) {
+      const code = s.charCodeAt(j);
+      if (code <= 57) digit = true;
+      else if (code <= 90) upper = true;
+    }
+    const word = s.slice(start, end);
+    if ((upper || digit) && word.length > 3 && CAMEL.test(word)) return this.camelEmission(word);
+    if (upper) return this.emissionOfKnown(word.toLowerCase());
+    return isStopword(word) ? NONE : this.idOf(stem(word));
+  }
+
+  private camelEmission(word: string): number {
+    const lower = word.toLowerCase();
+    const ids: number[] = [];
+    if (!isStopword(lower)) ids.push(this.idOf(stem(lower)));
+    for (const part of word.match(CAMEL_PARTS) ?? []) {
+      const p = part.toLowerCase();
+      if (p === lower) continue;
+      // A part is one run of letters or of digits: one term, or none (a stop word).
+      const emission = this.emissionOfKnown(p);
+      if (emission >= 0) ids.push(emission);
+    }
+    if (ids.length === 0) return NONE;
+    if (ids.length === 1) return ids[0] as number;
+    return this.addSeveral(ids);
+  }
+
+  /** The emission of an ASCII word given as a string: through the table, like a word of a text. */
+  private emissionOfKnown(word: string): number {
+    const length = word.length;
+    let a = 0;
+    let b = 0;
+    for (let j = 0; j < length; j++) {
+      b = (b << 8) | (a >>> 24);
+      a = (a << 8) | word.charCodeAt(j);
+    }
+    return this.lookup(word, 0, length, a, b);
   }
 
   private sameLong(offset: number, s: string, start: number, length: number): boolean {
@@ -304,10 +399,72 @@ export class Vocabulary {
   private runEmission(run: string, cls: number): number {
     let emission = this.runs.get(run);
     if (emission === undefined) {
+      if (cls === CJK && run.length > 1) {
+        let number = this.pendingIndex.get(run);
+        if (number === undefined) {
+          number = this.pendingRuns.length;
+          this.pendingIndex.set(run, number);
+          this.pendingRuns.push(run);
+        }
+        this.pendingNumber = number;
+        return PENDING;
+      }
       emission = this.emissionOf(run, cls);
       this.runs.set(detached(run), emission);
     }
     return emission;
+  }
+
+  /**
+   * Segments the new CJK runs of the text just read in one call ({@link segmentCjkRuns}: a text
+   * that has one new run mostly has many), remembers them, and puts their terms in their places
+   * in `ids[0 … count)`; returns the new count.
+   */
+  private learnCjkRuns(count: number): number {
+    const runs = this.pendingRuns;
+    const segmented = segmentCjkRuns(runs);
+    const emissions = runs.map((run, k) => {
+      const terms: string[] = [];
+      pushCjkTerms(run, terms, [], segmented[k]);
+      const emission = this.emissionOfTerms(terms);
+      this.runs.set(detached(run), emission);
+      return emission;
+    });
+    const read = this.ids.slice(0, count);
+    const at = this.pendingAt;
+    this.clearPending();
+    let out = 0;
+    let next = 0;
+    for (let i = 0; i < count; i++) {
+      if (i === at[next]) {
+        next++;
+        out = this.append(out, emissions[read[i] as number] as number);
+      } else out = this.append(out, read[i] as number);
+    }
+    return out;
+  }
+
+  private clearPending(): void {
+    this.pendingRuns = [];
+    this.pendingAt = [];
+    this.pendingIndex.clear();
+  }
+
+  /** Puts the ids of `emission` at `ids[count …)`; returns the new count. */
+  private append(count: number, emission: number): number {
+    if (emission === NONE) return count;
+    if (emission >= 0) {
+      if (count === this.ids.length) this.grownIds(count);
+      this.ids[count] = emission;
+      return count + 1;
+    }
+    const k = -2 - emission;
+    const end = this.severalStart[k + 1] as number;
+    for (let j = this.severalStart[k] as number; j < end; j++) {
+      if (count === this.ids.length) this.grownIds(count);
+      this.ids[count++] = this.severalIds[j] as number;
+    }
+    return count;
   }
 
   /** What a word or CJK run stands for, read by tokenize.ts's own functions. */
@@ -316,12 +473,16 @@ export class Vocabulary {
     const words: string[] = [];
     if (cls === CJK) pushCjkTerms(run, terms, words);
     else pushWordTerms(run, terms, words);
-    if (terms.length === 0) return NONE;
-    if (terms.length === 1) return this.idOf(terms[0] as string);
-    return this.addSeveral(terms);
+    return this.emissionOfTerms(terms);
   }
 
-  private addSeveral(terms: string[]): number {
+  private emissionOfTerms(terms: readonly string[]): number {
+    if (terms.length === 0) return NONE;
+    if (terms.length === 1) return this.idOf(terms[0] as string);
+    return this.addSeveral(terms.map((term) => this.idOf(term)));
+  }
+
+  private addSeveral(ids: readonly number[]): number {
     const k = this.severalCount;
     if (k + 2 > this.severalStart.length) {
       const bigger = new Int32Array(this.severalStart.length * 2);
@@ -329,13 +490,13 @@ export class Vocabulary {
       this.severalStart = bigger;
     }
     const start = this.severalStart[k] as number;
-    const end = start + terms.length;
+    const end = start + ids.length;
     if (end > this.severalIds.length) {
       const bigger = new Int32Array(Math.max(this.severalIds.length * 2, end));
       bigger.set(this.severalIds);
       this.severalIds = bigger;
     }
-    for (let j = 0; j < terms.length; j++) this.severalIds[start + j] = this.idOf(terms[j] as string);
+    this.severalIds.set(ids, start);
     this.severalStart[k + 1] = end;
     this.severalCount = k + 1;
     return -2 - k;
@@ -349,6 +510,16 @@ export class Vocabulary {
  */
 function detached(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/** Where the stretch that holds the non-ASCII character at `i` ends: at the next ASCII separator. */
+function stretchEnd(s: string, i: number): number {
+  const n = s.length;
+  while (++i < n) {
+    const code = s.charCodeAt(i);
+    if (code < 128 && ASCII_CLASS[code] === SEPARATOR) return i;
+  }
+  return n;
 }
 
 /** End of the run of class `cls` that goes on at `i`. */
