@@ -39,20 +39,22 @@ describe("a prebuilt start's schema.json baseline", () => {
     });
   }
 
-  it("a schema.json the build did not see, in a skill not yet used, makes the next refresh read that skill again", async () => {
-    const { root, skills, options } = await project();
-    const file = await writeSkill(skills, "notes", skillText("notes", "Takes notes."));
-    await writeSkill(skills, "other", skillText("other", "Does other things."));
-    await buildPrebuiltShelf({ root, userDirs: [] });
-    await fs.writeFile(
-      path.join(path.dirname(file), "schema.json"),
-      `${JSON.stringify({ type: "object", properties: { topic: { type: "string" } } })}\n`,
-    );
-    const shelf = await createShelf({ ...options, refreshCheck: "stat" });
-    const change = await shelf.refresh();
-    expect(change.updated).toEqual(["notes"]);
-    expect(propertiesOf(shelf.get("notes"))).toEqual(["topic"]);
-    expect((await shelf.refresh()).changed).toBe(false);
-    await shelf.close();
-  });
+  for (const refreshCheck of ["stat", "watch"] as const) {
+    it(`a schema.json the build did not see, in a skill not yet used, makes the next refresh read that skill again (refreshCheck ${refreshCheck})`, async () => {
+      const { root, skills, options } = await project();
+      const file = await writeSkill(skills, "notes", skillText("notes", "Takes notes."));
+      await writeSkill(skills, "other", skillText("other", "Does other things."));
+      await buildPrebuiltShelf({ root, userDirs: [] });
+      await fs.writeFile(
+        path.join(path.dirname(file), "schema.json"),
+        `${JSON.stringify({ type: "object", properties: { topic: { type: "string" } } })}\n`,
+      );
+      const shelf = await createShelf({ ...options, refreshCheck });
+      const change = await shelf.refresh();
+      expect(change.updated).toEqual(["notes"]);
+      expect(propertiesOf(shelf.get("notes"))).toEqual(["topic"]);
+      expect((await shelf.refresh()).changed).toBe(false);
+      await shelf.close();
+    });
+  }
 });
