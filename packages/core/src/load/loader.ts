@@ -351,6 +351,10 @@ export class SkillLoader {
   private verifyPrebuilt(skill: Skill): Skill | undefined {
     const record = this.files.get(skill.file);
     if (!record || record.skill !== skill) return undefined;
+    // The folder's schema.json as it is now: the baseline for the parameters, which are read
+    // (and cached on the skill) only after this check. A start took the prebuilt's word that
+    // there was none, so one there now, used, then removed would look unchanged.
+    record.schemaSig = signatureOf(schemaFileOf(skill.file));
     const { sig, parsed } = this.parseNow(skill.file);
     const fresh = parsed?.skill ? this.skillOf(parsed.skill, record.source, skill.file) : undefined;
     const lazy = prebuiltBodyReaders.has(skill);

@@ -252,9 +252,12 @@ export function decodePrebuiltFile(bytes: Buffer): PrebuiltFileParts {
  * of the section). Throws a {@link PrebuiltFormatError}, or the file system's error.
  */
 export function readPrebuiltFile(file: string, maxBytes: number): PrebuiltFileParts {
-  const fd = fs.openSync(file, "r");
+  // Non-blocking: a FIFO put where the file goes would otherwise hold the start forever.
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
-    const size = fs.fstatSync(fd).size;
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) fail("(file)", "not a regular file");
+    const size = stat.size;
     if (size > maxBytes) throw new PrebuiltTooLargeError(size, maxBytes);
     const header = Buffer.alloc(HEADER_BYTES);
     if (

@@ -471,10 +471,10 @@ describe("prebuilt shelf", () => {
     const shelf = await createShelf({ ...options, refreshCheck: "stat" });
     expect(propertiesOf(shelf.get("deploy"))).toEqual(["target"]);
     expect(propertiesOf(shelf.get("notes"))).toEqual(["topic"]);
-    const change = await shelf.refresh();
-    expect([...change.updated].sort()).toEqual(["deploy", "notes"]);
-    expect(propertiesOf(shelf.get("deploy"))).toEqual(["target"]);
+    // Asked for by name, each was checked against its folder: the schema.json there then is
+    // the baseline (a skill not yet used is read again by the next refresh).
     expect((await shelf.refresh()).changed).toBe(false);
+    expect(propertiesOf(shelf.get("deploy"))).toEqual(["target"]);
     await fs.writeFile(typedSchema, schemaOf("region"));
     await shelf.refresh();
     expect(propertiesOf(shelf.get("deploy"))).toEqual(["region"]);
