@@ -127,6 +127,7 @@ async function lane(kills: number): Promise<void> {
   let acknowledged = 0;
   let staleLockBefore = false;
   let window = WINDOW.start;
+  let missesAtWidest = 0; // kills in a row at the widest window with no write returned
 
   let next = await spawnWriter("loop", folder.root, KEEP);
   for (let i = 0; i < kills; i++) {
@@ -140,6 +141,11 @@ async function lane(kills: number): Promise<void> {
     expect(signal).toBe("SIGKILL");
 
     const wrote = writer.lines.filter((l) => l.startsWith("wrote "));
+    missesAtWidest = wrote.length > 0 ? 0 : window >= WINDOW.max ? missesAtWidest + 1 : 0;
+    expect(
+      missesAtWidest,
+      `no write returned within ${WINDOW.max} ms, 3 kills in a row: the writer writes nothing`,
+    ).toBeLessThan(3);
     window = nextKillWindow(window, wrote.length);
     if (wrote.length === 0) total.killedBeforeAnyWriteReturned++;
     else if (staleLockBefore) total.staleLocksRecovered++;

@@ -97,6 +97,7 @@ async function lane(index: number, kills: number): Promise<void> {
   let runId = `lane${index}_run${run}`;
   let known: string[] = [];
   let window = WINDOW.start;
+  let missesAtWidest = 0; // kills in a row at the widest window with no step started
 
   let next = await spawnRunner(stateDir, folder.dir, effects);
   for (let i = 0; i < kills; i++) {
@@ -124,6 +125,11 @@ async function lane(index: number, kills: number): Promise<void> {
     expect(now.slice(0, known.length), "a checkpointed step is never lost").toEqual(known);
     if (known.length > 0 && now.length > known.length) total.resumedMidRun++;
     known = now;
+    missesAtWidest = started.length > 0 ? 0 : window >= WINDOW.max ? missesAtWidest + 1 : 0;
+    expect(
+      missesAtWidest,
+      `no step of ${runId} started within ${WINDOW.max} ms, 3 kills in a row: the runner runs no steps`,
+    ).toBeLessThan(3);
     window = nextKillWindow(window, started.length, checkpoint?.status === "done");
     if (checkpoint?.status === "done") {
       total.runsFinished++;
