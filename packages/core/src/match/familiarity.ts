@@ -53,7 +53,7 @@ export function referenceKnownShare(index: LexicalIndex, everyday: boolean): num
     const end = exampleStart[t + 1] as number;
     if (start === end) continue;
     const term = terms[t] as string;
-    const weight = everyday ? everydayInformativeness(term, term) : 1;
+    const weight = everyday ? everydayInformativeness(term) : 1;
     const knownElsewhere = (df[t] as number) >= 2 || end - start >= 2;
     for (let i = start; i < end; i++) {
       const e = exampleList[i] as number;
@@ -86,7 +86,7 @@ export function referenceFromSkills(index: LexicalIndex, everyday: boolean): num
     const end = postingStart[t + 1] as number;
     if (start === end) continue;
     const term = terms[t] as string;
-    const weight = everyday ? everydayInformativeness(term, term) : 1;
+    const weight = everyday ? everydayInformativeness(term) : 1;
     const knownElsewhere = (df[t] as number) >= 2;
     for (let i = start; i < end; i++) {
       const d = postingDocs[i] as number;

@@ -336,7 +336,7 @@ function score(
     seenTerms.add(term);
     const id = lexical.termIds.get(term);
     const word = analysis.words[i] as string;
-    const general = everyday(word, term, tuning);
+    const general = everyday(term, tuning);
     if (!knownTerm(lexical, id)) {
       exampleQueryWeight += lexical.exampleUnseenIdf;
       unknownWords += general;
