@@ -15,6 +15,10 @@
  * - exact substring: a skill is a candidate when one of its phrases (its name in words; for
  *   CLINC also its example utterances) occurs verbatim (lower-cased) in the message.
  *
+ * - skillshelf, baseline: with `SKILLSHELF_BASELINE_CORE=<another build's dist/index.js>`, that
+ *   build's `createMatcher()` at its defaults on the same skills and cases, in the same run
+ *   (`SKILLSHELF_BASELINE_NAME` names it in the tables, e.g. a commit).
+ *
  * Metrics: recall@1/@3/@5 over the positives (an expected skill among the first k
  * candidates), none-accuracy over the "nothing applies" cases (no candidate at all).
  *
@@ -59,6 +63,15 @@ interface WinkNlp {
 }
 
 export type Router = (message: string) => MatchResult;
+
+/** Another build of core to compare with in the same run (its matcher at its defaults), if asked for. */
+const baselineCore = process.env.SKILLSHELF_BASELINE_CORE
+  ? ((await import(process.env.SKILLSHELF_BASELINE_CORE)) as {
+      createMatcher: typeof createMatcher;
+      DEFAULT_TUNING: typeof DEFAULT_TUNING;
+    })
+  : undefined;
+const BASELINE = `baseline (${process.env.SKILLSHELF_BASELINE_NAME ?? "SKILLSHELF_BASELINE_CORE"})`;
 
 /** The stage-1 scorer before the everyday-word prior and familiarity: shelf-only informativeness. */
 export const BEFORE: MatcherOptions = { everydayWords: false, familiarity: false, minScore: 0.2 };
@@ -127,8 +140,12 @@ export function routers(set: RoutingSet, tuning: MatcherOptions = {}, bm25Thresh
   const ours = createMatcher(tuning);
   const ranking = createMatcher({ ...tuning, minScore: 0 });
   const previous = createMatcher({ ...tuning, ...BEFORE });
+  const baseline = baselineCore?.createMatcher(tuning);
   return [
     ["skillshelf", (m) => ours.match(set.skills, m)],
+    ...(baseline
+      ? [[`skillshelf, ${BASELINE}`, (m: string) => baseline.match(set.skills, m)] as [string, Router]]
+      : []),
     ["skillshelf, ranking only", (m) => ranking.match(set.skills, m)],
     ["skillshelf, before (no everyday prior, no familiarity)", (m) => previous.match(set.skills, m)],
     ["BM25 (wink), description", winkRouter(set.skills, (s) => s.description)],
@@ -209,7 +226,8 @@ export async function runRouting(
 
 /**
  * The none-threshold's trade-off, recall@3 / none-accuracy at several thresholds, for the
- * scorer, the scorer before (no everyday prior, no familiarity) and BM25 over all fields, in one table.
+ * scorer, a baseline build if given, the scorer before (no everyday prior, no familiarity) and
+ * BM25 over all fields, in one table.
  */
 export function thresholdSweep(split: "dev" | "test", scores: readonly number[]): string {
   const sets = [metatool(), clinc(), dotnet(), metatoolWithForeignNegatives()]
@@ -230,6 +248,18 @@ export function thresholdSweep(split: "dev" | "test", scores: readonly number[])
       },
     ]);
   }
+  if (baselineCore)
+    for (const minScore of scores) {
+      const label = `${minScore}${minScore === baselineCore.DEFAULT_TUNING.minScore ? " (its default)" : ""}`;
+      rows.push([
+        BASELINE,
+        label,
+        (set) => {
+          const matcher = baselineCore.createMatcher({ minScore });
+          return (m) => matcher.match(set.skills, m);
+        },
+      ]);
+    }
   for (const minScore of scores) {
     const label = `${minScore}${minScore === BEFORE.minScore ? " (its default)" : ""}`;
     rows.push([
@@ -262,5 +292,5 @@ export async function run(): Promise<void> {
   );
   console.log(await runRouting({ split: dev ? "dev" : "test" }));
   console.log(`\nThe none-threshold's trade-off (${dev ? "dev" : "test"} split):\n`);
-  console.log(thresholdSweep(dev ? "dev" : "test", [0, 0.1, 0.15, 0.18, 0.2, 0.25, 0.3, 0.35, 0.4]));
+  console.log(thresholdSweep(dev ? "dev" : "test", [0, 0.1, 0.15, 0.18, 0.19, 0.2, 0.25, 0.3, 0.35, 0.4]));
 }

@@ -243,8 +243,9 @@ export interface Rejected {
   /**
    * `generic-words`: only words common across the shelf's skills matched ("write", "help",
    * "写"); `unfamiliar-request`: its evidence was enough, but much of the request is in words
-   * the shelf does not use, far more than in the shelf's own examples; `below-threshold`: the
-   * evidence was under `minScore`.
+   * the shelf does not use, far more than in the shelf's own examples, so stage 1 offered
+   * nothing (its score is the one left after that discount); `below-threshold`: the evidence
+   * was under `minScore`.
    */
   reason: "generic-words" | "unfamiliar-request" | "below-threshold";
   /** The message words it matched. */

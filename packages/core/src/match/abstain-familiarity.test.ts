@@ -78,6 +78,17 @@ describe("familiarity: a request judged against the shelf's own examples", () =>
     expect(matcher.match(shelf, "my car needs a service soon").candidates[0]?.name).toBe("car-service");
   });
 
+  it("judges the request, not the skills: a request it lets through keeps every candidate and score", () => {
+    // Half of it in words the shelf never uses, but the hotel is plainly asked for: the request
+    // is for the shelf, and the garage it also mentions is a candidate on its own evidence,
+    // scored as without familiarity (which would otherwise discount every skill alike).
+    const message =
+      "cheap hotel with a garage near the geysir volcano in iceland for snowmobile photographers";
+    const judged = createMatcher().match(shelf, message);
+    expect(judged.candidates.map((c) => c.name)).toEqual(["hotel", "car-service"]);
+    expect(judged).toEqual(createMatcher({ familiarity: false }).match(shelf, message));
+  });
+
   it("learns its reference from the examples, and has none without them", () => {
     const index = new SkillIndexCache(DEFAULT_TUNING);
     const reference = referenceKnownShare(index.build(shelf).lexical, true);

@@ -47,9 +47,9 @@ export function informativeness(index: LexicalIndex, id: number): number {
   return Math.min(1, (index.idf[id] as number) / index.uniqueIdf);
 }
 
-/** A message word's everyday informativeness (1 when `everydayWords` is off). */
-export function everyday(word: string, term: string, tuning: CoverageTuning): number {
-  return tuning.everydayWords ? everydayInformativeness(word, term) : 1;
+/** A message term's everyday informativeness (1 when `everydayWords` is off). */
+export function everyday(term: string, tuning: CoverageTuning): number {
+  return tuning.everydayWords ? everydayInformativeness(term) : 1;
 }
 
 /**

@@ -12,44 +12,46 @@
  * English from the Google web corpus, Chinese from film subtitles). A word's informativeness
  * is log(rank) / log(10,000): 0 for the most common word, 1 for a word past the list (as rare
  * as the lists can tell). Only the two files used are read, on the first word of their
- * script, never at import. A word is looked up as written, then as its stem ("onions" →
- * "onion"). Japanese and other scripts have no list here: their words count as rare, which
- * is what the matcher assumed for every word before.
+ * script, never at import. Japanese and other scripts have no list here: their words count as
+ * rare, which is what the matcher assumed for every word before.
+ *
+ * Words are looked up by their index term, the form the shelf knows them by: the lists are
+ * read into term → the rank of the most common word with that term ("happy", "happiness" →
+ * "happi"). A request and the shelf's own texts (familiarity.ts reads the index, which holds
+ * terms only) are then weighed by one measure: looked up as written, a request's "happy"
+ * would count as common and the shelf's "happi" as unlisted, and the reference a request is
+ * compared with would be set on another scale than the request.
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { CJK_CHAR } from "./normalize.js";
+import { stem } from "./tokenize.js";
 
 const LIST_LENGTH = 10_000;
 const LOG_LENGTH = Math.log(LIST_LENGTH);
 
-let english: Map<string, number> | undefined;
-let chinese: Map<string, number> | undefined;
+let english: TermRanks | undefined;
+let chinese: TermRanks | undefined;
 
 /**
- * word → rank (1 = most common) of one list. A list that cannot be read (a bundle that left
- * the package out) is empty: every word then counts as rare, the matcher's behaviour without
- * this prior, rather than a failed match.
+ * One list's words, most common first (rank = position + 1). A list that cannot be read (a
+ * bundle that left the package out) is empty: every word then counts as rare, the matcher's
+ * behaviour without this prior, rather than a failed match.
  */
 export function readEverydayList(
   language: "english" | "chinese",
   packageRoot: () => string = listPackageRoot,
-): Map<string, number> {
-  const ranks = new Map<string, number>();
+): string[] {
   try {
     const root = packageRoot();
     const text = fs.readFileSync(path.join(root, "build", "resources", `${language}.txt`), "utf8");
     // One lower-case word a line, most common first (the pinned version's files).
-    let rank = 0;
-    for (const word of text.split("\n")) {
-      if (word === "" || ++rank > LIST_LENGTH) continue;
-      if (!ranks.has(word)) ranks.set(word, rank);
-    }
+    const words = text.split("\n").filter((word) => word !== "");
+    return words.length > LIST_LENGTH ? words.slice(0, LIST_LENGTH) : words;
   } catch {
-    ranks.clear();
+    return [];
   }
-  return ranks;
 }
 
 function listPackageRoot(): string {
@@ -58,19 +60,101 @@ function listPackageRoot(): string {
 }
 
 /**
- * Everyday informativeness of a message word (lower-case, as written) whose index term is
- * `term` (its stem, or the CJK word itself): 0 = the most common word, 1 = rare or unlisted.
+ * A word's group: its first three characters as a number (a–z, 0–9; a shorter word is a group
+ * of its own), or -1 for a word with any other character — one that reads as several index
+ * terms ("don't", "e-mail") or as none in this list.
  */
-export function everydayInformativeness(word: string, term: string): number {
-  let ranks: Map<string, number>;
-  // Below U+2E80 nothing is CJK: most words skip the regex.
-  if (word.charCodeAt(0) >= 0x2e80 && CJK_CHAR.test(word)) {
-    chinese ??= readEverydayList("chinese");
+function groupOf(word: string): number {
+  let key = 0;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    const digit = code >= 97 && code <= 122 ? code - 96 : code >= 48 && code <= 57 ? code - 21 : -1;
+    if (digit < 0) return -1;
+    if (i < 3) key = key * 37 + digit;
+  }
+  // Two words of different lengths below three letters are different groups.
+  for (let i = word.length; i < 3; i++) key *= 37;
+  return key;
+}
+
+const GROUPS = 37 ** 3;
+const STEMMED = -2;
+
+/**
+ * A word list read as term → rank: the rank of the most common word with that term. English
+ * words are stemmed as the index stems them, a Chinese word is its own term.
+ *
+ * Stemming the whole list costs ≈ 10–20 ms, on the first match of a process, where a small
+ * shelf's whole first match costs ≈ 5. So words are grouped by their first three letters
+ * (which a stem keeps), and a group is stemmed the first time a term of that group is looked
+ * up: a shelf of 20 skills stems a few hundred words, one of 10,000 at most the list. A word
+ * whose stem is in another group ("dying" → "die") is left out, so that what a term weighs
+ * never depends on which terms were looked up before it.
+ */
+export class TermRanks {
+  private readonly ranks = new Map<string, number>();
+  /** The list, most common first: a word's rank is its position + 1. */
+  private readonly words: readonly string[] = [];
+  /** Per group, its least common word (-1: none, STEMMED: read into `ranks`); `next` chains the rest. */
+  private readonly first: Int32Array | undefined;
+  private readonly next: Int32Array | undefined;
+
+  constructor(words: readonly string[], language: "english" | "chinese") {
+    if (language === "chinese") {
+      for (let i = 0; i < words.length; i++)
+        if (!this.ranks.has(words[i] as string)) this.ranks.set(words[i] as string, i + 1);
+      return;
+    }
+    const first = new Int32Array(GROUPS).fill(-1);
+    const next = new Int32Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i] as string;
+      const group = groupOf(word);
+      if (group < 0) continue;
+      next[i] = first[group] as number;
+      first[group] = i;
+    }
+    this.words = words;
+    this.first = first;
+    this.next = next;
+  }
+
+  /** The rank of the most common list word whose term is `term`, if any. */
+  rank(term: string): number | undefined {
+    const { first, next } = this;
+    if (first && next) {
+      const group = groupOf(term);
+      if (group < 0) return undefined;
+      let i = first[group] as number;
+      if (i !== STEMMED) {
+        first[group] = STEMMED;
+        for (; i >= 0; i = next[i] as number) {
+          const stemmed = stem(this.words[i] as string);
+          if (groupOf(stemmed) !== group) continue;
+          const rank = i + 1;
+          const seen = this.ranks.get(stemmed);
+          if (seen === undefined || rank < seen) this.ranks.set(stemmed, rank);
+        }
+      }
+    }
+    return this.ranks.get(term);
+  }
+}
+
+/**
+ * Everyday informativeness of an index term (a stem, a camelCase part, or a CJK word):
+ * 0 = the term of the most common word, 1 = rare or unlisted.
+ */
+export function everydayInformativeness(term: string): number {
+  let ranks: TermRanks;
+  // Below U+2E80 nothing is CJK: most terms skip the regex.
+  if (term.charCodeAt(0) >= 0x2e80 && CJK_CHAR.test(term)) {
+    chinese ??= new TermRanks(readEverydayList("chinese"), "chinese");
     ranks = chinese;
   } else {
-    english ??= readEverydayList("english");
+    english ??= new TermRanks(readEverydayList("english"), "english");
     ranks = english;
   }
-  const rank = ranks.get(word) ?? ranks.get(term);
+  const rank = ranks.rank(term);
   return rank === undefined ? 1 : Math.min(1, Math.log(rank) / LOG_LENGTH);
 }

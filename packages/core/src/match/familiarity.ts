@@ -23,9 +23,12 @@
  * vote: a skill file with hundreds of examples that confirm one another would otherwise set
  * the reference alone, and make every other skill's requests read as unfamiliar): a request
  * as familiar as they are keeps its evidence; one less familiar keeps it in proportion
- * (familiarity = share ÷ reference, at most 1). It never adds evidence, so it can only turn a
- * candidate into a near-miss, never the reverse. Learned from the shelf alone, for 20 skills
- * or 10,000, in any script the tokenizer reads.
+ * (familiarity = share ÷ reference, at most 1). Familiarity is the request's, not a skill's:
+ * it decides whether stage 1 offers anything (the request is for the shelf when one candidate
+ * still reaches the threshold with its evidence discounted so), not how the candidates rank,
+ * and it never adds evidence, so it can turn a request into one with no candidate, never make
+ * a skill a candidate its evidence does not. Learned from the shelf alone, for 20 skills or
+ * 10,000, in any script the tokenizer reads.
  *
  * Held out from the index as it is: a word of the example counts as known when another skill
  * uses it or another example holds it, a word of a skill when another skill uses it. A word
@@ -53,7 +56,7 @@ export function referenceKnownShare(index: LexicalIndex, everyday: boolean): num
     const end = exampleStart[t + 1] as number;
     if (start === end) continue;
     const term = terms[t] as string;
-    const weight = everyday ? everydayInformativeness(term, term) : 1;
+    const weight = everyday ? everydayInformativeness(term) : 1;
     const knownElsewhere = (df[t] as number) >= 2 || end - start >= 2;
     for (let i = start; i < end; i++) {
       const e = exampleList[i] as number;
@@ -86,7 +89,7 @@ export function referenceFromSkills(index: LexicalIndex, everyday: boolean): num
     const end = postingStart[t + 1] as number;
     if (start === end) continue;
     const term = terms[t] as string;
-    const weight = everyday ? everydayInformativeness(term, term) : 1;
+    const weight = everyday ? everydayInformativeness(term) : 1;
     const knownElsewhere = (df[t] as number) >= 2;
     for (let i = start; i < end; i++) {
       const d = postingDocs[i] as number;

@@ -12,9 +12,10 @@
  *   how much of the message's informative part those words cover (coverage.ts), squashed to
  *   0‥1. Words common across the shelf's own skills or in everyday language are generic: a
  *   skill that only generic words point at is never a lexical candidate ("only generic words
- *   matched"). A skill keeps its evidence only in proportion to how familiar the request is
- *   to the shelf, measured against the shelf's own examples, or for a skill without examples
- *   against its skills' texts (familiarity.ts).
+ *   matched"). How familiar the request is to the shelf, measured against the shelf's own
+ *   examples, or for a skill without examples against its skills' texts (familiarity.ts),
+ *   decides whether stage 1 offers anything: only if one candidate still reaches `minScore`
+ *   with its evidence discounted by it. It is the request's, so it does not rank the skills.
  * - `semantic`: cosine similarity from the host's `embed` function. `match()` is synchronous
  *   and never waits on a model: `matchAsync()` embeds the message (and each skill once, cached
  *   per Skill object; `prepare()` does it ahead of time), or a host passes the message's
@@ -74,7 +75,7 @@ export interface MatchTuning extends IndexTuning, CoverageTuning {
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
   ...DEFAULT_COVERAGE_TUNING,
-  minScore: 0.18,
+  minScore: 0.19,
   margin: 0.01,
   triggerFloor: 0.7,
   nameFloor: 0.6,
@@ -153,6 +154,8 @@ interface Prepared {
   passIndex: Int32Array;
   passScore: Float64Array;
   passLex: Float64Array;
+  /** Each passing skill's score with its evidence discounted by the request's familiarity. */
+  passFamiliar: Float64Array;
 }
 
 const TIE = 1e-9;
@@ -295,6 +298,7 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     passIndex: new Int32Array(skills.length),
     passScore: new Float64Array(skills.length),
     passLex: new Float64Array(skills.length),
+    passFamiliar: new Float64Array(skills.length),
   };
 }
 
@@ -336,7 +340,7 @@ function score(
     seenTerms.add(term);
     const id = lexical.termIds.get(term);
     const word = analysis.words[i] as string;
-    const general = everyday(word, term, tuning);
+    const general = everyday(term, tuning);
     if (!knownTerm(lexical, id)) {
       exampleQueryWeight += lexical.exampleUnseenIdf;
       unknownWords += general;
@@ -415,7 +419,7 @@ function score(
 
   // Score every skill some signal touched; keep those over the threshold (or triggered).
   // Typed arrays, no per-skill objects: at 10,000 skills thousands of skills are touched.
-  const { inPool, passIndex, passScore, passLex } = p;
+  const { inPool, passIndex, passScore, passLex, passFamiliar } = p;
   const pool = touched;
   const lexicalCount = touched.length;
   for (const d of touched) inPool[d] = 1;
@@ -444,6 +448,7 @@ function score(
       familiarToSkills = familiarity(share, p.skillReference);
     }
   }
+  const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
   const nearMisses = call.nearMisses ?? 0;
   const misses: Miss[] = [];
   let passing = 0;
@@ -456,57 +461,56 @@ function score(
     // Evidence: how much distinctive text the message shares with the skill, in units of one
     // fully saturated match of a word only one skill uses (the same scale for a shelf of 9
     // skills and of 10,000), discounted by the share of the message's informative part it
-    // leaves unexplained (coverage.ts), and by how unfamiliar the request is to the shelf
-    // (familiarity.ts), squashed to 0‥1.
+    // leaves unexplained (coverage.ts), squashed to 0‥1.
     const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
-    const familiar = p.exampled[s] === 1 ? familiarToExamples : familiarToSkills;
-    const judged = familiar < 1;
-    const lex = lexicalScore(
-      judged ? evidence * familiar : evidence,
-      lexCover[s] as number,
-      queryMass,
-      tuning,
-    );
+    const lex = lexicalScore(evidence, lexCover[s] as number, queryMass, tuning);
     // Only words common across the shelf's skills or in everyday language matched: overlap, not evidence.
     const generic = lex > 0 && (lexTop[s] as number) < tuning.genericWord;
-    let base = generic ? 0 : lex;
-    if (semantic)
-      base = (1 - tuning.semanticWeight) * base + tuning.semanticWeight * Math.max(0, semantic[s] as number);
-    let total = base;
     const trigger = triggerHits.size > 0 && triggerHits.has(s);
-    if (trigger) total = Math.max(total, tuning.triggerFloor + (1 - tuning.triggerFloor) * base);
-    // Naming the skill, or nearly repeating one of its examples, is as telling as a trigger.
-    if (nameHits.size > 0 || bestExample.size > 0) {
-      const example = bestExample.get(s);
-      if (nameHits.has(s) || (example && example.score >= tuning.exampleMatch))
-        total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
-    }
+    const total = totalScore(s, generic ? 0 : lex, trigger, found, semantic, tuning);
     if (trigger || total >= tuning.minScore) {
+      // Familiarity is the request's, not the skill's (familiarity.ts): it does not rank the
+      // skills, it decides whether the request is for the shelf at all — the request is when
+      // one candidate still reaches the threshold with its evidence discounted by it.
+      const familiar = p.exampled[s] === 1 ? familiarToExamples : familiarToSkills;
+      const judged =
+        familiar < 1 && !trigger
+          ? totalScore(
+              s,
+              generic ? 0 : lexicalScore(evidence * familiar, lexCover[s] as number, queryMass, tuning),
+              trigger,
+              found,
+              semantic,
+              tuning,
+            )
+          : total;
       passIndex[passing] = s;
-      passScore[passing] = Math.round(total * 10_000) / 10_000;
+      passScore[passing] = round(total);
       passLex[passing] = lex;
+      passFamiliar[passing] = round(judged);
       passing++;
     } else if (nearMisses > 0) {
-      // Unfamiliar: it would have been a candidate on its evidence alone.
-      const unfamiliar =
-        !generic &&
-        judged &&
-        lexicalScore(evidence, lexCover[s] as number, queryMass, tuning) >= tuning.minScore;
       keepBest(misses, nearMisses, {
         index: s,
         score: round(generic ? lex : total),
         lex,
+        familiar: 0,
         generic,
-        unfamiliar,
+        unfamiliar: false,
       });
     }
   }
   pool.length = lexicalCount;
 
-  const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
   try {
-    const result = finish(p, passing, found, call.usage, tuning.margin, limit, semantic);
-    if (nearMisses > 0) result.rejected = misses.map((miss) => rejection(p, miss, found));
+    const { result, unfamiliar } = finish(p, passing, found, call.usage, tuning, limit, semantic);
+    if (nearMisses > 0) {
+      // The request was not for the shelf: what would have been its candidates are near-misses,
+      // with the score its unfamiliarity left them.
+      for (const s of unfamiliar)
+        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: true });
+      result.rejected = misses.map((miss) => rejection(p, miss, found));
+    }
     return result;
   } finally {
     // The accumulators are shared by every message: leave them clean even if a host's
@@ -524,6 +528,35 @@ interface Scored {
   index: number;
   score: number;
   lex: number;
+  /** The score with the request's familiarity applied (familiarity.ts). */
+  familiar: number;
+}
+
+/**
+ * A skill's score from its lexical score: the semantic signal blended in, and the floors of a
+ * trigger hit, of its name in the message and of a near-copy of one of its examples.
+ */
+function totalScore(
+  s: number,
+  lex: number,
+  trigger: boolean,
+  found: Found,
+  semantic: Float64Array | undefined,
+  tuning: MatchTuning,
+): number {
+  let base = lex;
+  if (semantic)
+    base = (1 - tuning.semanticWeight) * base + tuning.semanticWeight * Math.max(0, semantic[s] as number);
+  let total = base;
+  if (trigger) total = Math.max(total, tuning.triggerFloor + (1 - tuning.triggerFloor) * base);
+  // Naming the skill, or nearly repeating one of its examples, is as telling as a trigger.
+  const { nameHits, bestExample } = found;
+  if (nameHits.size > 0 || bestExample.size > 0) {
+    const example = bestExample.get(s);
+    if (nameHits.has(s) || (example && example.score >= tuning.exampleMatch))
+      total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
+  }
+  return total;
 }
 
 /** A skill some signal touched that is not a candidate. */
@@ -584,11 +617,12 @@ function finish(
   passing: number,
   found: Found,
   usage: UsageStore | undefined,
-  margin: number,
+  tuning: MatchTuning,
   limit: number,
   semantic: Float64Array | undefined,
-): MatchResult {
+): { result: MatchResult; unfamiliar: Scored[] } {
   const { skills } = p;
+  const { margin } = tuning;
   const recencyOf = new Map<number, number>();
   const usageRecency = (s: Scored) => {
     let r = recencyOf.get(s.index);
@@ -647,6 +681,11 @@ function finish(
     }
   }
 
+  // The request is for the shelf only if one candidate keeps the threshold with its
+  // familiarity applied; otherwise stage 1 abstains, and the candidates it had are unfamiliar.
+  if (!kept.some((s) => s.familiar >= tuning.minScore - TIE))
+    return { result: { candidates: [], vetoed, ambiguous: false }, unfamiliar: kept };
+
   // Near-tie at the top: a higher priority settles it; equal priorities are ambiguous.
   let ambiguous = false;
   const top = kept[0];
@@ -670,16 +709,17 @@ function finish(
     score: s.score,
     reasons: explain(p, s, found, semantic, usage, usageBrokeTie.has(s.index)),
   }));
-  return { candidates, vetoed, ambiguous };
+  return { result: { candidates, vetoed, ambiguous }, unfamiliar: [] };
 }
 
 /** The `size` highest scores (unordered; ties with the last one included), without sorting everything. */
 function shortlist(p: Prepared, passing: number, size: number): Scored[] {
-  const { passIndex, passScore, passLex } = p;
+  const { passIndex, passScore, passLex, passFamiliar } = p;
   const at = (i: number): Scored => ({
     index: passIndex[i] as number,
     score: passScore[i] as number,
     lex: passLex[i] as number,
+    familiar: passFamiliar[i] as number,
   });
   if (passing <= size) return Array.from({ length: passing }, (_, i) => at(i));
   // The cut: the size-th best score, from a min-heap of the best `size` seen so far.
