@@ -40,17 +40,36 @@ function agentVariant(framework: string, name: string, harness: Harness): Varian
   return { framework, name, turn: (message) => harness.turn(conversationFor(message), [{ text: "Done." }]) };
 }
 
-/** Core's work for a new request on its own: what every adapter asks of the shelf first. */
+/** Core's work for a new request: what every adapter asks of the shelf first. */
+async function newRequest(shelf: Shelf, message: string): Promise<void> {
+  await shelf.refresh();
+  const history = conversationFor(message)
+    .filter((m) => m.role === "user")
+    .map((m) => ({ kind: "user" as const, text: m.text }));
+  (await shelf.openSession({ history, tools: HOST_TOOL_NAMES })).plan();
+}
+
+/** Core's work for a new request on its own. */
 function coreVariant(shelf: Shelf): Variant {
   return {
     framework: "core",
     name: "`refresh()` + `openSession()` + `plan()` of a new request",
+    turn: (message) => newRequest(shelf, message),
+  };
+}
+
+/**
+ * The same core work right before a bare Mastra turn, no processor: what core's part costs
+ * between the framework's turns (its data no longer in the caches), against the row above.
+ */
+function coreBeforeMastraVariant(shelf: Shelf): Variant {
+  const bare = mastraWith([]);
+  return {
+    framework: "Mastra",
+    name: "bare `Agent`, core's new-request work before each turn (no processor)",
     async turn(message) {
-      await shelf.refresh();
-      const history = conversationFor(message)
-        .filter((m) => m.role === "user")
-        .map((m) => ({ kind: "user" as const, text: m.text }));
-      (await shelf.openSession({ history, tools: HOST_TOOL_NAMES })).plan();
+      await newRequest(shelf, message);
+      await bare.turn(conversationFor(message), [{ text: "Done." }]);
     },
   };
 }
@@ -156,6 +175,7 @@ export async function run(): Promise<void> {
       mastraWith([{ id: "x", processInputStep: async () => undefined }]),
     ),
     ...mastraReturnVariants(),
+    coreBeforeMastraVariant(await own()),
   ];
 
   const load = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
