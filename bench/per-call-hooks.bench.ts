@@ -12,6 +12,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { ProcessInputStepArgs, ProcessInputStepResult } from "@mastra/core/processors";
+import { createTool } from "@mastra/core/tools";
 import { createShelf, type Shelf } from "@skillshelf/core";
 import { skillsMiddleware } from "@skillshelf/langchain";
 import { createMiddleware } from "langchain";
@@ -38,19 +40,94 @@ function agentVariant(framework: string, name: string, harness: Harness): Varian
   return { framework, name, turn: (message) => harness.turn(conversationFor(message), [{ text: "Done." }]) };
 }
 
-/** Core's work for a new request on its own: what every adapter asks of the shelf first. */
+/** Core's work for a new request: what every adapter asks of the shelf first. */
+async function newRequest(shelf: Shelf, message: string): Promise<void> {
+  await shelf.refresh();
+  const history = conversationFor(message)
+    .filter((m) => m.role === "user")
+    .map((m) => ({ kind: "user" as const, text: m.text }));
+  (await shelf.openSession({ history, tools: HOST_TOOL_NAMES })).plan();
+}
+
+/** Core's work for a new request on its own. */
 function coreVariant(shelf: Shelf): Variant {
   return {
     framework: "core",
     name: "`refresh()` + `openSession()` + `plan()` of a new request",
+    turn: (message) => newRequest(shelf, message),
+  };
+}
+
+/**
+ * The same core work right before a bare Mastra turn, no processor: what core's part costs
+ * between the framework's turns (its data no longer in the caches), against the row above.
+ */
+function coreBeforeMastraVariant(shelf: Shelf): Variant {
+  const bare = mastraWith([]);
+  return {
+    framework: "Mastra",
+    name: "bare `Agent`, core's new-request work before each turn (no processor)",
     async turn(message) {
-      await shelf.refresh();
-      const history = conversationFor(message)
-        .filter((m) => m.role === "user")
-        .map((m) => ({ kind: "user" as const, text: m.text }));
-      (await shelf.openSession({ history, tools: HOST_TOOL_NAMES })).plan();
+      await newRequest(shelf, message);
+      await bare.turn(conversationFor(message), [{ text: "Done." }]);
     },
   };
+}
+
+/**
+ * What Mastra does with each thing skillshelf's processor returns from `processInputStep`, the
+ * processor itself doing no work: the step's tools with four tools more (as Mastra tools, which
+ * Mastra converts again on every step, or as plain tool objects, which it does not), a tagged
+ * system message of a catalog's size, and the model behind a Proxy (as core's `respondingModel`).
+ */
+function mastraReturnVariants(): Variant[] {
+  const schema = {
+    type: "object",
+    properties: { name: { type: "string", enum: Array.from({ length: 100 }, (_, i) => `skill-${i}`) } },
+  };
+  const standard = {
+    "~standard": {
+      version: 1,
+      vendor: "bench",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+  const execute = async () => "ok";
+  const names = ["skill_a", "skill_b", "skill_c", "activate_skill"];
+  const mastraTools = names.map((id) => [
+    id,
+    // biome-ignore lint/suspicious/noExplicitAny: a Standard Schema over a plain JSON Schema, as the adapter's.
+    createTool({ id, description: `The ${id} tool.`, inputSchema: standard as any, execute }),
+  ]);
+  const plainTools = names.map((id) => [
+    id,
+    { type: "function", id, description: `The ${id} tool.`, inputSchema: standard, execute },
+  ]);
+  // Methods run on the real object (the model class has private fields), as in `respondingModel`.
+  const bound: ProxyHandler<object> = {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  };
+  const catalog = "- a-skill: what it does and when to use it.\n".repeat(400);
+  const returning = (name: string, step: (args: ProcessInputStepArgs) => ProcessInputStepResult) =>
+    agentVariant("Mastra", name, mastraWith([{ id: "x", processInputStep: async (args) => step(args) }]));
+  return [
+    returning("+ returning the step's tools and four Mastra tools (`createTool`) more", (args) => ({
+      tools: { ...args.tools, ...Object.fromEntries(mastraTools) },
+    })),
+    returning("+ returning the step's tools and the same four as plain tool objects", (args) => ({
+      tools: { ...args.tools, ...Object.fromEntries(plainTools) },
+    })),
+    returning("+ a tagged system message of 18 KB (`clearSystemMessages` + `addSystem`)", (args) => {
+      args.messageList.clearSystemMessages("x");
+      args.messageList.addSystem(catalog, "x");
+      return {};
+    }),
+    returning("+ returning the model behind a Proxy", (args) => ({ model: new Proxy(args.model, bound) })),
+  ];
 }
 
 export async function run(): Promise<void> {
@@ -97,6 +174,8 @@ export async function run(): Promise<void> {
       "+ an input processor whose `processInputStep` does nothing",
       mastraWith([{ id: "x", processInputStep: async () => undefined }]),
     ),
+    ...mastraReturnVariants(),
+    coreBeforeMastraVariant(await own()),
   ];
 
   const load = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");

@@ -24,6 +24,7 @@ import {
   type Session,
   type SessionState,
   type Shelf,
+  type ToolSpec,
   type TurnPlan,
 } from "@skillshelf/core";
 import { reportedFiles, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
@@ -92,15 +93,37 @@ interface Run {
   session: Session;
   /** The agent's own tools as the run started, unwrapped: every step guards these. */
   hostTools: Record<string, unknown>;
+  /** The host tools run through core's guard: the same session and tools on every step of the run. */
+  guarded: Record<string, unknown>;
   /** The caller's per-call `activeTools`, when it passed some: skillshelf only narrows them. */
   callerActive: Set<string> | undefined;
   /** Write the live state back where the caller carries it (no-op otherwise). */
   save: () => void;
   /** The agent's model as the run started: a forked skill's sub-agent runs on it (or its skill's). */
   model: MastraModelConfig;
+  /** Runs a `context: fork` skill's sub-agent on the run's tools and model. */
+  fork: (fork: Fork, abortSignal?: AbortSignal) => Promise<string>;
+  /**
+   * The run's skill tools by core's spec: core hands out the same spec object while the tool
+   * stays the same, so a later step of the run reuses the tool instead of building it again.
+   * Per run, never shared: each tool answers through this run's session.
+   */
+  skillTools: Map<ToolSpec, unknown>;
+  /** The last step's model, the model it wrapped and the tools it hid: reused while they hold. */
+  responding?: { from: unknown; hide: string; model: unknown };
 }
 
 const RUN = Symbol("skillshelf.run");
+
+/** The step's model wrapped so the run's session sees each response first; the last step's wrapper while nothing changed. */
+function respondingFor<M extends object>(run: Run, model: M, hide: readonly string[]): M {
+  const key = hide.join("\u0000");
+  const last = run.responding;
+  if (last && last.from === model && last.hide === key) return last.model as M;
+  const wrapped = respondingModel(model, run.session, { hide });
+  run.responding = { from: model, hide: key, model: wrapped };
+  return wrapped;
+}
 
 export function createSkillsProcessor(
   shelf: Shelf,
@@ -137,12 +160,21 @@ export function createSkillsProcessor(
       tools: Object.keys(hostTools),
     });
     const save = carried !== undefined ? () => context?.set(stateKey, session.toJSON()) : () => undefined;
+    const model = args.model as MastraModelConfig;
     return {
       session,
       hostTools,
+      guarded: guardTools(hostTools, session, save),
       callerActive: args.activeTools ? new Set(args.activeTools) : undefined,
       save,
-      model: args.model as MastraModelConfig,
+      model,
+      fork: async (f: Fork, abortSignal?: AbortSignal) =>
+        runForkAgent(f, {
+          tools: hostTools,
+          model: modelFor(f.model, session, f.skill) ?? model,
+          ...(abortSignal && { abortSignal }),
+        }),
+      skillTools: new Map(),
     };
   }
 
@@ -169,15 +201,13 @@ export function createSkillsProcessor(
       if (plan.system) args.messageList.addSystem(plan.system, id);
 
       const ours: Record<string, unknown> = {};
-      const { hostTools, model: agentModel } = run;
-      const fork = async (f: Fork, abortSignal?: AbortSignal) =>
-        runForkAgent(f, {
-          tools: hostTools,
-          model: modelFor(f.model, session, f.skill) ?? agentModel,
-          ...(abortSignal && { abortSignal }),
-        });
       for (const spec of plan.tools) {
-        ours[spec.name] = skillTool(spec, session, run.save, { fork, onDiagnostic: report });
+        let tool = run.skillTools.get(spec);
+        if (!tool) {
+          tool = skillTool(spec, session, run.save, { fork: run.fork, onDiagnostic: report });
+          run.skillTools.set(spec, tool);
+        }
+        ours[spec.name] = tool;
       }
       const usable = Object.keys(run.hostTools).filter((name) => run.callerActive?.has(name) ?? true);
       const allowed = new Set(session.allowedTools(usable));
@@ -191,10 +221,10 @@ export function createSkillsProcessor(
         ? ((await resolveModelConfig(skillModel, args.requestContext)) as typeof args.model)
         : args.model;
       return {
-        tools: { ...guardTools(run.hostTools, session, run.save), ...ours },
+        tools: { ...run.guarded, ...ours },
         activeTools: [...usable, ...Object.keys(ours)],
         // Every response's tool calls reach `session.respond` before Mastra runs any of them.
-        model: respondingModel(model, session, { hide }),
+        model: respondingFor(run, model, hide),
       };
     },
     // The end of the run (as an output processor): the run's session has seen every call.
