@@ -13,6 +13,7 @@ import type { ParseOptions, ParseResult, SkillMeta } from "../types.js";
 import { readFastFrontmatter } from "./fast-frontmatter.js";
 import { countNewlines, splitFrontmatter } from "./frontmatter.js";
 import { BODY_MAX_LINES, MAX_FRONTMATTER_LENGTH } from "./limits.js";
+import { readLineFrontmatter } from "./line-frontmatter.js";
 import { normalizeMeta } from "./normalize-meta.js";
 import { Locator, Report } from "./report.js";
 import { exceedsYamlDepth } from "./yaml-depth.js";
@@ -155,8 +156,9 @@ function parseInto(
 }
 
 /**
- * The common case: the frontmatter read by the fast path. Undefined = take the full path
- * (the fast path gave up before anything was reported). Once the fast path has read the
+ * The common case: the frontmatter read by the fast path — the line reader for the common
+ * line shapes, else js-yaml's events. Undefined = take the full path (the fast path gave up
+ * before anything was reported). Once the fast path has read the
  * frontmatter, normalizeMeta reports on it exactly as on the full path's: the values are the
  * same and so are the key lines (each key's offset is on the line its `yaml` node starts).
  */
@@ -167,7 +169,7 @@ function fastMeta(
   folderName: string | undefined,
 ): { meta: SkillMeta | undefined } | undefined {
   if (exceedsYamlDepth(yaml)) return undefined;
-  const frontmatter = readFastFrontmatter(yaml);
+  const frontmatter = readLineFrontmatter(yaml) ?? readFastFrontmatter(yaml);
   if (frontmatter === undefined) return undefined;
   return { meta: normalizeMeta(report, frontmatter, locator, folderName) };
 }
