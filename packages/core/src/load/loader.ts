@@ -36,7 +36,7 @@ import {
   scanNode,
   walk,
 } from "./scan.js";
-import { type Signature, sameSignature, signatureOf } from "./signature.js";
+import { checkSignature, isUnchanged, type Signature, sameSignature, signatureOf } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
 
 /** Directory listings in flight at once. */
@@ -385,15 +385,14 @@ export class SkillLoader {
       while (stack.length > 0) {
         const node = stack.pop()!;
         if (node.skillFile !== undefined) {
-          const sig = signatureOf(node.skillFile);
           const record = this.files.get(node.skillFile);
-          if (sig === undefined) staleFolders.push({ node, root });
-          else if (record && sameSignature(sig, record.sig) && sameSchema(record))
-            record.checked = generation;
+          const check = checkSignature(node.skillFile, record?.sig);
+          if (check === "missing") staleFolders.push({ node, root });
+          else if (record && check === "same" && sameSchema(record)) record.checked = generation;
           else changedFiles.add(node.skillFile);
           continue;
         }
-        if (!sameSignature(signatureOf(node.path), node.sig)) staleFolders.push({ node, root });
+        if (!isUnchanged(node.path, node.sig)) staleFolders.push({ node, root });
         for (const child of node.children.values()) stack.push(child);
       }
     }
@@ -425,7 +424,7 @@ export class SkillLoader {
         toRead.push(loc);
       } else if (
         record.checked !== generation &&
-        !(sameSignature(record.sig, signatureOf(loc.file)) && sameSchema(record))
+        !(isUnchanged(loc.file, record.sig) && sameSchema(record))
       ) {
         // A folder that was replaced under the same path: its file was not checked in step 1.
         toRead.push(loc);
@@ -819,12 +818,14 @@ function withFolderDiagnostics(
 }
 
 function schemaFileOf(skillFile: string): string {
-  return path.join(path.dirname(skillFile), SCHEMA_FILE);
+  const dir = path.dirname(skillFile);
+  // Skill files' paths are normalised: a separator joins them, as path.join would (cheaper, on every check).
+  return dir.endsWith(path.sep) ? `${dir}${SCHEMA_FILE}` : `${dir}${path.sep}${SCHEMA_FILE}`;
 }
 
 /** Whether the skill's schema.json is as recorded (an edit, a new one, or one removed is a change). */
 function sameSchema(record: FileRecord): boolean {
-  return sameSignature(signatureOf(schemaFileOf(record.file)), record.schemaSig);
+  return isUnchanged(schemaFileOf(record.file), record.schemaSig);
 }
 
 /**
