@@ -29,8 +29,10 @@ import type { Frontmatter, FrontmatterPair } from "./yaml-frontmatter.js";
  * Unicode line and paragraph separators, BOMs, non-characters, lone surrogates. The YAML
  * parsers treat some of these as breaks or errors; the general path decides.
  */
-const UNUSUAL =
-  /[\0-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNUSUAL = /[\0-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+/** Any surrogate: most texts have none, and the lone-surrogate test is slow (its lookbehind). */
+const SURROGATE = /[\ud800-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Keys longer than this go to the other readers (`yaml` has its own limit on implicit keys). */
 const MAX_KEY_LENGTH = 256;
@@ -53,7 +55,7 @@ const GIVE_UP = Symbol("give up");
 
 /** The frontmatter's top-level pairs, or undefined when the line shapes above do not cover it. */
 export function readLineFrontmatter(yaml: string): Frontmatter | undefined {
-  if (UNUSUAL.test(yaml)) return undefined;
+  if (UNUSUAL.test(yaml) || (SURROGATE.test(yaml) && LONE_SURROGATE.test(yaml))) return undefined;
   const reader = new LineReader(yaml.split("\n"));
   const pairs: FrontmatterPair[] = [];
   try {
