@@ -13,7 +13,7 @@ import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import { SCHEMA_FILE, skillParameters } from "../parameters/skill-parameters.js";
 import { ownString } from "../parse/own-string.js";
-import { parseSkill } from "../parse/parse-skill.js";
+import { parseSkill, type StartParse } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill, SkillMeta } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
@@ -529,7 +529,9 @@ export class SkillLoader {
       sig: loc.sig,
       options: { path: loc.file, mode: this.mode, folderName: path.basename(path.dirname(loc.file)) },
     });
-    await readSkillFiles(located, describe, (i, sig, result) => this.record(located[i]!, sig, result));
+    await readSkillFiles(located, describe, (i, sig, result, start) =>
+      this.record(located[i]!, sig, result, true, start),
+    );
   }
 
   /**
@@ -537,7 +539,13 @@ export class SkillLoader {
    * `fromFile`: the result was just parsed from the file (a prebuilt shelf's entry already
    * holds the folder's diagnostics from its build).
    */
-  private record(loc: Located, sig: Signature | undefined, result: ParseResult, fromFile = true): void {
+  private record(
+    loc: Located,
+    sig: Signature | undefined,
+    result: ParseResult,
+    fromFile = true,
+    start?: StartParse,
+  ): void {
     const previous = this.files.get(loc.file);
     const schemaSig = signatureOf(schemaFileOf(loc.file));
     // Every field set here, so records keep one shape with all fields inside the object.
@@ -574,7 +582,7 @@ export class SkillLoader {
       record.skill = same
         ? old
         : fromFile
-          ? this.withDeferredBody(result.skill, loc.source, loc.file)
+          ? this.withDeferredBody(result.skill, loc.source, loc.file, start)
           : this.skillOf(result.skill, loc.source, loc.file);
       record.diagnostics = fromFile
         ? withFolderDiagnostics(result.diagnostics, record.skill, schemaSig !== undefined)
@@ -635,7 +643,9 @@ export class SkillLoader {
     parsed: NonNullable<ParseResult["skill"]>,
     source: SourceRoot,
     file: string,
+    start?: StartParse,
   ): Skill {
+    const truncated = start?.truncated === true;
     // The loader's own strings (paths, scope), the hasher's hash and a copied name: shared.
     const own: Record<string, unknown> = {
       name: ownString(parsed.name),
@@ -653,16 +663,31 @@ export class SkillLoader {
     const fields = parsed as unknown as Record<string, unknown>;
     for (const key of Object.keys(parsed)) {
       if (key === "body") {
-        deferBody(skill, parsed.body, this.readDeferredBody);
+        deferBody(skill, parsed.body, this.readDeferredBody, truncated ? start.mentionsArguments : undefined);
         continue;
       }
       const value = fields[key];
       const copied = key in own ? own[key] : key === "hash" ? value : detachedData(value);
-      if (copied === undefined && value !== undefined) return this.skillOf(parsed, source, file); // not plain data: kept whole
+      if (copied === undefined && value !== undefined) {
+        // Not plain data: kept whole, with the whole body.
+        return this.skillOf(truncated ? this.wholeParse(parsed, file) : parsed, source, file);
+      }
       define(key, copied);
     }
     for (const key of Object.keys(own)) if (!(key in fields)) define(key, own[key]);
     return skill;
+  }
+
+  /**
+   * `parsed` (whose body is only its start) with its whole body, read again from the file; a
+   * file changed since gives no body (""), and its change shows on the next refresh.
+   */
+  private wholeParse(
+    parsed: NonNullable<ParseResult["skill"]>,
+    file: string,
+  ): NonNullable<ParseResult["skill"]> {
+    const again = this.parseNow(file).parsed?.skill;
+    return { ...parsed, body: again?.hash === parsed.hash ? again.body : "" };
   }
 
   /**
