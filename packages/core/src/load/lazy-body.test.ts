@@ -109,6 +109,28 @@ describe("skill bodies are read from the file when first used", () => {
     }
   });
 
+  it("a body long enough that the load decodes only its start: the start kept is exact, the body read later whole", async () => {
+    const tail = " Then write the summary.".repeat(1_000);
+    const bodies = {
+      straddling: `${"a".repeat(BODY_HEAD_CHARS - 1)}😀 Собрать цифры — затем отчёт.${tail}`,
+      cyrillic: "Собрать цифры — затем написать отчёт. ".repeat(600),
+      emoji: "🎉 done ".repeat(3_000),
+    };
+    const { shelf, files } = await shelfWith(bodies);
+    try {
+      for (const [name, body] of Object.entries(bodies)) {
+        expect((await fs.stat(files[name]!)).size, name).toBeGreaterThan(4 * BODY_HEAD_CHARS + 200);
+        const skill = shelf.get(name)!;
+        for (const chars of [1, BODY_HEAD_CHARS - 1, BODY_HEAD_CHARS])
+          expect(bodyStart(skill, chars), name).toBe(body.trim().slice(0, chars));
+        expect(skill.body, name).toBe(body.trim());
+        expect(skill.hash, name).toBe(parseSkill(await fs.readFile(files[name]!)).skill!.hash);
+      }
+    } finally {
+      await shelf.close();
+    }
+  });
+
   it("a broken edit keeps the last good version only when its body was read; else the skill is withdrawn", async () => {
     const { shelf, files } = await shelfWith({ used: "Used body.", unused: "Unused body." });
     try {
@@ -152,6 +174,21 @@ describe("a skill's tool is built without reading its body", () => {
   it("a body that mentions $ARGUMENTS past what the index keeps still gives the tool an args field, read from no file", async () => {
     const long = `${"Collect the figures. ".repeat(200)}\n\nThen report on $ARGUMENTS.`;
     const { shelf, files } = await shelfWith({ report: long, plain: "No arguments here." });
+    try {
+      for (const file of Object.values(files)) await fs.rm(file);
+      expect(skillToolSpec(shelf.get("report")!).inputSchema.properties).toHaveProperty("args");
+      expect(skillToolSpec(shelf.get("plain")!).inputSchema.properties).toEqual({});
+    } finally {
+      await shelf.close();
+    }
+  });
+
+  it("…also past the part of a long body the load decodes", async () => {
+    const figures = "Collect the figures. ".repeat(2_000);
+    const { shelf, files } = await shelfWith({
+      report: `${figures}\n\nThen report on $ARGUMENTS.`,
+      plain: `${figures}\n\nNo arguments here.`,
+    });
     try {
       for (const file of Object.values(files)) await fs.rm(file);
       expect(skillToolSpec(shelf.get("report")!).inputSchema.properties).toHaveProperty("args");

@@ -13,7 +13,7 @@ import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import { SCHEMA_FILE, skillParameters } from "../parameters/skill-parameters.js";
 import { ownString } from "../parse/own-string.js";
-import { parseSkill } from "../parse/parse-skill.js";
+import { parseSkill, type StartParse } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill, SkillMeta } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
@@ -36,7 +36,7 @@ import {
   scanNode,
   walk,
 } from "./scan.js";
-import { type Signature, sameSignature, signatureOf } from "./signature.js";
+import { checkSignature, isUnchanged, type Signature, sameSignature, signatureOf } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
 
 /** Directory listings in flight at once. */
@@ -406,15 +406,14 @@ export class SkillLoader {
       while (stack.length > 0) {
         const node = stack.pop()!;
         if (node.skillFile !== undefined) {
-          const sig = signatureOf(node.skillFile);
           const record = this.files.get(node.skillFile);
-          if (sig === undefined) staleFolders.push({ node, root });
-          else if (record && sameSignature(sig, record.sig) && sameSchema(record))
-            record.checked = generation;
+          const check = checkSignature(node.skillFile, record?.sig);
+          if (check === "missing") staleFolders.push({ node, root });
+          else if (record && check === "same" && sameSchema(record)) record.checked = generation;
           else changedFiles.add(node.skillFile);
           continue;
         }
-        if (!sameSignature(signatureOf(node.path), node.sig)) staleFolders.push({ node, root });
+        if (!isUnchanged(node.path, node.sig)) staleFolders.push({ node, root });
         for (const child of node.children.values()) stack.push(child);
       }
     }
@@ -447,7 +446,7 @@ export class SkillLoader {
         toRead.push(loc);
       } else if (
         record.checked !== generation &&
-        !(sameSignature(record.sig, signatureOf(loc.file)) && sameSchema(record))
+        !(isUnchanged(loc.file, record.sig) && sameSchema(record))
       ) {
         // A folder that was replaced under the same path: its file was not checked in step 1.
         toRead.push(loc);
@@ -552,7 +551,9 @@ export class SkillLoader {
       sig: loc.sig,
       options: { path: loc.file, mode: this.mode, folderName: path.basename(path.dirname(loc.file)) },
     });
-    await readSkillFiles(located, describe, (i, sig, result) => this.record(located[i]!, sig, result));
+    await readSkillFiles(located, describe, (i, sig, result, start) =>
+      this.record(located[i]!, sig, result, true, undefined, start),
+    );
   }
 
   /**
@@ -566,6 +567,7 @@ export class SkillLoader {
     result: ParseResult,
     fromFile = true,
     knownSchema?: { sig: Signature | undefined },
+    start?: StartParse,
   ): void {
     const previous = this.files.get(loc.file);
     const schemaSig = knownSchema ? knownSchema.sig : signatureOf(schemaFileOf(loc.file));
@@ -603,7 +605,7 @@ export class SkillLoader {
       record.skill = same
         ? old
         : fromFile
-          ? this.withDeferredBody(result.skill, loc.source, loc.file)
+          ? this.withDeferredBody(result.skill, loc.source, loc.file, start)
           : this.skillOf(result.skill, loc.source, loc.file);
       record.diagnostics = fromFile
         ? withFolderDiagnostics(result.diagnostics, record.skill, schemaSig !== undefined)
@@ -664,7 +666,9 @@ export class SkillLoader {
     parsed: NonNullable<ParseResult["skill"]>,
     source: SourceRoot,
     file: string,
+    start?: StartParse,
   ): Skill {
+    const truncated = start?.truncated === true;
     // The loader's own strings (paths, scope), the hasher's hash and a copied name: shared.
     const own: Record<string, unknown> = {
       name: ownString(parsed.name),
@@ -682,16 +686,31 @@ export class SkillLoader {
     const fields = parsed as unknown as Record<string, unknown>;
     for (const key of Object.keys(parsed)) {
       if (key === "body") {
-        deferBody(skill, parsed.body, this.readDeferredBody);
+        deferBody(skill, parsed.body, this.readDeferredBody, truncated ? start.mentionsArguments : undefined);
         continue;
       }
       const value = fields[key];
       const copied = key in own ? own[key] : key === "hash" ? value : detachedData(value);
-      if (copied === undefined && value !== undefined) return this.skillOf(parsed, source, file); // not plain data: kept whole
+      if (copied === undefined && value !== undefined) {
+        // Not plain data: kept whole, with the whole body.
+        return this.skillOf(truncated ? this.wholeParse(parsed, file) : parsed, source, file);
+      }
       define(key, copied);
     }
     for (const key of Object.keys(own)) if (!(key in fields)) define(key, own[key]);
     return skill;
+  }
+
+  /**
+   * `parsed` (whose body is only its start) with its whole body, read again from the file; a
+   * file changed since gives no body (""), and its change shows on the next refresh.
+   */
+  private wholeParse(
+    parsed: NonNullable<ParseResult["skill"]>,
+    file: string,
+  ): NonNullable<ParseResult["skill"]> {
+    const again = this.parseNow(file).parsed?.skill;
+    return { ...parsed, body: again?.hash === parsed.hash ? again.body : "" };
   }
 
   /**
@@ -847,12 +866,14 @@ function withFolderDiagnostics(
 }
 
 function schemaFileOf(skillFile: string): string {
-  return path.join(path.dirname(skillFile), SCHEMA_FILE);
+  const dir = path.dirname(skillFile);
+  // Skill files' paths are normalised: a separator joins them, as path.join would (cheaper, on every check).
+  return dir.endsWith(path.sep) ? `${dir}${SCHEMA_FILE}` : `${dir}${path.sep}${SCHEMA_FILE}`;
 }
 
 /** Whether the skill's schema.json is as recorded (an edit, a new one, or one removed is a change). */
 function sameSchema(record: FileRecord): boolean {
-  return sameSignature(signatureOf(schemaFileOf(record.file)), record.schemaSig);
+  return isUnchanged(schemaFileOf(record.file), record.schemaSig);
 }
 
 /**

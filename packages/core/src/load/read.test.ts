@@ -8,19 +8,19 @@ import { type Signature, signatureOf } from "./signature.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 async function readAll(items: Array<{ file: string; sig?: Signature }>) {
-  const results: Array<{ sig: Signature | undefined; result: ParseResult }> = [];
+  const results: Array<{ sig: Signature | undefined; result: ParseResult; truncated: boolean }> = [];
   await readSkillFiles(
     items,
     (item) => ({ ...item, options: { path: item.file } }),
-    (i, sig, result) => {
-      results[i] = { sig, result };
+    (i, sig, result, start) => {
+      results[i] = { sig, result, truncated: start?.truncated === true };
     },
   );
   return results;
 }
 
 describe("readSkillFiles", () => {
-  it("reads files of any size through one shared buffer, each exactly as readSkillFile does", async () => {
+  it("reads files of any size through one shared buffer, each as readSkillFile does (a long body cut to the start the loader keeps)", async () => {
     const dir = await tempDir();
     const big = `${"Long reference line with ünïcödé — and more.\n".repeat(8_000)}`; // ≈ 400 KB
     const files = [
@@ -34,10 +34,23 @@ describe("readSkillFiles", () => {
     const results = await readAll(files.map((file) => ({ file })));
     expect(results).toHaveLength(files.length);
     for (const [i, file] of files.entries()) {
-      expect(results[i]!.result, file).toStrictEqual(await readSkillFile(file));
+      const whole = await readSkillFile(file);
+      const { result, truncated } = results[i]!;
+      if (truncated) {
+        expect(whole.skill!.body.startsWith(result.skill!.body), file).toBe(true);
+        expect({ ...result, skill: { ...result.skill, body: "" } }, file).toStrictEqual({
+          ...whole,
+          skill: { ...whole.skill, body: "" },
+        });
+      } else {
+        expect(result, file).toStrictEqual(whole);
+      }
       expect(results[i]!.sig).toEqual(signatureOf(file));
     }
-    expect(results[1]!.result.skill!.body.length).toBeGreaterThan(300_000);
+    // The two long bodies are cut to their start (more than the 3,000 characters the loader keeps).
+    expect(results.map((r) => r.truncated).filter(Boolean)).toHaveLength(2);
+    expect(results[1]!.result.skill!.body.length).toBeGreaterThan(3_001);
+    expect(results[1]!.result.skill!.body.length).toBeLessThan(20_000);
   });
 
   it("a file that grew since its signature was taken is read whole, not cut at the old size", async () => {

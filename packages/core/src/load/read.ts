@@ -16,9 +16,10 @@
  */
 import fs from "node:fs";
 import { MAX_SKILL_FILE_BYTES } from "../parse/limits.js";
-import { parseSkill } from "../parse/parse-skill.js";
+import { parseSkillStart, type StartParse } from "../parse/parse-skill.js";
 import { readSkillFile } from "../parse/read-skill-file.js";
 import type { ParseOptions, ParseResult } from "../types.js";
+import { BODY_HEAD_CHARS } from "./lazy-body.js";
 import { type Signature, signatureOf } from "./signature.js";
 
 /** Files per batch: the most the loader holds the thread for between two event-loop turns. */
@@ -79,7 +80,9 @@ export interface ReadItem {
 
 /**
  * Reads and parses `items`, calling `onResult` in order with each file's signature taken
- * before its read (a write after that shows up as a change on the next refresh). `describe`
+ * before its read (a write after that shows up as a change on the next refresh) and, for a
+ * file read here, what parseSkillStart says of its body (`result.skill.body` may be its start
+ * only). `describe`
  * says what to read for an item, when it is read: a list of them made up front would live
  * through the whole load (15,725 of them for the mirror), and what a load keeps that long
  * grows V8's young generation.
@@ -87,7 +90,7 @@ export interface ReadItem {
 export async function readSkillFiles<T>(
   items: readonly T[],
   describe: (item: T) => ReadItem,
-  onResult: (index: number, sig: Signature | undefined, result: ParseResult) => void,
+  onResult: (index: number, sig: Signature | undefined, result: ParseResult, start?: StartParse) => void,
 ): Promise<void> {
   for (let start = 0; start < items.length; start += READ_BATCH) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -96,8 +99,13 @@ export async function readSkillFiles<T>(
       const item = describe(items[i]!);
       const sig = item.sig ?? signatureOf(item.file);
       const bytes = readBytes(item.file, sig);
-      const result = bytes ? parseSkill(bytes, item.options) : await readSkillFile(item.file, item.options);
-      onResult(i, sig, result);
+      // Only the body's start is decoded: the loader keeps no more (see parseSkillStart).
+      if (bytes) {
+        const start = parseSkillStart(bytes, item.options, BODY_HEAD_CHARS);
+        onResult(i, sig, start.result, start);
+      } else {
+        onResult(i, sig, await readSkillFile(item.file, item.options));
+      }
     }
   }
 }

@@ -121,6 +121,15 @@ function plainFileSignature(file: string): Signature | undefined {
   }
 }
 
+/**
+ * `path.join(dir, name)` for a normalised `dir` and an entry name (which holds no separator and
+ * is never `.` or `..`): the same string without path.join's normalising pass, which was a
+ * twentieth of what a scan of the mirror's 16,000 folders allocates.
+ */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;
+}
+
 /** Some file systems do not report entry types (DT_UNKNOWN); those need a stat. */
 function isUnknown(entry: Dirent): boolean {
   return (
@@ -224,7 +233,7 @@ export async function scanNode(
     if (isSkippedName(entry.name)) continue;
     // Skill-file names were looked at (and any escaping link reported) just above.
     if (depth > 0 && (SKILL_FILE_NAMES as readonly string[]).includes(entry.name)) continue;
-    const full = path.join(dir, entry.name);
+    const full = childPath(dir, entry.name);
     const kind = entryKind(entry, full, ctx);
     if (kind === "dir") subdirs.push(entry.name);
     else if (typeof kind === "object") diagnostics.push(escapeDiagnostic(full, kind.escape));
@@ -233,7 +242,7 @@ export async function scanNode(
   // Sorted so the tree (and everything derived from it) does not depend on readdir order.
   subdirs.sort();
   const children = await Promise.all(
-    subdirs.map((name) => reuse?.get(name) ?? scanNode(path.join(dir, name), depth + 1, ctx)),
+    subdirs.map((name) => reuse?.get(name) ?? scanNode(childPath(dir, name), depth + 1, ctx)),
   );
   if (subdirs.length > 0) {
     const byName = new Map<string, ScanNode>();

@@ -27,50 +27,16 @@
  */
 import type * as JsYaml from "js-yaml";
 import type { Event, MappingEvent, ScalarEvent, SequenceEvent } from "js-yaml";
-import type { ScalarTag } from "yaml";
 import { jsYamlLib } from "../deferred-libraries.js";
+import { type FastValue, fastFrontmatter, fastPair, typedPlain, YamlMap } from "./fast-values.js";
 import { MAX_YAML_DEPTH } from "./limits.js";
-import { NEEDS_TAGS, plainScalarValue } from "./plain-scalar.js";
-import { defineOwn } from "./schema.js";
-import {
-  collectDuplicates,
-  type Frontmatter,
-  type FrontmatterPair,
-  type NestedDuplicate,
-} from "./yaml-frontmatter.js";
-import { yamlCoreSchema, yamlLib } from "./yaml-lib.js";
-
-/** A plain scalar the core schema reads as a number: its value and the text it was written as. */
-class YamlNumber {
-  constructor(
-    readonly value: number,
-    readonly source: string,
-  ) {}
-}
-
-/** A nested mapping, kept as pairs (with where each key starts) until it is read. */
-class YamlMap {
-  constructor(readonly pairs: Array<[key: string, value: FastValue, at: number]>) {}
-}
-
-type FastValue = string | boolean | null | YamlNumber | YamlMap | FastValue[];
+import type { Frontmatter, FrontmatterPair } from "./yaml-frontmatter.js";
 
 /** Longer keys go to the full path (`yaml` counts 1,024 from the key's start to its `:`). */
 const MAX_FAST_KEY_LENGTH = 256;
 
 /** Thrown inside the walk when the document needs the full path. */
 const GIVE_UP = Symbol("give up");
-
-let implicitTags: ScalarTag[] | undefined;
-/** `yaml`'s default scalar tags (those it tries on plain scalars), in its order. */
-function implicitTagsOf(): ScalarTag[] {
-  implicitTags ??= yamlCoreSchema().tags.filter(
-    (tag): tag is ScalarTag => tag.default === true && (tag as ScalarTag).test !== undefined,
-  );
-  return implicitTags;
-}
-const RESOLVE_OPTIONS = { intAsBigInt: false } as Parameters<ScalarTag["resolve"]>[2];
-const ignoreError = () => undefined;
 
 /**
  * The frontmatter's top-level pairs, or undefined when the fast path cannot vouch for
@@ -112,16 +78,7 @@ export function readFastFrontmatter(yaml: string): Frontmatter | undefined {
     return undefined;
   }
   if (walk.index !== events.length - 1 || events[walk.index]!.type !== EVENT_ID.POP) return undefined;
-  return {
-    pairs,
-    text: (value) => textOf(value as FastValue),
-    js: (value) => jsOf(value as FastValue),
-    duplicates: (value, path) => {
-      const found: NestedDuplicate[] = [];
-      duplicatesIn(value as FastValue, path, found);
-      return found;
-    },
-  };
+  return fastFrontmatter(pairs);
 }
 
 class EventWalk {
@@ -134,7 +91,7 @@ class EventWalk {
 
   rootPairs(): FrontmatterPair[] {
     const pairs: FrontmatterPair[] = [];
-    this.mapping((key, value, at) => pairs.push({ key, keyNode: { range: [at, at, at] }, value }));
+    this.mapping((key, value, at) => pairs.push(fastPair(key, value, at)));
     return pairs;
   }
 
@@ -196,64 +153,14 @@ class EventWalk {
   private scalar(event: ScalarEvent): FastValue {
     plain(event);
     const text = getScalarValue(this.yaml, event);
-    return event.style === SCALAR_STYLE.PLAIN ? typedPlain(text) : text;
+    if (event.style !== SCALAR_STYLE.PLAIN) return text;
+    const value = typedPlain(text);
+    if (value === undefined) throw GIVE_UP; // a tag this path does not know how to keep (none in the core schema)
+    return value;
   }
 }
 
 /** Anchors and explicit tags are the full path's business. */
 function plain(event: ScalarEvent | SequenceEvent | MappingEvent): void {
   if (event.anchorStart !== -1 || event.tagStart !== -1) throw GIVE_UP;
-}
-
-/** A plain scalar typed by the core schema, as `yaml`'s composer types it. */
-function typedPlain(text: string): FastValue {
-  const known = plainScalarValue(text);
-  if (known !== NEEDS_TAGS) return known;
-  for (const tag of implicitTagsOf()) {
-    if (!tag.test!.test(text)) continue;
-    const resolved = tag.resolve(text, ignoreError, RESOLVE_OPTIONS);
-    const value = yamlLib().isScalar(resolved) ? resolved.value : resolved;
-    if (typeof value === "number") return new YamlNumber(value, text);
-    if (typeof value === "boolean" || value === null) return value;
-    if (typeof value === "string") return value;
-    throw GIVE_UP; // a tag this path does not know how to keep (none in the core schema)
-  }
-  return text;
-}
-
-function textOf(value: FastValue): unknown {
-  if (value instanceof YamlNumber) return value.source;
-  if (Array.isArray(value)) return value.map(textOf);
-  if (value instanceof YamlMap) return objectOf(value, textOf);
-  return value;
-}
-
-function jsOf(value: FastValue): unknown {
-  if (value instanceof YamlNumber) return value.value;
-  if (Array.isArray(value)) return value.map(jsOf);
-  if (value instanceof YamlMap) return objectOf(value, jsOf);
-  return value;
-}
-
-/** Repeated keys in the mappings inside `value`, as yaml-frontmatter.ts finds them in nodes. */
-function duplicatesIn(value: FastValue, path: string, found: NestedDuplicate[]): void {
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      duplicatesIn(item, `${path}[${index}]`, found);
-    });
-    return;
-  }
-  if (!(value instanceof YamlMap)) return;
-  collectDuplicates(
-    value.pairs.map(([key, , at]) => ({ key, at })),
-    path,
-    found,
-  );
-  for (const [key, item] of value.pairs) duplicatesIn(item, `${path}.${key}`, found);
-}
-
-function objectOf(map: YamlMap, read: (value: FastValue) => unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of map.pairs) defineOwn(out, key, read(value));
-  return out;
 }

@@ -6,13 +6,14 @@
  * document and walks its top-level pairs once; line numbers are only computed when a
  * diagnostic needs one.
  */
-import { Buffer } from "node:buffer";
+import { Buffer, isUtf8 } from "node:buffer";
 import crypto from "node:crypto";
 import { basename, dirname } from "node:path";
 import type { ParseOptions, ParseResult, SkillMeta } from "../types.js";
 import { readFastFrontmatter } from "./fast-frontmatter.js";
 import { countNewlines, splitFrontmatter } from "./frontmatter.js";
 import { BODY_MAX_LINES, MAX_FRONTMATTER_LENGTH } from "./limits.js";
+import { readLineFrontmatter } from "./line-frontmatter.js";
 import { normalizeMeta } from "./normalize-meta.js";
 import { Locator, Report } from "./report.js";
 import { exceedsYamlDepth } from "./yaml-depth.js";
@@ -82,8 +83,20 @@ function parseInto(
     }
   }
   // Hash what was given (bytes as they are on disk), before any normalisation.
-  const hash = sha256Hex(input);
+  return parseText(report, text, sha256Hex(input), mayHaveReturn, mayHaveNul, options, fastPath);
+}
 
+/** parseInto once the file is text: `hash` is the file's. */
+function parseText(
+  report: Report,
+  decoded: string,
+  hash: string,
+  mayHaveReturn: boolean,
+  mayHaveNul: boolean,
+  options: ParseOptions,
+  fastPath: boolean,
+): ParseResult {
+  let text = decoded;
   if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
   // One line-ending convention from here on; YAML treats \r\n and \r as one line break too,
   // so line numbers are unchanged.
@@ -154,9 +167,116 @@ function parseInto(
   return report.result({ ...meta, body: split.body, bodyLine: split.bodyLine, file: report.file, hash });
 }
 
+/** What {@link parseSkillStart} gives: the parse, and whether its body is only the body's start. */
+export interface StartParse {
+  result: ParseResult;
+  /** `result.skill.body` is the start of the body only (more than the characters asked for). */
+  truncated: boolean;
+  /** Whether the whole body mentions `$ARGUMENTS` (when truncated). */
+  mentionsArguments: boolean;
+}
+
 /**
- * The common case: the frontmatter read by the fast path. Undefined = take the full path
- * (the fast path gave up before anything was reported). Once the fast path has read the
+ * Bytes decoded past the frontmatter beyond the characters asked for: a margin for blank lines
+ * before the body. ASCII bodies need no more; a body that decodes to fewer characters than
+ * asked for is decoded again over 3 bytes per character (UTF-8's most per UTF-16 unit).
+ */
+const WINDOW_MARGIN = 256;
+const LINE_SEPARATOR = Buffer.from("\u2028");
+const PARAGRAPH_SEPARATOR = Buffer.from("\u2029");
+
+/**
+ * parseSkill for a loader that keeps only the first `chars` characters of each body and reads
+ * the rest again on first use (load/lazy-body.ts). A large ordinary file — lenient mode, no
+ * byte order mark, carriage return or NUL — is decoded only up to a window past its
+ * frontmatter; the rest is checked as UTF-8 (`isUtf8`, as strict as the decoder) and hashed as
+ * bytes. Decoding whole files was over a third of what a load of the mirror allocates (225 MB
+ * of strings for 134 MB of files), each dropped right after. The result is then the whole
+ * parse's — same diagnostics, fields and hash — but for `skill.body`, which holds more than the
+ * body's first `chars` characters, exactly those of the whole body (`truncated`). Any other file
+ * (a short one, one whose window ends in blank lines) is parsed whole.
+ */
+export function parseSkillStart(bytes: Uint8Array, options: ParseOptions, chars: number): StartParse {
+  const whole = (): StartParse => ({
+    result: parseSkill(bytes, options),
+    truncated: false,
+    mentionsArguments: false,
+  });
+  if ((options.mode ?? "lenient") !== "lenient") return whole();
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bodyFrom = frontmatterEnd(buffer);
+  if (bodyFrom === -1) return whole();
+  // In the text, `^` and `$` of the closing fence's pattern also match at U+2028 and U+2029.
+  const front = buffer.subarray(0, bodyFrom);
+  if (front.indexOf(LINE_SEPARATOR) !== -1 || front.indexOf(PARAGRAPH_SEPARATOR) !== -1) return whole();
+  if (
+    bodyFrom + chars + WINDOW_MARGIN >= buffer.length ||
+    buffer.indexOf(13) !== -1 ||
+    buffer.indexOf(0) !== -1
+  )
+    return whole();
+  if (!isUtf8(buffer)) return whole(); // the whole parse reports it
+  const report = new Report(options.path ?? "SKILL.md", "lenient");
+  let result: ParseResult;
+  try {
+    // One string for the frontmatter and the window (a concatenation would be copied flat again).
+    let text = decodeUpTo(bytes, bodyFrom + chars + WINDOW_MARGIN);
+    // Fewer characters than bytes past the frontmatter's bytes (which decode to no more characters than bytes).
+    if (text.length - bodyFrom < chars + WINDOW_MARGIN / 2) {
+      if (bodyFrom + 3 * chars + WINDOW_MARGIN >= buffer.length) return whole();
+      text = decodeUpTo(bytes, bodyFrom + 3 * chars + WINDOW_MARGIN);
+    }
+    result = parseText(report, text, sha256Hex(bytes), false, false, options, true);
+  } catch {
+    return whole();
+  }
+  // The window's body is trimmed at the window's end: its start is the whole body's only when
+  // text goes on past what is asked for (and one more unit, for a surrogate pair at the cut).
+  if (result.skill && result.skill.body.length <= chars + 1) return whole();
+  if (result.skill === undefined) return { result, truncated: false, mentionsArguments: false };
+  return { result, truncated: true, mentionsArguments: buffer.indexOf("$ARGUMENTS", bodyFrom) !== -1 };
+}
+
+/** About the first `length` bytes decoded, cut between two characters (`bytes` is valid UTF-8). */
+function decodeUpTo(bytes: Uint8Array, length: number): string {
+  let end = length;
+  // Back over continuation bytes (10xxxxxx) to a character's first byte.
+  while ((bytes[end]! & 0xc0) === 0x80) end--;
+  return UTF8.decode(bytes.subarray(0, end));
+}
+
+/**
+ * Where the line after the closing `---` starts, found in the bytes as splitFrontmatter finds
+ * it in the text (every byte it looks for is ASCII, which UTF-8 never uses inside a multi-byte
+ * character): -1 when the file does not open with a fence line, or has no closing one followed
+ * by a line break.
+ */
+function frontmatterEnd(bytes: Buffer): number {
+  const afterSpaces = (from: number) => {
+    let i = from;
+    while (bytes[i] === 0x20 || bytes[i] === 0x09) i++;
+    return i;
+  };
+  if (bytes[0] !== 0x2d || bytes[1] !== 0x2d || bytes[2] !== 0x2d) return -1;
+  let at = afterSpaces(3);
+  if (bytes[at] !== 0x0a) return -1;
+  let lineStart = at + 1;
+  for (;;) {
+    if (bytes[lineStart] === 0x2d && bytes[lineStart + 1] === 0x2d && bytes[lineStart + 2] === 0x2d) {
+      at = afterSpaces(lineStart + 3);
+      if (bytes[at] === 0x0a) return at + 1;
+      if (at >= bytes.length) return -1;
+    }
+    const next = bytes.indexOf("\n---", lineStart);
+    if (next === -1) return -1;
+    lineStart = next + 1;
+  }
+}
+
+/**
+ * The common case: the frontmatter read by the fast path — the line reader for the common
+ * line shapes, else js-yaml's events. Undefined = take the full path (the fast path gave up
+ * before anything was reported). Once the fast path has read the
  * frontmatter, normalizeMeta reports on it exactly as on the full path's: the values are the
  * same and so are the key lines (each key's offset is on the line its `yaml` node starts).
  */
@@ -167,7 +287,7 @@ function fastMeta(
   folderName: string | undefined,
 ): { meta: SkillMeta | undefined } | undefined {
   if (exceedsYamlDepth(yaml)) return undefined;
-  const frontmatter = readFastFrontmatter(yaml);
+  const frontmatter = readLineFrontmatter(yaml) ?? readFastFrontmatter(yaml);
   if (frontmatter === undefined) return undefined;
   return { meta: normalizeMeta(report, frontmatter, locator, folderName) };
 }
