@@ -643,6 +643,46 @@ describe("prebuilt shelf", () => {
         /files\[0\]\.skill\.locked/u,
       ],
       [
+        "everyday weights that are not pairs",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday = [...doc.index.everyday, 0];
+          }),
+        /index\.everyday: not pairs of a term and a weight/u,
+      ],
+      [
+        "an everyday weight above 1",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[1] = 1.5;
+          }),
+        /index\.everyday/u,
+      ],
+      [
+        "an everyday weight that is not a number",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[1] = "0.2";
+          }),
+        /index\.everyday/u,
+      ],
+      [
+        "an everyday weight for a term past the index's terms",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[0] = doc.index.terms.length;
+          }),
+        /index\.everyday/u,
+      ],
+      [
+        "an everyday weight for a negative term",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[0] = -1;
+          }),
+        /index\.everyday/u,
+      ],
+      [
         "another format version",
         (f) =>
           editStored(f, (doc) => {
