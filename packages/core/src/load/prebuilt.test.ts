@@ -801,6 +801,10 @@ describe("in a fresh process's vocabulary (the build's term numbers are kept, no
       (doc: LooseJson, ints: Int32Array) => {
         ints[doc.files[1].terms[0]] = -7; // a count that no array of terms has
       },
+      (doc: LooseJson) => {
+        // A term listed twice: the vocabulary does not take the list as it is, terms are mapped.
+        doc.index.terms.push(doc.index.terms[0]);
+      },
     ]) {
       if (tamper) await editStored(prebuilt, tamper);
       // A new, empty vocabulary, as in a fresh process (one past a bound of 0 words).

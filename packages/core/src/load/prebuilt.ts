@@ -222,10 +222,14 @@ function prebuiltSource(
     if (!termMap || termMap.vocabulary !== vocabulary) {
       const terms = (index as NonNullable<typeof index>).terms;
       const map = new Int32Array(terms.length);
-      let same = true;
-      for (let i = 0; i < terms.length; i++) {
-        map[i] = vocabulary.idOf(terms[i] as string);
-        if (map[i] !== i) same = false;
+      let same = vocabulary.adoptTerms(terms);
+      if (same) for (let i = 0; i < terms.length; i++) map[i] = i;
+      else {
+        same = true;
+        for (let i = 0; i < terms.length; i++) {
+          map[i] = vocabulary.idOf(terms[i] as string);
+          if (map[i] !== i) same = false;
+        }
       }
       termMap = { map, vocabulary, ...(same && { same: ints }) };
       const everyday = (index as NonNullable<typeof index>).everyday;
