@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { everydayWeightPairs } from "../match/familiarity.js";
 import { readSkillTerms } from "../match/lexical-index.js";
 import { createMatcher, type MatcherOptions } from "../match/matcher.js";
 import { phraseFormsOf, termTuningKey } from "../match/skill-index.js";
@@ -85,7 +86,12 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
     builtAt: new Date().toISOString(),
     sources: sources.map((s) => ({ dir: storedPath(root, s.dir), scope: s.scope })),
     files,
-    index: { tuning: termTuningKey(tuning), probe: probeTerms(), terms: vocabulary.terms },
+    index: {
+      tuning: termTuningKey(tuning),
+      probe: probeTerms(),
+      terms: vocabulary.terms,
+      everyday: everydayWeightPairs(vocabulary.terms),
+    },
   };
   const file = path.resolve(root, options.out ?? path.join(".skillshelf", DEFAULT_PREBUILT_FILE));
   const ints = new Int32Array(termCount);

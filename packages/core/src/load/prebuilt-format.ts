@@ -62,6 +62,12 @@ export interface StoredIndex {
   /** The terms a fixed text reads into: another analysis (a new stemmer) gives others, and the terms are not used. */
   probe: string[];
   terms: string[];
+  /**
+   * Everyday informativeness of the terms the everyday lists know, as pairs `[term, weight, …]`
+   * (a term's position in `terms`, a weight in [0, 1); every other term weighs 1): a start then
+   * sets the shelf's familiarity reference without stemming the lists. It only steers abstention.
+   */
+  everyday?: number[];
 }
 
 export interface StoredShelf {
@@ -327,8 +333,22 @@ export function checkStoredShelf(value: unknown): StoredShelf {
     if (!isString(index.tuning)) fail("index.tuning", "not a string");
     if (!isStringList(index.probe)) fail("index.probe", "not a list of strings");
     if (!isStringList(index.terms)) fail("index.terms", "not a list of strings");
+    if (index.everyday !== undefined && !isWeightPairs(index.everyday, (index.terms as string[]).length))
+      fail("index.everyday", "not pairs of a term and a weight");
   }
   return value as unknown as StoredShelf;
+}
+
+/** `[term, weight, …]`: each term a position below `termCount`, each weight in [0, 1]. */
+function isWeightPairs(value: unknown, termCount: number): boolean {
+  if (!Array.isArray(value) || value.length % 2 !== 0) return false;
+  for (let i = 0; i < value.length; i += 2) {
+    const term: unknown = value[i];
+    const weight: unknown = value[i + 1];
+    if (!Number.isSafeInteger(term) || (term as number) < 0 || (term as number) >= termCount) return false;
+    if (typeof weight !== "number" || !(weight >= 0 && weight <= 1)) return false;
+  }
+  return true;
 }
 
 function checkFile(file: unknown, index: number): void {

@@ -643,6 +643,46 @@ describe("prebuilt shelf", () => {
         /files\[0\]\.skill\.locked/u,
       ],
       [
+        "everyday weights that are not pairs",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday = [...doc.index.everyday, 0];
+          }),
+        /index\.everyday: not pairs of a term and a weight/u,
+      ],
+      [
+        "an everyday weight above 1",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[1] = 1.5;
+          }),
+        /index\.everyday/u,
+      ],
+      [
+        "an everyday weight that is not a number",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[1] = "0.2";
+          }),
+        /index\.everyday/u,
+      ],
+      [
+        "an everyday weight for a term past the index's terms",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[0] = doc.index.terms.length;
+          }),
+        /index\.everyday/u,
+      ],
+      [
+        "an everyday weight for a negative term",
+        (f) =>
+          editStored(f, (doc) => {
+            doc.index.everyday[0] = -1;
+          }),
+        /index\.everyday/u,
+      ],
+      [
         "another format version",
         (f) =>
           editStored(f, (doc) => {
@@ -760,6 +800,10 @@ describe("in a fresh process's vocabulary (the build's term numbers are kept, no
       },
       (doc: LooseJson, ints: Int32Array) => {
         ints[doc.files[1].terms[0]] = -7; // a count that no array of terms has
+      },
+      (doc: LooseJson) => {
+        // A term listed twice: the vocabulary does not take the list as it is, terms are mapped.
+        doc.index.terms.push(doc.index.terms[0]);
       },
     ]) {
       if (tamper) await editStored(prebuilt, tamper);

@@ -17,6 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
+import { seedEverydayWeights } from "../match/familiarity.js";
 import { checkedSkillTerms, remapSkillTerms } from "../match/lexical-index.js";
 import { seedSkillTerms } from "../match/skill-index.js";
 import { STAGE1_TERMS_VERSION } from "../match/tokenize.js";
@@ -221,12 +222,18 @@ function prebuiltSource(
     if (!termMap || termMap.vocabulary !== vocabulary) {
       const terms = (index as NonNullable<typeof index>).terms;
       const map = new Int32Array(terms.length);
-      let same = true;
-      for (let i = 0; i < terms.length; i++) {
-        map[i] = vocabulary.idOf(terms[i] as string);
-        if (map[i] !== i) same = false;
+      let same = vocabulary.adoptTerms(terms);
+      if (same) for (let i = 0; i < terms.length; i++) map[i] = i;
+      else {
+        same = true;
+        for (let i = 0; i < terms.length; i++) {
+          map[i] = vocabulary.idOf(terms[i] as string);
+          if (map[i] !== i) same = false;
+        }
       }
       termMap = { map, vocabulary, ...(same && { same: ints }) };
+      const everyday = (index as NonNullable<typeof index>).everyday;
+      if (everyday) seedEverydayWeights(vocabulary.terms, map.length, everyday, (t) => map[t] as number);
     }
     return termMap;
   };

@@ -38,6 +38,69 @@
 import { everydayInformativeness } from "./everyday-words.js";
 import type { LexicalIndex } from "./lexical-index.js";
 
+/** A term's weight not known ahead of time: {@link everydayInformativeness} is asked. */
+const NOT_STORED = -1;
+
+/**
+ * Everyday weights known ahead of time, per vocabulary (keyed by its term list, which every
+ * index built in it shares), by term id: a prebuilt shelf stores them, so the first reference of
+ * a process does not stem the everyday lists for every term of the shelf. A weight is a
+ * function of the term alone, so weights from any build of this core are the same.
+ */
+const storedWeights = new WeakMap<readonly string[], Float64Array>();
+
+/**
+ * Takes weights computed ahead of time for a build's `buildTerms` terms: `pairs` is
+ * `[term, weight, …]` in the build's term numbers (every other build term weighs 1), `idOf`
+ * gives each build term's id in `terms`' vocabulary. A weight out of [0, 1] is left out (the
+ * weight is then computed), and a weight stored before is kept: a stored weight can only steer
+ * abstention, and one shelf's file never changes what another's set.
+ */
+export function seedEverydayWeights(
+  terms: readonly string[],
+  buildTerms: number,
+  pairs: readonly number[],
+  idOf: (buildTerm: number) => number,
+): void {
+  const weights = new Float64Array(terms.length).fill(NOT_STORED);
+  const set = (id: number, weight: number) => {
+    if (id >= 0 && id < weights.length && weight >= 0 && weight <= 1) weights[id] = weight;
+  };
+  for (let t = 0; t < buildTerms; t++) set(idOf(t), 1);
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const t = pairs[i] as number;
+    if (Number.isSafeInteger(t) && t >= 0 && t < buildTerms) set(idOf(t), pairs[i + 1] as number);
+  }
+  const before = storedWeights.get(terms);
+  if (before)
+    for (let id = 0; id < Math.min(before.length, weights.length); id++)
+      if (before[id] !== NOT_STORED) weights[id] = before[id] as number;
+  storedWeights.set(terms, weights);
+}
+
+/** Everyday weights of a vocabulary's terms, as a prebuilt shelf stores them: `[term, weight, …]` for each weight below 1. */
+export function everydayWeightPairs(terms: readonly string[]): number[] {
+  const pairs: number[] = [];
+  for (let t = 0; t < terms.length; t++) {
+    const weight = everydayInformativeness(terms[t] as string);
+    if (weight < 1) pairs.push(t, weight);
+  }
+  return pairs;
+}
+
+/** A reader of term weights for `index`: stored ones where a prebuilt shelf gave them. */
+function termWeights(index: LexicalIndex, everyday: boolean): (t: number) => number {
+  if (!everyday) return () => 1;
+  const { terms } = index;
+  const stored = storedWeights.get(terms);
+  if (!stored) return (t) => everydayInformativeness(terms[t] as string);
+  const storedCount = stored.length;
+  return (t) => {
+    const weight = t < storedCount ? (stored[t] as number) : NOT_STORED;
+    return weight === NOT_STORED ? everydayInformativeness(terms[t] as string) : weight;
+  };
+}
+
 /** Share of the held-out texts (examples, or skills) allowed to be less familiar than the reference. */
 export const REFERENCE_QUANTILE = 0.1;
 
@@ -50,13 +113,13 @@ export function referenceKnownShare(index: LexicalIndex, everyday: boolean): num
   if (count === 0) return 0;
   const known = new Float64Array(count);
   const all = new Float64Array(count);
-  const { exampleStart, exampleList, df, terms } = index;
+  const { exampleStart, exampleList, df } = index;
+  const weightOf = termWeights(index, everyday);
   for (let t = 0; t < index.termCount; t++) {
     const start = exampleStart[t] as number;
     const end = exampleStart[t + 1] as number;
     if (start === end) continue;
-    const term = terms[t] as string;
-    const weight = everyday ? everydayInformativeness(term) : 1;
+    const weight = weightOf(t);
     const knownElsewhere = (df[t] as number) >= 2 || end - start >= 2;
     for (let i = start; i < end; i++) {
       const e = exampleList[i] as number;
@@ -83,13 +146,13 @@ export function referenceFromSkills(index: LexicalIndex, everyday: boolean): num
   if (n < 2) return 0;
   const known = new Float64Array(n);
   const all = new Float64Array(n);
-  const { postingStart, postingDocs, df, terms } = index;
+  const { postingStart, postingDocs, df } = index;
+  const weightOf = termWeights(index, everyday);
   for (let t = 0; t < index.termCount; t++) {
     const start = postingStart[t] as number;
     const end = postingStart[t + 1] as number;
     if (start === end) continue;
-    const term = terms[t] as string;
-    const weight = everyday ? everydayInformativeness(term) : 1;
+    const weight = weightOf(t);
     const knownElsewhere = (df[t] as number) >= 2;
     for (let i = start; i < end; i++) {
       const d = postingDocs[i] as number;

@@ -210,3 +210,30 @@ describe("sharedVocabulary", () => {
     expect(sharedVocabulary()).toBe(replaced);
   });
 });
+
+describe("Vocabulary.adoptTerms", () => {
+  it("numbers a build's terms as the build did, and reads text into them", () => {
+    const built = new Vocabulary();
+    const count = built.read("Deploy the release notes to production; deploying releases");
+    const expected = Array.from(built.ids.subarray(0, count));
+    const vocabulary = new Vocabulary();
+    expect(vocabulary.adoptTerms(JSON.parse(JSON.stringify(built.terms)))).toBe(true);
+    expect(vocabulary.terms).toEqual(built.terms);
+    for (const [id, term] of built.terms.entries()) expect(vocabulary.idOf(term)).toBe(id);
+    const again = vocabulary.read("Deploy the release notes to production; deploying releases");
+    expect(Array.from(vocabulary.ids.subarray(0, again))).toEqual(expected);
+    expect(vocabulary.idOf("kubernetes")).toBe(built.terms.length);
+  });
+
+  it("takes nothing into a vocabulary that holds terms, or from a list that repeats one", () => {
+    const used = new Vocabulary();
+    used.idOf("deploy");
+    expect(used.adoptTerms(["releas", "note"])).toBe(false);
+    expect(used.terms).toEqual(["deploy"]);
+    const vocabulary = new Vocabulary();
+    expect(vocabulary.adoptTerms(["releas", "note", "releas", "deploy"])).toBe(false);
+    expect(vocabulary.terms).toEqual([]);
+    expect(vocabulary.termIds.size).toBe(0);
+    expect(vocabulary.idOf("deploy")).toBe(0);
+  });
+});

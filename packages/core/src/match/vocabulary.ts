@@ -163,6 +163,27 @@ export class Vocabulary {
   }
 
   /**
+   * Takes a build's terms as ids 0, 1, … in their order, in one step: for an empty vocabulary,
+   * which then numbers them as the build did. The terms must be distinct; when they are not,
+   * or the vocabulary holds terms already, nothing is taken and false is returned (each term
+   * is then looked up with {@link idOf}). The strings are kept as they are, so they must be
+   * strings of their own (as `JSON.parse` makes them), not slices of a skill's text.
+   */
+  adoptTerms(terms: readonly string[]): boolean {
+    if (this.terms.length !== 0) return false;
+    const { termIds } = this;
+    for (let i = 0; i < terms.length; i++) {
+      termIds.set(terms[i] as string, i);
+      if (termIds.size !== i + 1) {
+        termIds.clear();
+        return false;
+      }
+    }
+    for (let i = 0; i < terms.length; i++) this.terms.push(terms[i] as string);
+    return true;
+  }
+
+  /**
    * Reads the index terms of `text` (those of `analyze(text).terms`, in order) into
    * `ids[0 … count)`, and returns `count`.
    */
