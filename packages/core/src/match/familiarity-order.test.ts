@@ -5,7 +5,7 @@
  * runs in fresh module instances, as a new process would.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { MatchResult } from "./matcher.js";
+import type { MatchResult } from "../types.js";
 
 const REQUESTS = [
   "help me write a better intro for my blog post",
