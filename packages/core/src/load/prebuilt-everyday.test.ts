@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import type { ShelfOptions } from "../shelf.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 const looked = new Set<string>();
@@ -26,7 +27,7 @@ describe("a prebuilt shelf's stored everyday weights", () => {
   it("are what its first match weighs the shelf's terms by", async () => {
     const root = await tempDir("skillshelf-prebuilt-everyday-");
     const skills = path.join(root, ".skillshelf/skills");
-    const options = { root, userDirs: [], builtinRoles: false, events: false } as const;
+    const options: ShelfOptions = { root, userDirs: [], builtinRoles: false, events: false };
     for (const [name, description] of [
       ["car-service", "Book a service for your car at a garage near you."],
       ["flight-status", "Check whether your flight is on time or delayed."],
