@@ -72,3 +72,34 @@ describe.runIf(process.platform === "linux")("a skill folder replaced under the 
     }
   });
 });
+
+describe.runIf(process.platform === "linux")("a folder holding an entry of its own name", () => {
+  it("refresh() still sees every edit after that entry is renamed (the folder's watch is kept)", async () => {
+    const root = await tempDir();
+    const skills = path.join(root, "skills");
+    const file = await writeSkill(skills, "one", skillText("one", "First."));
+    const shelf = await createShelf({
+      root,
+      projectDirs: [skills],
+      userDirs: [],
+      builtinRoles: false,
+      events: false,
+    });
+    try {
+      await shelf.refresh();
+      await shelf.refresh();
+      // "one/one" renamed: inotify reports it as a rename of "one", as it does the folder's own move.
+      fs.writeFileSync(path.join(skills, "one/one"), "notes");
+      fs.renameSync(path.join(skills, "one/one"), path.join(skills, "one/one.txt"));
+      fs.renameSync(path.join(skills, "one/one.txt"), path.join(skills, "one/one"));
+      await shelf.refresh();
+      await shelf.refresh();
+      for (let i = 0; i < 5; i++) {
+        fs.writeFileSync(file, skillText("one", `Edit ${i}.`));
+        expect((await shelf.refresh()).updated).toEqual(["one"]);
+      }
+    } finally {
+      await shelf.close();
+    }
+  });
+});

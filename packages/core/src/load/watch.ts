@@ -73,15 +73,16 @@ export class FolderWatcher {
   }
 
   /**
-   * Watches what is at `folder` now in place of `watcher` (a folder of that name inside it
-   * causes a needless new watch, nothing worse). Gone for now: the refresh its parent's event
-   * brings re-syncs, and watches the folder made there next.
+   * Watches what is at `folder` now in place of `watcher`. Gone for now: the refresh its
+   * parent's event brings re-syncs, and watches the folder made there next. The new watch is
+   * made before the old one is closed: when it is the same folder after all (an entry of the
+   * folder's own name was renamed inside it), the two share one inotify watch, and no event
+   * falls between them.
    */
   private rewatch(folder: string, watcher: fs.FSWatcher): void {
     if (this.closed || this.watchers.get(folder) !== watcher) return;
+    if (this.watch(folder) !== "watched") this.watchers.delete(folder);
     watcher.close();
-    this.watchers.delete(folder);
-    this.watch(folder);
   }
 
   private watch(folder: string): "watched" | "missing" | "failed" {
