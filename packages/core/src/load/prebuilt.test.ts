@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
+import { everydayWeightsOf } from "../match/familiarity.js";
 import { remapSkillTerms } from "../match/lexical-index.js";
 import { sharedVocabulary } from "../match/vocabulary.js";
 import { skillParameters } from "../parameters/skill-parameters.js";
@@ -134,6 +135,22 @@ describe("prebuilt shelf", () => {
       expect(carried[field]).toEqual(source[field]);
     }
     for (const shelf of [scanned, fromPrebuilt, marked]) await shelf.close();
+  });
+
+  it("keeps its stored everyday weights to its own skills, never another shelf's in the process", async () => {
+    const { root, skills, options, prebuilt } = await project();
+    await writeSkill(skills, "release-notes", RICH);
+    await writeSkill(skills, "deploy-prod", USER_ONLY);
+    await buildPrebuiltShelf({ root, userDirs: [] });
+    // Every term the most common word: a file that would make every request unfamiliar.
+    await editStored(prebuilt, (doc) => {
+      doc.index.everyday = doc.index.terms.flatMap((_: string, t: number) => [t, 0]);
+    });
+    const tampered = await createShelf(options);
+    const other = await createShelf({ ...options, prebuilt: false });
+    expect(everydayWeightsOf(tampered.skills())).toBeDefined();
+    expect(everydayWeightsOf(other.skills())).toBeUndefined();
+    for (const shelf of [tampered, other]) await shelf.close();
   });
 
   it("matches exactly like a scanned shelf on the real corpus (the index's terms come from the build)", async (ctx) => {

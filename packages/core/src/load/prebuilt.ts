@@ -17,7 +17,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
-import { seedEverydayWeights } from "../match/familiarity.js";
+import {
+  carryEverydayWeights,
+  type StoredEverydayWeights,
+  storedEverydayWeights,
+} from "../match/familiarity.js";
 import { checkedSkillTerms, remapSkillTerms } from "../match/lexical-index.js";
 import { seedSkillTerms } from "../match/skill-index.js";
 import { STAGE1_TERMS_VERSION } from "../match/tokenize.js";
@@ -215,7 +219,12 @@ function prebuiltSource(
   // numbers are the same: the skills' terms are then used as stored (checked, not copied one
   // by one), as views of the int32 section, which was read into memory of its own.
   let termMap:
-    | { map: Int32Array; vocabulary: ReturnType<typeof sharedVocabulary>; same?: Int32Array }
+    | {
+        map: Int32Array;
+        vocabulary: ReturnType<typeof sharedVocabulary>;
+        same?: Int32Array;
+        everyday?: StoredEverydayWeights;
+      }
     | undefined;
   const mapTerms = () => {
     const vocabulary = sharedVocabulary();
@@ -231,9 +240,16 @@ function prebuiltSource(
           if (map[i] !== i) same = false;
         }
       }
-      termMap = { map, vocabulary, ...(same && { same: ints }) };
-      const everyday = (index as NonNullable<typeof index>).everyday;
-      if (everyday) seedEverydayWeights(vocabulary.terms, map.length, everyday, (t) => map[t] as number);
+      const pairs = (index as NonNullable<typeof index>).everyday;
+      termMap = {
+        map,
+        vocabulary,
+        ...(same && { same: ints }),
+        // This shelf's own: its skills carry them (the vocabulary is every shelf's).
+        ...(pairs && {
+          everyday: storedEverydayWeights(vocabulary.terms, map.length, pairs, (t) => map[t] as number),
+        }),
+      };
     }
     return termMap;
   };
@@ -256,12 +272,13 @@ function prebuiltSource(
     adopted(skill: Skill, entry: PrebuiltEntry) {
       const run = termsUsable ? entry.terms : undefined;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
-      const { map, vocabulary, same } = mapTerms();
+      const { map, vocabulary, same, everyday } = mapTerms();
       const terms = same
         ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
         : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
       if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases);
+      if (everyday) carryEverydayWeights(skill, everyday);
     },
   };
 }

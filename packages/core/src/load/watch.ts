@@ -19,12 +19,22 @@ export class FolderWatcher {
   private unwatched = 0;
   // One listener of each kind for every watcher: a shelf can watch 16,000 folders, and two
   // closures per watch were ≈ 2 MB of them.
-  private readonly onChange: () => void;
+  private readonly onChange: (this: fs.FSWatcher, eventType: string, filename: string | null) => void;
   private readonly onError: (this: fs.FSWatcher) => void;
 
   constructor(private readonly onEvent: () => void) {
-    this.onChange = () => this.onEvent();
     const self = this;
+    this.onChange = function (this: fs.FSWatcher, eventType: string, filename: string | null) {
+      // A "rename" of the watched folder's own name (inotify reports the folder's deletion or
+      // move so): the watch now holds a folder that is no longer at its path. Another may be
+      // there already (a folder replaced by a rename, or made again at once, even on the same
+      // inode number), and a sync that finds the path still there would keep the dead watch.
+      if (eventType === "rename" && filename !== null) {
+        const folder = self.folderOf.get(this);
+        if (folder !== undefined && filename === path.basename(folder)) self.rewatch(folder, this);
+      }
+      self.onEvent();
+    };
     this.onError = function (this: fs.FSWatcher) {
       // The folder went away (or the watch broke): forget it; the refresh re-syncs.
       this.close();
@@ -60,6 +70,19 @@ export class FolderWatcher {
         this.watchers.delete(folder);
       }
     }
+  }
+
+  /**
+   * Watches what is at `folder` now in place of `watcher`. Gone for now: the refresh its
+   * parent's event brings re-syncs, and watches the folder made there next. The new watch is
+   * made before the old one is closed: when it is the same folder after all (an entry of the
+   * folder's own name was renamed inside it), the two share one inotify watch, and no event
+   * falls between them.
+   */
+  private rewatch(folder: string, watcher: fs.FSWatcher): void {
+    if (this.closed || this.watchers.get(folder) !== watcher) return;
+    if (this.watch(folder) !== "watched") this.watchers.delete(folder);
+    watcher.close();
   }
 
   private watch(folder: string): "watched" | "missing" | "failed" {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  carryEverydayWeights,
   everydayWeightPairs,
+  everydayWeightsOf,
   referenceFromSkills,
   referenceKnownShare,
-  seedEverydayWeights,
+  type StoredEverydayWeights,
+  storedEverydayWeights,
 } from "./familiarity.js";
 import { DEFAULT_TUNING } from "./matcher.js";
 import { SkillIndexCache } from "./skill-index.js";
@@ -32,9 +35,9 @@ function freshVocabulary() {
   return sharedVocabulary();
 }
 
-function references() {
+function references(stored?: StoredEverydayWeights) {
   const { lexical } = new SkillIndexCache(DEFAULT_TUNING).build(shelf);
-  return [referenceFromSkills(lexical, true), referenceKnownShare(lexical, true)];
+  return [referenceFromSkills(lexical, true, stored), referenceKnownShare(lexical, true, stored)];
 }
 
 describe("everyday weights stored ahead of time (a prebuilt shelf's)", () => {
@@ -45,8 +48,7 @@ describe("everyday weights stored ahead of time (a prebuilt shelf's)", () => {
     new SkillIndexCache(DEFAULT_TUNING).build(shelf);
     const pairs = everydayWeightPairs(terms);
     expect(pairs.length).toBeGreaterThan(0);
-    seedEverydayWeights(terms, terms.length, pairs, (t) => t);
-    expect(references()).toEqual(computed);
+    expect(references(storedEverydayWeights(terms, terms.length, pairs, (t) => t))).toEqual(computed);
   });
 
   it("steer the reference when wrong, within [0, 1]", () => {
@@ -55,18 +57,19 @@ describe("everyday weights stored ahead of time (a prebuilt shelf's)", () => {
     const { terms } = freshVocabulary();
     new SkillIndexCache(DEFAULT_TUNING).build(shelf);
     // A file that says every term is the most common word.
-    seedEverydayWeights(
-      terms,
-      terms.length,
-      terms.flatMap((_, t) => [t, 0]),
-      (t) => t,
+    const moved = references(
+      storedEverydayWeights(
+        terms,
+        terms.length,
+        terms.flatMap((_, t) => [t, 0]),
+        (t) => t,
+      ),
     );
-    const moved = references();
     expect(moved).not.toEqual(computed);
     for (const reference of moved) expect(reference >= 0 && reference <= 1).toBe(true);
   });
 
-  it("ignore a weight out of [0, 1] or a term out of the build's, and never replace weights stored before", () => {
+  it("ignore a weight out of [0, 1] or a term out of the build's", () => {
     freshVocabulary();
     const computed = references();
     const { terms } = freshVocabulary();
@@ -74,14 +77,37 @@ describe("everyday weights stored ahead of time (a prebuilt shelf's)", () => {
     const pairs = everydayWeightPairs(terms);
     const [first] = pairs as [number];
     const malformed = [first, 5, first, -0.5, first, Number.NaN, terms.length + 3, 0.5, -1, 0.2, 0.5, 0];
-    seedEverydayWeights(terms, terms.length, [...pairs, ...malformed], (t) => t);
-    // A second file that says every term is the most common word changes nothing stored.
-    seedEverydayWeights(
+    const stored = storedEverydayWeights(terms, terms.length, [...pairs, ...malformed], (t) => t);
+    expect(references(stored)).toEqual(computed);
+  });
+});
+
+describe("everyday weights another shelf stored", () => {
+  it("never move this shelf's references (the vocabulary is the process's, the file is not this shelf's)", () => {
+    freshVocabulary();
+    const computed = references();
+    const { terms } = freshVocabulary();
+    new SkillIndexCache(DEFAULT_TUNING).build(shelf);
+    // Another shelf's tampered file, opened in the same process: every term the most common word.
+    storedEverydayWeights(
       terms,
       terms.length,
       terms.flatMap((_, t) => [t, 0]),
       (t) => t,
     );
-    expect(references()).toEqual(computed);
+    // This shelf's skills came with none.
+    expect(references(everydayWeightsOf(shelf))).toEqual(computed);
+  });
+
+  it("are used only for the skills that came with them, and none when skills came with different ones", () => {
+    const { terms } = freshVocabulary();
+    const a = storedEverydayWeights(terms, 0, [], (t) => t);
+    const b = storedEverydayWeights(terms, 0, [], (t) => t);
+    const [first, second] = [{}, {}];
+    expect(everydayWeightsOf([first, second])).toBeUndefined();
+    carryEverydayWeights(first, a);
+    expect(everydayWeightsOf([first, second])).toBe(a);
+    carryEverydayWeights(second, b);
+    expect(everydayWeightsOf([first, second])).toBeUndefined();
   });
 });

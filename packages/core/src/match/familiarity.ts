@@ -42,26 +42,36 @@ import type { LexicalIndex } from "./lexical-index.js";
 const NOT_STORED = -1;
 
 /**
- * Everyday weights known ahead of time, per vocabulary (keyed by its term list, which every
- * index built in it shares), by term id: a prebuilt shelf stores them, so the first reference of
- * a process does not stem the everyday lists for every term of the shelf. A weight is a
- * function of the term alone, so weights from any build of this core are the same.
+ * Everyday weights known ahead of time for the terms of one vocabulary (`terms`, its term
+ * list, which every index built in it shares), by term id: a prebuilt shelf stores them, so the
+ * first reference of a process does not stem the everyday lists for every term of the shelf.
  */
-const storedWeights = new WeakMap<readonly string[], Float64Array>();
+export interface StoredEverydayWeights {
+  readonly terms: readonly string[];
+  readonly weights: Float64Array;
+}
 
 /**
- * Takes weights computed ahead of time for a build's `buildTerms` terms: `pairs` is
- * `[term, weight, …]` in the build's term numbers (every other build term weighs 1), `idOf`
- * gives each build term's id in `terms`' vocabulary. A weight out of [0, 1] is left out (the
- * weight is then computed), and a weight stored before is kept: a stored weight can only steer
- * abstention, and one shelf's file never changes what another's set.
+ * The stored weights each skill taken from a prebuilt shelf came with. Kept with the skills,
+ * not with the vocabulary: the vocabulary is the process's, shared by every shelf in it, and
+ * one shelf's file (tampered, or only built from other skills) must never steer another
+ * shelf's abstention.
  */
-export function seedEverydayWeights(
+const carried = new WeakMap<object, StoredEverydayWeights>();
+
+/**
+ * Weights computed ahead of time for a build's `buildTerms` terms: `pairs` is `[term, weight,
+ * …]` in the build's term numbers (every other build term weighs 1), `idOf` gives each build
+ * term's id in `terms`' vocabulary. A weight out of [0, 1] is left out (the weight is then
+ * computed). A weight is a function of the term alone, so a sound file's are exactly the
+ * computed ones; a tampered file's can only steer the abstention of its own shelf.
+ */
+export function storedEverydayWeights(
   terms: readonly string[],
   buildTerms: number,
   pairs: readonly number[],
   idOf: (buildTerm: number) => number,
-): void {
+): StoredEverydayWeights {
   const weights = new Float64Array(terms.length).fill(NOT_STORED);
   const set = (id: number, weight: number) => {
     if (id >= 0 && id < weights.length && weight >= 0 && weight <= 1) weights[id] = weight;
@@ -71,11 +81,28 @@ export function seedEverydayWeights(
     const t = pairs[i] as number;
     if (Number.isSafeInteger(t) && t >= 0 && t < buildTerms) set(idOf(t), pairs[i + 1] as number);
   }
-  const before = storedWeights.get(terms);
-  if (before)
-    for (let id = 0; id < Math.min(before.length, weights.length); id++)
-      if (before[id] !== NOT_STORED) weights[id] = before[id] as number;
-  storedWeights.set(terms, weights);
+  return { terms, weights };
+}
+
+/** Marks `skill` as one of the shelf whose prebuilt file gave `weights`. */
+export function carryEverydayWeights(skill: object, weights: StoredEverydayWeights): void {
+  carried.set(skill, weights);
+}
+
+/**
+ * The stored weights for an index of `skills`: those their prebuilt shelf gave, when they came
+ * from one (skills read from their files, built-in ones, carry none). Skills that came with
+ * different ones (two shelves' skills matched together) get none: every weight is computed.
+ */
+export function everydayWeightsOf(skills: readonly object[]): StoredEverydayWeights | undefined {
+  let found: StoredEverydayWeights | undefined;
+  for (const skill of skills) {
+    const weights = carried.get(skill);
+    if (weights === undefined || weights === found) continue;
+    if (found !== undefined) return undefined;
+    found = weights;
+  }
+  return found;
 }
 
 /** Everyday weights of a vocabulary's terms, as a prebuilt shelf stores them: `[term, weight, …]` for each weight below 1. */
@@ -88,15 +115,19 @@ export function everydayWeightPairs(terms: readonly string[]): number[] {
   return pairs;
 }
 
-/** A reader of term weights for `index`: stored ones where a prebuilt shelf gave them. */
-function termWeights(index: LexicalIndex, everyday: boolean): (t: number) => number {
+/** A reader of term weights for `index`: the `stored` ones where they are for its vocabulary. */
+function termWeights(
+  index: LexicalIndex,
+  everyday: boolean,
+  stored: StoredEverydayWeights | undefined,
+): (t: number) => number {
   if (!everyday) return () => 1;
   const { terms } = index;
-  const stored = storedWeights.get(terms);
-  if (!stored) return (t) => everydayInformativeness(terms[t] as string);
-  const storedCount = stored.length;
+  if (stored?.terms !== terms) return (t) => everydayInformativeness(terms[t] as string);
+  const { weights } = stored;
+  const storedCount = weights.length;
   return (t) => {
-    const weight = t < storedCount ? (stored[t] as number) : NOT_STORED;
+    const weight = t < storedCount ? (weights[t] as number) : NOT_STORED;
     return weight === NOT_STORED ? everydayInformativeness(terms[t] as string) : weight;
   };
 }
@@ -106,15 +137,20 @@ export const REFERENCE_QUANTILE = 0.1;
 
 /**
  * The reference known share of `index`'s shelf (0 when it has no examples: no reference).
- * `everyday` weighs a word by its everyday informativeness (1 for every word when off).
+ * `everyday` weighs a word by its everyday informativeness (1 for every word when off), taken
+ * from `stored` where it has it (see {@link everydayWeightsOf}).
  */
-export function referenceKnownShare(index: LexicalIndex, everyday: boolean): number {
+export function referenceKnownShare(
+  index: LexicalIndex,
+  everyday: boolean,
+  stored?: StoredEverydayWeights,
+): number {
   const count = index.exampleCount;
   if (count === 0) return 0;
   const known = new Float64Array(count);
   const all = new Float64Array(count);
   const { exampleStart, exampleList, df } = index;
-  const weightOf = termWeights(index, everyday);
+  const weightOf = termWeights(index, everyday, stored);
   for (let t = 0; t < index.termCount; t++) {
     const start = exampleStart[t] as number;
     const end = exampleStart[t + 1] as number;
@@ -141,13 +177,17 @@ export function referenceKnownShare(index: LexicalIndex, everyday: boolean): num
  * shelf of fewer than two skills: no reference): each skill held out and read as a request,
  * a word known when another skill uses it. One walk over the postings, no text read again.
  */
-export function referenceFromSkills(index: LexicalIndex, everyday: boolean): number {
+export function referenceFromSkills(
+  index: LexicalIndex,
+  everyday: boolean,
+  stored?: StoredEverydayWeights,
+): number {
   const n = index.size;
   if (n < 2) return 0;
   const known = new Float64Array(n);
   const all = new Float64Array(n);
   const { postingStart, postingDocs, df } = index;
-  const weightOf = termWeights(index, everyday);
+  const weightOf = termWeights(index, everyday, stored);
   for (let t = 0; t < index.termCount; t++) {
     const start = postingStart[t] as number;
     const end = postingStart[t + 1] as number;

@@ -46,7 +46,7 @@ import {
   lexicalScore,
   queryInformativeMass,
 } from "./coverage.js";
-import { familiarity, referenceFromSkills, referenceKnownShare } from "./familiarity.js";
+import { everydayWeightsOf, familiarity, referenceFromSkills, referenceKnownShare } from "./familiarity.js";
 import { DEFAULT_INDEX_TUNING, type IndexTuning, knownTerm, type LexicalIndex } from "./lexical-index.js";
 import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
@@ -440,11 +440,11 @@ function score(
   if (tuning.familiarity && knownWords + unknownWords > 0) {
     const share = knownWords / (knownWords + unknownWords);
     if (lexical.exampleCount > 0) {
-      p.exampleReference ??= referenceKnownShare(lexical, tuning.everydayWords);
+      p.exampleReference ??= referenceKnownShare(lexical, tuning.everydayWords, everydayWeightsOf(p.skills));
       familiarToExamples = familiarity(share, p.exampleReference);
     }
     if (p.unexampled > 0) {
-      p.skillReference ??= referenceFromSkills(lexical, tuning.everydayWords);
+      p.skillReference ??= referenceFromSkills(lexical, tuning.everydayWords, everydayWeightsOf(p.skills));
       familiarToSkills = familiarity(share, p.skillReference);
     }
   }

@@ -111,4 +111,59 @@ describe("parseSkillStart", () => {
     );
     expect(strict.truncated).toBe(false);
   });
+
+  it("gives parseSkill's result on hostile mixes of characters around the cut", () => {
+    // Units that straddle the cut, look like what the cut looks for, or that trimming and
+    // fences treat specially: multi-byte characters of every length, a lone fence line, line
+    // and paragraph separators, a BOM inside the text, Unicode spaces, `$ARGUMENTS` and a
+    // full-width look-alike.
+    const units = [
+      "a",
+      " ",
+      "\n",
+      "\n\n",
+      "\t",
+      "é",
+      "日",
+      "🎉",
+      "\u2028",
+      "\u2029",
+      "\ufeff",
+      "\u00a0",
+      "\u3000",
+      "\n---\n",
+      "---",
+      "$ARGUMENTS",
+      "$ARGUMENT",
+      "＄ARGUMENTS",
+      "$ＡRGUMENTS",
+      "\u0301",
+      "\ud83c\udf89",
+    ];
+    const fronts = [
+      "name: a\ndescription: A skill.\n",
+      "name: a\ndescription: 一个技能，带很多中文字符。🎉\n",
+      "name: a\ndescription: >\n  folded\n  text\n",
+      "name: a\n",
+      "",
+    ];
+    let seed = 5;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    let cut = 0;
+    for (let k = 0; k < 400; k++) {
+      const front = fronts[k % fronts.length] as string;
+      // A filler that puts the body's length near the cut, then hostile units around it.
+      const filler = ["word ", "日本語", "é", "🎉"][random(4)] as string;
+      let body = filler.repeat(Math.floor((CHARS - 60 + random(120)) / filler.length));
+      for (let i = 0, n = 1 + random(40); i < n; i++) body += units[random(units.length)];
+      if (random(2) === 0) body += filler.repeat(random(3) * 1_000);
+      const bytes = Buffer.from(skillFile(body, front));
+      if (expectSameStart(bytes, { path: "/skills/a/SKILL.md" })) cut++;
+    }
+    // Not vacuous: many of these take the short way.
+    expect(cut).toBeGreaterThan(50);
+  });
 });
