@@ -199,6 +199,85 @@ describe("Vocabulary.read", () => {
   });
 });
 
+/** The terms `vocabulary.readBytes` yields for `text` written as UTF-8, as strings. */
+function readUtf8(vocabulary: Vocabulary, bytes: Uint8Array): string[] {
+  const count = vocabulary.readBytes(bytes);
+  return Array.from(vocabulary.ids.subarray(0, count), (id) => vocabulary.terms[id] as string);
+}
+
+/** What `analyze` reads in the string UTF-8 bytes decode to (a lone surrogate becomes U+FFFD). */
+const analyzedUtf8 = (bytes: Uint8Array) => analyze(Buffer.from(bytes).toString("utf8"), false).terms;
+
+describe("Vocabulary.readBytes", () => {
+  it("yields exactly the terms of analyze() of the decoded text, on the real corpus and the parser edge cases", (ctx) => {
+    skipWithoutSharedData(ctx);
+    const vocabulary = new Vocabulary();
+    const texts = [...corpusTexts(), ...edgeCaseTexts()];
+    for (const text of texts) {
+      const bytes = Buffer.from(text, "utf8");
+      expect(readUtf8(vocabulary, bytes)).toEqual(analyzedUtf8(bytes));
+    }
+  });
+
+  it("yields exactly the terms of analyze() on tricky and random text, read new and read again", () => {
+    const vocabulary = new Vocabulary();
+    const texts = [...TRICKY, ...fuzzTexts(3_000), "\ufeffBOM first", "a \ufeffb", "ab\ufeffcd"];
+    for (const text of texts) {
+      const bytes = Buffer.from(text, "utf8");
+      expect(readUtf8(vocabulary, bytes)).toEqual(analyzedUtf8(bytes));
+    }
+    for (const text of TRICKY)
+      expect(readUtf8(vocabulary, Buffer.from(text, "utf8"))).toEqual(read(vocabulary, text));
+  });
+
+  it("reads bytes cut inside a multi-byte character as their decoding reads (U+FFFD in its place)", () => {
+    const vocabulary = new Vocabulary();
+    for (const text of ["abc写字 def", "naïve café", "x😀y 𠀀𠀁 z", "a\u0301 ﬁle Ｄ"]) {
+      const whole = Buffer.from(text, "utf8");
+      for (let end = 0; end <= whole.length; end++) {
+        for (const start of [0, 1, 2]) {
+          const bytes = whole.subarray(Math.min(start, end), end);
+          expect(readUtf8(vocabulary, bytes), `${text} [${start}, ${end})`).toEqual(analyzedUtf8(bytes));
+        }
+      }
+    }
+  });
+
+  it("normalises a non-ASCII stretch with the ASCII next to it, as the whole text is normalised", () => {
+    const vocabulary = new Vocabulary();
+    for (const text of [
+      "e\u0301te\u0301 abc\u0301def caf\u00e9s cafe\u0301s",
+      "=\u0338 a<\u0338b x>\u0338y -\u0301y",
+      "abcＤＥＦghi of\uFB01ce ＡＢＣ-ｄｅｆ x²y H₂O ½cup",
+      "\u0301abc start mark",
+      "FinanceＴｏｏｌ getHTTPＲesponse",
+    ]) {
+      const bytes = Buffer.from(text, "utf8");
+      expect(readUtf8(vocabulary, bytes)).toEqual(analyze(text, false).terms);
+    }
+  });
+
+  it("reads CJK runs, new and known, mixed with ASCII words, as analyze() does", () => {
+    const vocabulary = new Vocabulary();
+    const text =
+      "帮我写一篇关于人工智能的文章，然后用React写组件。東京の天気を教えてください！\n数据库迁移 react组件 组件react 𠀀𠀁 我";
+    const bytes = Buffer.from(text, "utf8");
+    expect(readUtf8(vocabulary, bytes)).toEqual(analyze(text, false).terms);
+    expect(readUtf8(vocabulary, bytes)).toEqual(analyze(text, false).terms);
+  });
+
+  it("reads long words and several-term words from bytes into the same ids as from strings", () => {
+    const vocabulary = new Vocabulary();
+    const text = `internationalization Internationalization PDFReader supercalifragilistic ${"Ab".repeat(40)}`;
+    const fromBytes = readUtf8(vocabulary, Buffer.from(text, "utf8"));
+    expect(fromBytes).toEqual(analyze(text, false).terms);
+    const ids = Array.from(vocabulary.ids.subarray(0, vocabulary.read(text)));
+    expect(Array.from(vocabulary.ids.subarray(0, vocabulary.readBytes(Buffer.from(text, "utf8"))))).toEqual(
+      ids,
+    );
+  });
+});
+
 describe("sharedVocabulary", () => {
   it("is one vocabulary until it outgrows its bound, then a new one", () => {
     const first = sharedVocabulary();

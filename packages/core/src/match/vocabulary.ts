@@ -287,6 +287,115 @@ export class Vocabulary {
     return grown;
   }
 
+  /**
+   * Reads the index terms of the UTF-8 text `bytes` — those `read` gives for the string they
+   * decode to — into `ids[0 … count)`, and returns `count`. ASCII words are read from the
+   * bytes as they are; only the stretches that hold other characters are decoded (and then
+   * read as `read` reads them). A stretch starts and ends at an ASCII byte, which is never
+   * part of a longer character, so the stretches decode to exactly the pieces of the whole
+   * decoded text — without decoding a whole body into a string for a few "—".
+   */
+  readBytes(bytes: Uint8Array): number {
+    if (this.pendingRuns.length !== 0) this.clearPending();
+    const count = this.scanBytes(bytes);
+    return this.pendingRuns.length === 0 ? count : this.learnCjkRuns(count);
+  }
+
+  /** {@link scan} of a text not normalised yet, over its UTF-8 bytes. */
+  private scanBytes(s: Uint8Array): number {
+    const n = s.length;
+    let count = 0;
+    let ids = this.ids;
+    let i = 0;
+    while (i < n) {
+      let code = s[i] as number;
+      if (code >= 128) {
+        // What comes before is an ASCII separator (or nothing), as in `scan`.
+        const end = stretchEndBytes(s, i);
+        count = this.scan(decodedStretch(s, i > 0 ? i - 1 : 0, end), count, true);
+        ids = this.ids;
+        i = end;
+        continue;
+      }
+      if (ASCII_CLASS[code] === SEPARATOR) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let a = code;
+      let b = 0;
+      while (++i < n) {
+        code = s[i] as number;
+        if (code >= 128 || ASCII_CLASS[code] === SEPARATOR) break;
+        b = (b << 8) | (a >>> 24);
+        a = (a << 8) | code;
+      }
+      if (i < n && code >= 128) {
+        const end = stretchEndBytes(s, i);
+        count = this.scan(decodedStretch(s, start, end), count, true);
+        ids = this.ids;
+        i = end;
+        continue;
+      }
+      const emission = this.lookupBytes(s, start, i, a, b);
+      if (emission === NONE) continue;
+      if (emission >= 0) {
+        if (count === ids.length) ids = this.grownIds(count);
+        ids[count++] = emission;
+      } else {
+        const k = -2 - emission;
+        const several = this.severalIds;
+        const end = this.severalStart[k + 1] as number;
+        for (let j = this.severalStart[k] as number; j < end; j++) {
+          if (count === ids.length) ids = this.grownIds(count);
+          ids[count++] = several[j] as number;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** {@link lookup} of the ASCII word s[start … end) of UTF-8 bytes: the same table, the same hashes. */
+  private lookupBytes(s: Uint8Array, start: number, end: number, a: number, b: number): number {
+    const length = end - start;
+    let hash: number;
+    if (length <= 8) hash = mixed(Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b));
+    else {
+      hash = FNV_OFFSET;
+      for (let j = start; j < end; j++) hash = Math.imul(hash ^ (s[j] as number), FNV_PRIME);
+      hash = mixed(hash);
+      a = 0;
+      b = length;
+    }
+    const front = (hash & FRONT_MASK) * 3;
+    const cache = this.front;
+    if (a !== 0 && cache[front] === a && cache[front + 1] === b) return cache[front + 2] as number;
+    const { table, mask } = this;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const r = slot * RECORD;
+      const word = table[r + 2] as number;
+      if (word === 0) break;
+      if (table[r] !== hash || table[r + 3] !== b) continue;
+      if (a !== 0) {
+        if (word === a) {
+          const emission = table[r + 1] as number;
+          cache[front] = a;
+          cache[front + 1] = b;
+          cache[front + 2] = emission;
+          return emission;
+        }
+      } else if (word < 0 && this.sameLongBytes(~word, s, start, length)) return table[r + 1] as number;
+    }
+    const text = String.fromCharCode.apply(null, s.subarray(start, end) as unknown as number[]);
+    return this.learn(text, 0, length, hash, a, b);
+  }
+
+  private sameLongBytes(offset: number, s: Uint8Array, start: number, length: number): boolean {
+    const bytes = this.longBytes;
+    for (let j = 0; j < length; j++) if (bytes[offset + j] !== s[start + j]) return false;
+    return true;
+  }
+
   /** The emission of the ASCII word s[start … end) (packed in a:b when ≤ 8 characters): from the table, or computed once. */
   private lookup(s: string, start: number, end: number, a: number, b: number): number {
     const length = end - start;
@@ -541,6 +650,24 @@ function stretchEnd(s: string, i: number): number {
     if (code < 128 && ASCII_CLASS[code] === SEPARATOR) return i;
   }
   return n;
+}
+
+/** {@link stretchEnd} over UTF-8 bytes: the next ASCII separator after the byte at `i`. */
+function stretchEndBytes(s: Uint8Array, i: number): number {
+  const n = s.length;
+  while (++i < n) {
+    const code = s[i] as number;
+    if (code < 128 && ASCII_CLASS[code] === SEPARATOR) return i;
+  }
+  return n;
+}
+
+// Keeps a byte order mark where it stands, as decoding the whole text keeps one inside it.
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The stretch s[start … end) of UTF-8 bytes decoded, then normalised (NFKC) as `scan` does. */
+function decodedStretch(s: Uint8Array, start: number, end: number): string {
+  return utf8.decode(s.subarray(start, end)).normalize("NFKC");
 }
 
 /** End of the run of class `cls` that goes on at `i`. */
