@@ -1,12 +1,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sharedVocabulary } from "../match/vocabulary.js";
 import { parseSkill } from "../parse/parse-skill.js";
 import { skillToolSpec } from "../session/activation-tools.js";
 import { createShelf } from "../shelf.js";
-import type { Skill } from "../types.js";
-import { BODY_HEAD_CHARS, bodyStart, bodyStartBytes, deferBody } from "./lazy-body.js";
+import { BODY_HEAD_CHARS, bodyStart } from "./lazy-body.js";
 import { tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 const text = (name: string, body: string) =>
@@ -109,41 +107,6 @@ describe("skill bodies are read from the file when first used", () => {
     } finally {
       await shelf.close();
     }
-  });
-
-  it("the kept start as bytes reads as the same words as the kept start, a pair or a lone half at the limit", () => {
-    const before = "a".repeat(BODY_HEAD_CHARS - 1);
-    const bodies = {
-      pair: `${before}😀 after`,
-      cjkPair: `${"写".repeat(BODY_HEAD_CHARS - 1)}𠀀字`,
-      loneHalf: `${before}\ud83dword`,
-      twoHalves: `${before}\ud83d\ud83d\ude00`,
-      lowHalf: `${before}\ude00 tail`,
-      multiByteAtLimit: `${"é".repeat(BODY_HEAD_CHARS - 1)}— next`,
-      short: "Collect the figures — then write the summary.",
-      exact: "b".repeat(BODY_HEAD_CHARS),
-    };
-    const vocabulary = sharedVocabulary();
-    const terms = (count: number) =>
-      Array.from(vocabulary.ids.subarray(0, count), (id) => vocabulary.terms[id]);
-    for (const [name, body] of Object.entries(bodies)) {
-      const skill = parseSkill(text(name, "x")).skill as Skill;
-      deferBody(skill, body, () => body);
-      const start = bodyStart(skill, BODY_HEAD_CHARS);
-      const bytes = bodyStartBytes(skill, BODY_HEAD_CHARS)!;
-      expect(bytes, name).toBeDefined();
-      // The bytes are the start less a lone first half at its very end, which is no letter.
-      const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-      expect(decoded, name).toBe(start.replace(/[\ud800-\udbff]$/, ""));
-      expect(terms(vocabulary.readBytes(bytes)), name).toEqual(terms(vocabulary.read(start)));
-      // Fewer characters than kept: only when the bytes are surely all within them.
-      const fewer = bodyStartBytes(skill, 100);
-      if (fewer !== undefined) expect(Buffer.from(fewer).toString("utf8"), name).toBe(bodyStart(skill, 100));
-      expect(bodyStartBytes(skill, BODY_HEAD_CHARS + 1), name).toBeUndefined();
-    }
-    expect(
-      bodyStartBytes(parseSkill(text("plain", "Plain body.")).skill as Skill, BODY_HEAD_CHARS),
-    ).toBeUndefined();
   });
 
   it("a body long enough that the load decodes only its start: the start kept is exact, the body read later whole", async () => {

@@ -17,11 +17,6 @@ import type { Skill } from "../types.js";
 
 /** The start of each deferred body, as long as the index reads (see {@link bodyStart}). */
 const heads = new WeakMap<Skill, Buffer>();
-/**
- * For a kept start one unit longer than {@link BODY_HEAD_CHARS} (see {@link headOf}): how many
- * of its bytes hold its first BODY_HEAD_CHARS units (see {@link bodyStartBytes}).
- */
-const bytesAtLimit = new WeakMap<Skill, number>();
 /** Deferred bodies that mention `$ARGUMENTS` (see {@link bodyMentionsArguments}). */
 const mentionsArguments = new WeakSet<Skill>();
 
@@ -59,9 +54,7 @@ const BODY_PROPERTY: PropertyDescriptor = {
  * (turning a data property into a getter later makes the object a dictionary).
  */
 export function deferBody(skill: Skill, body: string, read: BodyReader, usesArguments?: boolean): void {
-  const head = headOf(body);
-  heads.set(skill, Buffer.from(head, "utf8"));
-  if (head.length > BODY_HEAD_CHARS) bytesAtLimit.set(skill, bytesBeforeLimit(head));
+  heads.set(skill, Buffer.from(headOf(body), "utf8"));
   if (usesArguments ?? body.includes("$ARGUMENTS")) mentionsArguments.add(skill);
   readers.set(skill, read);
   Object.defineProperty(skill, "body", BODY_PROPERTY);
@@ -77,7 +70,6 @@ export function setBody(skill: Skill, body: string): void {
   heads.delete(skill);
   readers.delete(skill);
   mentionsArguments.delete(skill);
-  bytesAtLimit.delete(skill);
   Object.defineProperty(skill, "body", { value: body, writable: true, enumerable: true, configurable: true });
 }
 
@@ -90,37 +82,6 @@ export function bodyStart(skill: Skill, chars: number): string {
   if (head === undefined || chars > BODY_HEAD_CHARS) return skill.body.slice(0, chars);
   const text = head.toString("utf8");
   return chars < text.length ? text.slice(0, chars) : text;
-}
-
-/**
- * The first `chars` characters of a deferred body as the UTF-8 bytes kept of it (a view, not
- * a copy: do not write to it), for a reader that scans bytes instead of decoding them into a
- * string first; `undefined` when the body is not deferred or the bytes do not hold exactly
- * those characters (then {@link bodyStart} gives them). When the kept start ends in a
- * surrogate pair that the `chars`-th unit cuts in half, the pair is left out: `bodyStart`
- * ends in its lone first half there, which UTF-8 cannot hold and which is no letter of any
- * word (a reader of words reads the same words from both).
- */
-export function bodyStartBytes(skill: Skill, chars: number): Uint8Array | undefined {
-  const head = heads.get(skill);
-  if (head === undefined || chars > BODY_HEAD_CHARS) return undefined;
-  const atLimit = bytesAtLimit.get(skill);
-  if (atLimit !== undefined) return chars === BODY_HEAD_CHARS ? head.subarray(0, atLimit) : undefined;
-  // A character takes at least one byte: bytes no more than `chars` are all within.
-  return chars === BODY_HEAD_CHARS || head.length <= chars ? head : undefined;
-}
-
-/**
- * The bytes of a kept start of BODY_HEAD_CHARS + 1 units (its last unit but one is a first
- * half) that hold what its first BODY_HEAD_CHARS units decode to: all before that half, and,
- * when the half is lone (no second half follows), the U+FFFD that UTF-8 keeps in its place.
- * A whole pair is left out. Cutting before a first half never cuts a pair, so the bytes
- * before it are the encoding of the units before it.
- */
-function bytesBeforeLimit(head: string): number {
-  const second = head.charCodeAt(BODY_HEAD_CHARS);
-  const paired = second >= 0xdc00 && second <= 0xdfff;
-  return Buffer.byteLength(head.slice(0, BODY_HEAD_CHARS - 1), "utf8") + (paired ? 0 : 3);
 }
 
 /**

@@ -18,7 +18,7 @@
  * term ids (the expensive part, kept per skill by skill-index.ts), `buildLexicalIndex` lays
  * the whole list out from those parts.
  */
-import { bodyStart, bodyStartBytes } from "../load/lazy-body.js";
+import { bodyStart } from "../load/lazy-body.js";
 import type { Skill } from "../types.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -53,7 +53,6 @@ type FieldName = keyof IndexTuning["fields"];
 export const BODY_INDEX_CHARS = 3_000;
 const FIELDS: readonly FieldName[] = ["name", "description", "whenToUse", "triggers", "examples", "body"];
 const FIELD_COUNT = FIELDS.length;
-const BODY_FIELD = FIELDS.indexOf("body");
 
 export interface LexicalIndex {
   readonly size: number;
@@ -202,20 +201,13 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
     withoutNegativeClauses(skill.whenToUse ?? ""),
     skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
     skill.examples.join(" . "),
-    "",
+    tuning.fields.body > 0 ? bodyStart(skill, BODY_INDEX_CHARS) : "",
   ];
-  // A deferred body's start is read from its stored bytes, without a string of it.
-  const bodyBytes = tuning.fields.body > 0 ? bodyStartBytes(skill, BODY_INDEX_CHARS) : undefined;
-  if (tuning.fields.body > 0 && bodyBytes === undefined)
-    texts[BODY_FIELD] = bodyStart(skill, BODY_INDEX_CHARS);
   const header = skillHeader.fill(0);
   let distinct = 0;
   let size = 0;
   for (let f = 0; f < FIELD_COUNT; f++) {
-    const count =
-      f === BODY_FIELD && bodyBytes !== undefined
-        ? vocabulary.readBytes(bodyBytes)
-        : vocabulary.read(texts[f] as string);
+    const count = vocabulary.read(texts[f] as string);
     ensureScratch(vocabulary.terms.length, size + count);
     const read = vocabulary.ids;
     const weighted = tuning.fields[FIELDS[f] as FieldName] !== 0;
