@@ -7,8 +7,7 @@
  * completes. The counts by code are not pinned (the mirror is a snapshot others may
  * refresh); bench/RESULTS.md records them, printed with SKILLSHELF_MIRROR_COUNTS=1.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describeWithSharedData } from "@skillshelf/test-utils";
 import { expect, it } from "vitest";
 import { loadBuiltins } from "../src/load/builtin.js";
@@ -16,24 +15,7 @@ import { type ResolveEntry, resolveSkills } from "../src/load/resolve.js";
 import { parseSkill } from "../src/parse/parse-skill.js";
 import { builtinRoleSkills } from "../src/roles/builtin-roles.js";
 import type { ParseMode, Skill } from "../src/types.js";
-import { SHARED_DATA } from "./fixtures/shared-data.js";
-
-const MIRROR = join(SHARED_DATA, "skills-mirror");
-
-/** `<owner>@<repo>/<skill>/SKILL.md` (any case of the file name), sorted for a stable order. */
-function mirrorFiles(): string[] {
-  const files: string[] = [];
-  for (const repo of readdirSync(MIRROR, { withFileTypes: true })) {
-    if (!repo.isDirectory()) continue;
-    for (const skill of readdirSync(join(MIRROR, repo.name), { withFileTypes: true })) {
-      if (!skill.isDirectory()) continue;
-      for (const file of readdirSync(join(MIRROR, repo.name, skill.name))) {
-        if (file.toLowerCase() === "skill.md") files.push(join(MIRROR, repo.name, skill.name, file));
-      }
-    }
-  }
-  return files.sort();
-}
+import { mirrorSkillFiles } from "./fixtures/shared-data.js";
 
 function parseMirror(files: readonly string[], mode: ParseMode) {
   const counts: Record<string, number> = {};
@@ -76,7 +58,7 @@ describeWithSharedData("the skills mirror", () => {
   // Read in the tests, not while collecting them: a skipped describe still runs its body.
   let cached: string[] | undefined;
   const mirror = () => {
-    cached ??= mirrorFiles();
+    cached ??= mirrorSkillFiles();
     return cached;
   };
 

@@ -5,33 +5,17 @@
  * `yaml` path gives. Checked on every frontmatter of the skills mirror (15,725 real files),
  * the corpus, the parser edge cases, hand-written corners and seeded mutations.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { EDGE_CASES } from "../../test/fixtures/parser-edge-cases.js";
-import { SHARED_DATA } from "../../test/fixtures/shared-data.js";
+import { mirrorSkillFiles, SHARED_DATA } from "../../test/fixtures/shared-data.js";
 import { readFastFrontmatter } from "./fast-frontmatter.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { readLineFrontmatter } from "./line-frontmatter.js";
 import { parseSkillWith } from "./parse-skill.js";
 import type { Frontmatter } from "./yaml-frontmatter.js";
-
-const MIRROR = join(SHARED_DATA, "skills-mirror");
-
-function mirrorFiles(): string[] {
-  const files: string[] = [];
-  for (const repo of readdirSync(MIRROR, { withFileTypes: true })) {
-    if (!repo.isDirectory()) continue;
-    for (const skill of readdirSync(join(MIRROR, repo.name), { withFileTypes: true })) {
-      if (!skill.isDirectory()) continue;
-      for (const file of readdirSync(join(MIRROR, repo.name, skill.name))) {
-        if (file.toLowerCase() === "skill.md") files.push(join(MIRROR, repo.name, skill.name, file));
-      }
-    }
-  }
-  return files.sort();
-}
 
 function yamlOf(text: string): string | undefined {
   const split = splitFrontmatter(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
@@ -73,7 +57,7 @@ describe("line frontmatter reader = event reader = full path", () => {
     skipWithoutSharedData(ctx);
     let frontmatters = 0;
     let read = 0;
-    for (const file of mirrorFiles()) {
+    for (const file of mirrorSkillFiles()) {
       const bytes = readFileSync(file);
       const yaml = yamlOf(bytes.toString("utf8"));
       if (yaml === undefined) continue;
@@ -222,7 +206,7 @@ describe("line frontmatter reader = event reader = full path", () => {
       "\u2028",
     ];
     const all = [...pieces, ...pieces2];
-    const files = mirrorFiles().filter((_, i) => i % 16 === 0);
+    const files = mirrorSkillFiles().filter((_, i) => i % 16 === 0);
     let mutants = 0;
     let read = 0;
     for (const file of files) {

@@ -5,30 +5,14 @@
  * mirror and on the files that take the other way (CR, BOM, NUL, invalid UTF-8 past the
  * window, blank lines or whitespace filling the window, line separators, strict mode).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { SHARED_DATA } from "../../test/fixtures/shared-data.js";
+import { mirrorSkillFiles } from "../../test/fixtures/shared-data.js";
 import type { ParseOptions } from "../types.js";
 import { parseSkill, parseSkillStart } from "./parse-skill.js";
 
 const CHARS = 3_000;
-
-function mirrorFiles(): string[] {
-  const mirror = join(SHARED_DATA, "skills-mirror");
-  const files: string[] = [];
-  for (const repo of readdirSync(mirror, { withFileTypes: true })) {
-    if (!repo.isDirectory()) continue;
-    for (const skill of readdirSync(join(mirror, repo.name), { withFileTypes: true })) {
-      if (!skill.isDirectory()) continue;
-      for (const file of readdirSync(join(mirror, repo.name, skill.name))) {
-        if (file.toLowerCase() === "skill.md") files.push(join(mirror, repo.name, skill.name, file));
-      }
-    }
-  }
-  return files.sort();
-}
 
 /** Checks parseSkillStart against parseSkill on `bytes`; true when it cut the body. */
 function expectSameStart(bytes: Uint8Array, options: ParseOptions): boolean {
@@ -57,7 +41,7 @@ describe("parseSkillStart", () => {
     skipWithoutSharedData(ctx);
     let cut = 0;
     let files = 0;
-    for (const file of mirrorFiles()) {
+    for (const file of mirrorSkillFiles()) {
       files++;
       if (expectSameStart(readFileSync(file), { path: file, mode: "lenient" })) cut++;
     }
