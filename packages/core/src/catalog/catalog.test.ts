@@ -121,6 +121,27 @@ describe("buildCatalog", () => {
     }
   });
 
+  it("counts its headings and '+N more' lines with the tokenizer and heading of each call", () => {
+    const many = Array.from({ length: 40 }, (_, i) => skill({ name: `s-${i}`, description: `Skill ${i}.` }));
+    const byChars = (t: string) => t.length;
+    const byWords = (t: string) => t.split(/\s+/u).filter(Boolean).length * 2;
+    // Alternating tokenizers, headings and budgets (so totals and omitted counts change): each
+    // catalog must read as one counted on its own, never with another call's remembered costs.
+    for (let round = 0; round < 12; round++) {
+      const countTokens = round % 2 === 0 ? byChars : byWords;
+      const heading = round % 3 === 0 ? "Skills:" : `Skills you may load, list ${round % 3}:`;
+      const budgetTokens = 120 + round * 37;
+      const skills = many.slice(0, 20 + round);
+      const catalog = buildCatalog({ skills, now, countTokens, heading, budgetTokens });
+      expect(catalog.text.startsWith(`${heading}\n`)).toBe(true);
+      expect(catalog.tokens).toBe(countTokens(catalog.text));
+      expect(catalog.tokens).toBeLessThanOrEqual(budgetTokens);
+      const estimated = buildCatalog({ skills, now, heading, budgetTokens });
+      expect(estimated.tokens).toBeGreaterThanOrEqual(estimateTokens(estimated.text));
+      expect(estimated.tokens).toBeLessThanOrEqual(budgetTokens);
+    }
+  });
+
   it("re-renders a skill that changed and re-orders when usage changes (no stale cache)", () => {
     const usage = createMemoryUsageStore();
     const list = [a, b, c];

@@ -16,7 +16,8 @@
  *
  * Like the matcher, it treats a `skills` array as immutable and caches by its identity (the
  * shelf hands out a new array when something changes): per-list facts and the usage order
- * (while the usage store's `version()` is unchanged), and per-skill lines and token costs.
+ * (while the usage store's `version()` is unchanged), per-skill lines and token costs, and
+ * per tokenizer the costs of its fixed texts (headings, "+N more").
  */
 import type { Candidate, Skill } from "../types.js";
 import type { UsageStore } from "../usage/store.js";
@@ -108,12 +109,25 @@ const entries = new WeakMap<CountTokens, WeakMap<Skill, Entry & { cap: number }>
 // was most of a cold start's first catalog.
 const nameCosts = new WeakMap<CountTokens, WeakMap<Skill, number>>();
 
-function entryOf(skill: Skill, cap: number, countTokens: CountTokens): Entry {
-  let perSkill = entries.get(countTokens);
-  if (!perSkill) {
-    perSkill = new WeakMap();
-    entries.set(countTokens, perSkill);
+/** A tokenizer's cache of one kind, made on its first use. */
+function cacheFor<K extends object, V>(
+  caches: WeakMap<CountTokens, WeakMap<K, V>>,
+  countTokens: CountTokens,
+) {
+  let cache = caches.get(countTokens);
+  if (!cache) {
+    cache = new WeakMap();
+    caches.set(countTokens, cache);
   }
+  return cache;
+}
+
+function entryOf(
+  skill: Skill,
+  cap: number,
+  countTokens: CountTokens,
+  perSkill: WeakMap<Skill, Entry & { cap: number }>,
+): Entry {
   let entry = perSkill.get(skill);
   if (!entry || entry.cap !== cap) {
     const line = `- ${catalogLine(skill, cap)}`;
@@ -124,16 +138,32 @@ function entryOf(skill: Skill, cap: number, countTokens: CountTokens): Entry {
 }
 
 /** Tokens of "<name>, ". */
-function nameCostOf(skill: Skill, countTokens: CountTokens): number {
-  let perSkill = nameCosts.get(countTokens);
-  if (!perSkill) {
-    perSkill = new WeakMap();
-    nameCosts.set(countTokens, perSkill);
-  }
+function nameCostOf(skill: Skill, countTokens: CountTokens, perSkill: WeakMap<Skill, number>): number {
   let cost = perSkill.get(skill);
   if (cost === undefined) {
     cost = countTokens(`${skill.name}, `);
     perSkill.set(skill, cost);
+  }
+  return cost;
+}
+
+// The heading, the names-only heading and the "+N more" lines are the same few texts on every
+// call: counted once per tokenizer (counting them was a fifth of a new request's catalog at
+// 1,000 skills). Bounded: a caller's own headings come and go.
+const fixedCosts = new WeakMap<CountTokens, Map<string, number>>();
+const FIXED_COSTS_KEPT = 256;
+
+function fixedCostOf(text: string, countTokens: CountTokens): number {
+  let costs = fixedCosts.get(countTokens);
+  if (!costs) {
+    costs = new Map();
+    fixedCosts.set(countTokens, costs);
+  }
+  let cost = costs.get(text);
+  if (cost === undefined) {
+    cost = countTokens(text);
+    if (costs.size >= FIXED_COSTS_KEPT) costs.clear();
+    costs.set(text, cost);
   }
   return cost;
 }
@@ -219,14 +249,15 @@ export function buildCatalog(options: CatalogOptions): Catalog {
   };
 
   const lines = [heading];
-  let used = countTokens(heading);
+  let used = fixedCostOf(heading, countTokens);
+  const entryCache = cacheFor(entries, countTokens);
   const listed: CatalogEntry[] = [];
 
   // Full entries while they fit, keeping room for the names-only heading and a "+N more".
-  const reserve = countTokens(`\n${NAMES_HEADING}\n${more(total)}`);
+  const reserve = fixedCostOf(`\n${NAMES_HEADING}\n${more(total)}`, countTokens);
   let skill = next();
   for (; skill !== undefined; skill = next()) {
-    const entry = entryOf(skill, entryCap, countTokens);
+    const entry = entryOf(skill, entryCap, countTokens, entryCache);
     const rest = taken < total ? reserve : 0;
     if (used + entry.cost + rest > budgetTokens) break;
     lines.push(entry.line);
@@ -236,10 +267,11 @@ export function buildCatalog(options: CatalogOptions): Catalog {
 
   if (skill !== undefined) {
     const names: string[] = [];
-    used += countTokens(`\n${NAMES_HEADING}\n`);
-    const moreCost = countTokens(`\n${more(total)}`);
+    used += fixedCostOf(`\n${NAMES_HEADING}\n`, countTokens);
+    const moreCost = fixedCostOf(`\n${more(total)}`, countTokens);
+    const nameCache = cacheFor(nameCosts, countTokens);
     for (; skill !== undefined; skill = next()) {
-      const cost = nameCostOf(skill, countTokens);
+      const cost = nameCostOf(skill, countTokens, nameCache);
       const rest = taken < total ? moreCost : 0;
       if (used + cost + rest > budgetTokens) break;
       names.push(skill.name);
@@ -254,7 +286,9 @@ export function buildCatalog(options: CatalogOptions): Catalog {
   // The default estimate is additive, so the running sum (+ the "+N more" line) is already a
   // bound on the whole; an exact tokenizer may merge across joins, so it recounts the text.
   const exact = countTokens !== estimateTokens;
-  let tokens = exact ? countTokens(text) : used + (omitted > 0 ? countTokens(`\n${more(omitted)}`) : 0);
+  let tokens = exact
+    ? countTokens(text)
+    : used + (omitted > 0 ? fixedCostOf(`\n${more(omitted)}`, countTokens) : 0);
   // Give back names until the whole text fits. The "+N more" line always stays.
   while (tokens > budgetTokens && listed.at(-1)?.form === "name-only") {
     listed.pop();
