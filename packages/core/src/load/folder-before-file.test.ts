@@ -6,27 +6,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { createShelf, type RefreshResult } from "../shelf.js";
-import { skillText, tempDir } from "./test-utils/fixtures.js";
-
-async function shelfWithOne() {
-  const root = await tempDir();
-  const skills = path.join(root, "skills");
-  await fs.mkdir(path.join(skills, "one"), { recursive: true });
-  await fs.writeFile(path.join(skills, "one/SKILL.md"), skillText("one"));
-  const shelf = await createShelf({
-    root,
-    projectDirs: [skills],
-    userDirs: [],
-    builtinRoles: false,
-    events: false,
-  });
-  return { shelf, skills };
-}
+import type { RefreshResult } from "../shelf.js";
+import { oneSkillShelf, skillText } from "./test-utils/fixtures.js";
 
 describe("a skill folder made before its SKILL.md", () => {
   it("refresh() sees the file written after a refresh saw the empty folder", async () => {
-    const { shelf, skills } = await shelfWithOne();
+    const { shelf, skills } = await oneSkillShelf();
     await shelf.refresh();
     await shelf.refresh(); // from here on a watcher vouches for "nothing changed"
     await fs.mkdir(path.join(skills, "later"));
@@ -37,7 +22,7 @@ describe("a skill folder made before its SKILL.md", () => {
   });
 
   it("watch() reports the file written after the watcher saw the empty folder", async () => {
-    const { shelf, skills } = await shelfWithOne();
+    const { shelf, skills } = await oneSkillShelf();
     const changes: RefreshResult[] = [];
     const stop = shelf.watch((change) => changes.push(change));
     await fs.mkdir(path.join(skills, "later"));

@@ -6,21 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createShelf } from "../shelf.js";
-import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
+import { oneSkillShelf, skillText } from "./test-utils/fixtures.js";
 
 describe.runIf(process.platform === "linux")("a skill folder replaced under the same path", () => {
   it("refresh() sees an edit made in the new folder", async () => {
-    const root = await tempDir();
-    const skills = path.join(root, "skills");
-    await writeSkill(skills, "one", skillText("one", "First."));
-    const shelf = await createShelf({
-      root,
-      projectDirs: [skills],
-      userDirs: [],
-      builtinRoles: false,
-      events: false,
-    });
+    const { shelf, skills } = await oneSkillShelf("First.");
     try {
       await shelf.refresh();
       await shelf.refresh(); // from here on a watcher vouches for "nothing changed"
@@ -43,16 +33,7 @@ describe.runIf(process.platform === "linux")("a skill folder replaced under the 
   });
 
   it("refresh() sees an edit made in a folder removed and made again at once (its inode number may be reused)", async () => {
-    const root = await tempDir();
-    const skills = path.join(root, "skills");
-    await writeSkill(skills, "one", skillText("one", "First."));
-    const shelf = await createShelf({
-      root,
-      projectDirs: [skills],
-      userDirs: [],
-      builtinRoles: false,
-      events: false,
-    });
+    const { shelf, skills } = await oneSkillShelf("First.");
     try {
       await shelf.refresh();
       await shelf.refresh();
@@ -75,16 +56,7 @@ describe.runIf(process.platform === "linux")("a skill folder replaced under the 
 
 describe.runIf(process.platform === "linux")("a folder holding an entry of its own name", () => {
   it("refresh() still sees every edit after that entry is renamed (the folder's watch is kept)", async () => {
-    const root = await tempDir();
-    const skills = path.join(root, "skills");
-    const file = await writeSkill(skills, "one", skillText("one", "First."));
-    const shelf = await createShelf({
-      root,
-      projectDirs: [skills],
-      userDirs: [],
-      builtinRoles: false,
-      events: false,
-    });
+    const { shelf, skills, file } = await oneSkillShelf("First.");
     try {
       await shelf.refresh();
       await shelf.refresh();

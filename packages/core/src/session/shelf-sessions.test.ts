@@ -306,10 +306,13 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     };
   }
 
-  it("matches a message once for every session that plans it, and again after a use only when usage broke a tie", () => {
+  /**
+   * Two skills stage 1 scores alike (the same words), so usage decides their order: omega
+   * was used a minute ago. Match calls are counted from here on.
+   */
+  function tiedTwins() {
     const { calls, matcher } = counted();
     const twins = fixedSource([
-      // The same words: stage 1 scores them alike, and usage decides their order.
       makeSkill("alpha-maker", { description: "Builds PDF reports from tables." }),
       makeSkill("omega-maker", { description: "Builds PDF reports from tables." }),
       makeSkill("xlsx-sheet", { description: "Edits XLSX spreadsheets." }),
@@ -319,6 +322,11 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     sessions.session().plan({ message: "hello", tools: [] });
     usage.record("omega-maker", new Date(Date.now() - 60_000));
     calls.length = 0;
+    return { calls, sessions };
+  }
+
+  it("matches a message once for every session that plans it, and again after a use only when usage broke a tie", () => {
+    const { calls, sessions } = tiedTwins();
     const tied = "build a pdf report from this table";
     const plain = "edit the xlsx spreadsheets";
     const before = sessions.session().plan({ message: tied, tools: [] });
@@ -334,17 +342,7 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
   });
 
   it("keeps a turn's candidates through its own activation; a new turn or conversation with the same text is matched again", () => {
-    const { calls, matcher } = counted();
-    const twins = fixedSource([
-      makeSkill("alpha-maker", { description: "Builds PDF reports from tables." }),
-      makeSkill("omega-maker", { description: "Builds PDF reports from tables." }),
-      makeSkill("xlsx-sheet", { description: "Edits XLSX spreadsheets." }),
-    ]);
-    const usage = createMemoryUsageStore();
-    const sessions = createShelfSessions({ skills: twins, matcher, events: false, stateDir: root, usage });
-    sessions.session().plan({ message: "hello", tools: [] });
-    usage.record("omega-maker", new Date(Date.now() - 60_000));
-    calls.length = 0;
+    const { calls, sessions } = tiedTwins();
     const tied = "build a pdf report from this table";
     const first = sessions.session({ message: tied });
     const before = first.plan({ tools: [] }).candidates.map((c) => c.name);

@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { createShelf, type Shelf } from "../../shelf.js";
 
 export async function tempDir(prefix = "skillshelf-load-"): Promise<string> {
   // realpath: macOS's /var → /private/var would otherwise make every path assertion flaky.
@@ -28,4 +29,24 @@ export async function writeSkill(
 /** Folder mtimes have 1 ms-or-better resolution here, but make "later" unambiguous. */
 export function tick(ms = 15): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A shelf over `<temp>/skills` holding one skill, `one` (nothing else: no user folders, no
+ * builtin roles, no event log), for tests of what refresh() and watch() see on disk.
+ */
+export async function oneSkillShelf(
+  description?: string,
+): Promise<{ shelf: Shelf; skills: string; file: string }> {
+  const root = await tempDir();
+  const skills = path.join(root, "skills");
+  const file = await writeSkill(skills, "one", skillText("one", description));
+  const shelf = await createShelf({
+    root,
+    projectDirs: [skills],
+    userDirs: [],
+    builtinRoles: false,
+    events: false,
+  });
+  return { shelf, skills, file };
 }
