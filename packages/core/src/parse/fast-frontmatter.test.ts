@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import { readSharedText, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
 import { EDGE_CASES } from "../../test/fixtures/parser-edge-cases.js";
+import { mulberry32 } from "../../test/fixtures/seeded-random.js";
 import { SHARED_DATA } from "../../test/fixtures/shared-data.js";
 import { SKILLS_REF_CASES } from "../../test/fixtures/skills-ref.js";
 import type { ParseMode, ParseOptions } from "../types.js";
@@ -256,15 +257,3 @@ describe("fast frontmatter path = full path", () => {
     expect(readFast).toBeLessThan(mutants);
   });
 });
-
-/** A small seeded PRNG, so the mutations are the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
