@@ -1131,4 +1131,103 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "hot reload: a skill folder made empty before one message and given its SKILL.md before the next is offered on that next one",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["bash", "read_file"],
+    turns: [
+      { user: "deploy the app to staging" },
+      {
+        user: "deploy the app to staging, please",
+        before: async (root) => {
+          await mkdir(path.join(root, ".skillshelf", "skills", "deploy"), { recursive: true });
+        },
+      },
+      {
+        user: "deploy the app to staging now",
+        before: async (root) => {
+          await writeFile(path.join(root, ".skillshelf", "skills", "deploy", "SKILL.md"), DEPLOY);
+        },
+      },
+    ],
+    replies: [text("No deploy skill."), text("Still none."), call("skill_deploy"), text("Deploying.")],
+    check({ calls: c }) {
+      expect(!c[1]?.skillTools.some((t) => t.name === "skill_deploy"), "not there while its folder is empty");
+      expect(
+        c[2]?.skillTools.some((t) => t.name === "skill_deploy"),
+        "offered on the message after its SKILL.md was written",
+      );
+    },
+  },
+  {
+    name: "a request mostly in words the shelf never uses is offered no skill; one the shelf knows is offered every skill it names, not only the best",
+    skills: Object.fromEntries(
+      [
+        [
+          "car-service",
+          "Book a service for your car at a garage.",
+          [
+            "when is my car due for a service",
+            "book a service for my car",
+            "my car needs an oil change",
+            "schedule car maintenance",
+            "find a garage for my car",
+          ],
+        ],
+        [
+          "car-rental",
+          "Rent a car for a trip.",
+          [
+            "rent a car for my trip",
+            "i need a rental car in boston",
+            "book a car for next week",
+            "how much is a car rental",
+            "find me a cheap rental car",
+          ],
+        ],
+        [
+          "flight-status",
+          "Is my flight on time?",
+          [
+            "is my flight on time",
+            "when does my flight leave",
+            "has my flight been delayed",
+            "flight status for my trip",
+            "check my flight to boston",
+          ],
+        ],
+        [
+          "hotel",
+          "Book a hotel room.",
+          [
+            "book a hotel room in boston",
+            "find me a hotel for my trip",
+            "i need a hotel for next week",
+            "how much is a hotel room",
+            "book a cheap hotel",
+          ],
+        ],
+      ].map(([name, description, examples]) => [
+        name as string,
+        `---\nname: ${name}\ndescription: ${description}\nexamples:\n${(examples as string[]).map((e) => `  - ${e}\n`).join("")}---\nDo it.\n`,
+      ]),
+    ),
+    tools: ["read_file"],
+    turns: [
+      { user: "which garage band won the grammy award" },
+      { user: "hotel with garage parking near the volcano for aurora photographers" },
+    ],
+    replies: [text("I do not know."), text("Here are some.")],
+    check({ calls: c }) {
+      expect(
+        !c[0]?.skillTools.some((t) => t.name.startsWith("skill_")),
+        "no skill is offered on a request the shelf's examples are nothing like",
+      );
+      const offered = c[1]?.skillTools.map((t) => t.name) ?? [];
+      expect(
+        offered.includes("skill_hotel") && offered.includes("skill_car-service"),
+        `both skills the request names are offered (got ${offered.join(", ")})`,
+      );
+    },
+  },
 ];
