@@ -4,7 +4,7 @@
  * what the model saw on every call. `runScenario` also checks each scenario's own
  * expectations, so the reference records are themselves tested.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createShelf, type ShelfOptions } from "../shelf.js";
@@ -1227,6 +1227,54 @@ export const conformanceScenarios: Scenario[] = [
       expect(
         offered.includes("skill_hotel") && offered.includes("skill_car-service"),
         `both skills the request names are offered (got ${offered.join(", ")})`,
+      );
+    },
+  },
+  {
+    name: "hot reload: a skill folder replaced under the same path (a new version renamed into place) serves the next edit made in it",
+    skills: { deploy: DEPLOY },
+    tools: ["bash", "read_file"],
+    turns: [
+      // Two messages first: from the second refresh on, a watcher vouches for "nothing changed".
+      { user: "deploy the app to staging" },
+      { user: "deploy the app to production" },
+      {
+        user: "deploy the app to staging again",
+        before: async (root) => {
+          const skills = path.join(root, ".skillshelf", "skills");
+          await mkdir(path.join(skills, ".deploy.new"));
+          await writeFile(
+            path.join(skills, ".deploy.new", "SKILL.md"),
+            DEPLOY.replace("with the deploy script.", "with the second deploy script."),
+          );
+          await rename(path.join(skills, "deploy"), path.join(skills, ".deploy.old"));
+          await rename(path.join(skills, ".deploy.new"), path.join(skills, "deploy"));
+          await rm(path.join(skills, ".deploy.old"), { recursive: true });
+        },
+      },
+      {
+        user: "deploy the app to staging one more time",
+        before: async (root) => {
+          await writeFile(
+            path.join(root, ".skillshelf", "skills", "deploy", "SKILL.md"),
+            DEPLOY.replace("with the deploy script.", "with the third deploy script."),
+          );
+        },
+      },
+    ],
+    replies: [
+      text("Deploying."),
+      text("Deploying there."),
+      text("Deploying again."),
+      text("Deploying once more."),
+    ],
+    check({ calls: c }) {
+      const description = (i: number) =>
+        c[i]?.skillTools.find((t) => t.name === "skill_deploy")?.description ?? "";
+      expect(description(2).includes("second deploy script"), "the folder renamed into place is served");
+      expect(
+        description(3).includes("third deploy script"),
+        "an edit made in the new folder is served on the next message",
       );
     },
   },
