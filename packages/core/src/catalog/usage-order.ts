@@ -130,7 +130,8 @@ export function usageOrder(
   const keys = new Map<Skill, Key>();
   const keyed: Array<{ skill: Skill; key: Key }> = new Array(visible.length);
   // Already in order, most often: on a first start every skill is as new as the others, and a
-  // shelf's list is sorted by name. Seen in this same pass, without a comparison per call.
+  // shelf's list is sorted by name. Seen in this same pass (the sort is stable, so adjacent
+  // pairs in order mean the sort would change nothing).
   let inOrder = true;
   for (let i = 0; i < visible.length; i++) {
     const skill = visible[i] as Skill;
@@ -140,10 +141,7 @@ export function usageOrder(
     keyed[i] = { skill, key };
     if (inOrder && i > 0) {
       const before = keyed[i - 1] as { skill: Skill; key: Key };
-      inOrder =
-        before.key.recency === key.recency &&
-        before.key.count === key.count &&
-        before.skill.name < skill.name;
+      inOrder = compareKeys(before.key, before.skill, key, skill) <= 0;
     }
   }
   if (!inOrder) keyed.sort((a, b) => compareKeys(a.key, a.skill, b.key, b.skill));
