@@ -292,5 +292,7 @@ export async function run(): Promise<void> {
   );
   console.log(await runRouting({ split: dev ? "dev" : "test" }));
   console.log(`\nThe none-threshold's trade-off (${dev ? "dev" : "test"} split):\n`);
-  console.log(thresholdSweep(dev ? "dev" : "test", [0, 0.1, 0.15, 0.18, 0.19, 0.2, 0.25, 0.3, 0.35, 0.4]));
+  console.log(
+    thresholdSweep(dev ? "dev" : "test", [0, 0.1, 0.15, 0.18, 0.19, 0.2, 0.21, 0.22, 0.25, 0.3, 0.35, 0.4]),
+  );
 }

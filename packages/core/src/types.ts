@@ -245,7 +245,8 @@ export interface Rejected {
    * "写"); `unfamiliar-request`: its evidence was enough, but much of the request is in words
    * the shelf does not use, far more than in the shelf's own examples, so stage 1 offered
    * nothing (its score is the one left after that discount); `below-threshold`: the evidence
-   * was under `minScore`.
+   * was under `minScore`, or stage 1 offered nothing because no candidate's evidence, discounted
+   * by the share of the request it leaves unexplained, reached it (its score is the one left).
    */
   reason: "generic-words" | "unfamiliar-request" | "below-threshold";
   /** The message words it matched. */

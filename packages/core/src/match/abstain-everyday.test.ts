@@ -71,10 +71,15 @@ describe("a common word one skill happens to use weighs less than the shelf alon
       .match(shelf, message, { nearMisses: 3 })
       .rejected?.find((r) => r.name === "jump-start")?.score ?? 0;
 
-  it("scores a match on 'best' lower than the shelf's statistics alone would", () => {
+  it("judges a request matched only on 'best' less explained than the shelf's statistics alone would", () => {
     const message = "who has the best record in the nfl";
-    expect(scoreOf(true, message)).toBeGreaterThan(0);
-    expect(scoreOf(true, message)).toBeLessThan(scoreOf(false, message));
+    const judged = createMatcher().match(shelf, message, { nearMisses: 3 });
+    expect(judged.candidates).toEqual([]);
+    expect(judged.rejected).toContainEqual(
+      expect.objectContaining({ name: "jump-start", reason: "below-threshold", terms: ["best"] }),
+    );
+    const shelfAlone = createMatcher({ everydayWords: false }).match(shelf, message);
+    expect(shelfAlone.candidates.map((c) => c.name)).toEqual(["jump-start"]);
   });
 
   it("leaves a match on the skill's own rare words as it was", () => {

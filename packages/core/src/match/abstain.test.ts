@@ -71,3 +71,31 @@ describe("generic words are learned from the shelf, at any size", () => {
     });
   }
 });
+
+describe("coverage judges the request, not each skill", () => {
+  // Evidence alone, no request judgement: what each skill's score is made of.
+  const evidenceOnly = createMatcher({ coverageWeight: 0, familiarity: false });
+
+  it("ranks the candidates of a request it lets through by their evidence alone", () => {
+    // "meeting notes" covers little of the request for summarize, but the request is for the
+    // shelf: summarize keeps the score its evidence gives it.
+    for (const message of [
+      "translate the meeting notes into Chinese",
+      "summarise the meeting notes and draft a follow-up email",
+    ]) {
+      const judged = matcher.match(shelf, message);
+      expect(judged.candidates.length).toBeGreaterThan(1);
+      expect(judged).toEqual(evidenceOnly.match(shelf, message));
+    }
+  });
+
+  it("offers nothing when its one candidate explains little of the request, and says why", () => {
+    const message = "which postgres conference in europe has the best talks this year";
+    expect(evidenceOnly.match(shelf, message).candidates.map((c) => c.name)).toContain("sql-query");
+    const result = matcher.match(shelf, message, { nearMisses: 3 });
+    expect(result.candidates).toEqual([]);
+    const miss = result.rejected?.find((r) => r.name === "sql-query");
+    expect(miss).toEqual(expect.objectContaining({ reason: "below-threshold", terms: ["postgres"] }));
+    expect(miss?.score ?? 1).toBeLessThan(matcher.tuning.minScore);
+  });
+});

@@ -5,10 +5,16 @@
  * test-writing skill, but "compelling headline", the part that says what is asked, is
  * explained by nothing on that skill. So each message word gets an informativeness learned
  * from the shelf itself — its idf over the skills, in units of a word only one skill uses
- * (1 = one skill uses it; → 0 as every skill does) — and a skill's lexical score is its
- * evidence discounted by the share of the message's informative part that its matched words
- * cover. Because the unit is relative to the shelf, a word used by a quarter of 20 skills and
- * one used by 1 % of 10,000 weigh about the same, in any script the tokenizer reads.
+ * (1 = one skill uses it; → 0 as every skill does) — and the request is for the shelf only
+ * when one skill's evidence, discounted by the share of the message's informative part that
+ * its matched words cover, still reaches the threshold ({@link coveredScore}). Because the
+ * unit is relative to the shelf, a word used by a quarter of 20 skills and one used by 1 % of
+ * 10,000 weigh about the same, in any script the tokenizer reads.
+ *
+ * Coverage is the request's judgement, not a skill's score: a skill's score is its evidence
+ * alone ({@link evidenceScore}). Once the request is for the shelf, a second skill that
+ * explains less of it is still ranked by what it shares with it; discounting it as well only
+ * pushed right answers below the threshold (measured in bench/RESULTS.md).
  *
  * The shelf only knows its own words, and a small shelf takes a common word one skill happens
  * to use for a distinctive one. So each word's informativeness is also capped by how common
@@ -22,7 +28,7 @@ import { everydayInformativeness } from "./everyday-words.js";
 import type { LexicalIndex } from "./lexical-index.js";
 
 export interface CoverageTuning {
-  /** Exponent of the coverage discount (0 = evidence alone, as BM25). */
+  /** Exponent of the coverage discount when the request is judged (0 = evidence alone, as BM25). */
   coverageWeight: number;
   /** Weight of a message word no skill uses (times its everyday informativeness, or 1 without `everydayWords`). */
   unknownWordWeight: number;
@@ -66,12 +72,18 @@ export function queryInformativeMass(
   return Math.min(mass, tuning.informativePart);
 }
 
+/** A skill's lexical score, 0‥1: its evidence (in units of a fully matched word one skill uses), squashed as x / (1 + x). */
+export function evidenceScore(evidence: number): number {
+  return evidence > 0 ? evidence / (evidence + 1) : 0;
+}
+
 /**
- * The lexical score, 0‥1: evidence (in units of a fully matched word one skill uses) times
- * coverage^weight, squashed as x / (1 + x). `covered` is the informativeness of the message
- * words the skill matched.
+ * The evidence's score once discounted by how much of the message it leaves unexplained,
+ * 0‥1: evidence times coverage^weight, squashed as {@link evidenceScore}. `covered` is the
+ * informativeness of the message words the skill matched, `mass` the message's
+ * ({@link queryInformativeMass}).
  */
-export function lexicalScore(
+export function coveredScore(
   evidence: number,
   covered: number,
   mass: number,
@@ -79,6 +91,5 @@ export function lexicalScore(
 ): number {
   if (evidence <= 0 || mass <= 0) return 0;
   const coverage = Math.min(1, covered / mass);
-  const discounted = evidence * coverage ** tuning.coverageWeight;
-  return discounted / (discounted + 1);
+  return evidenceScore(evidence * coverage ** tuning.coverageWeight);
 }

@@ -8,14 +8,15 @@
  * - `example`: the message is close to one of the skill's `examples` (idf-weighted overlap).
  * - `lexical`: BM25F relevance over name, description (without its "do not use for …"
  *   clauses), when_to_use, triggers, examples and the start of the body, read as evidence:
- *   the matched words' idf × saturated tf, in units of one word only one skill uses, times
- *   how much of the message's informative part those words cover (coverage.ts), squashed to
- *   0‥1. Words common across the shelf's own skills or in everyday language are generic: a
- *   skill that only generic words point at is never a lexical candidate ("only generic words
- *   matched"). How familiar the request is to the shelf, measured against the shelf's own
- *   examples, or for a skill without examples against its skills' texts (familiarity.ts),
- *   decides whether stage 1 offers anything: only if one candidate still reaches `minScore`
- *   with its evidence discounted by it. It is the request's, so it does not rank the skills.
+ *   the matched words' idf × saturated tf, in units of one word only one skill uses,
+ *   squashed to 0‥1. Words common across the shelf's own skills or in everyday language are
+ *   generic: a skill that only generic words point at is never a lexical candidate ("only
+ *   generic words matched"). How much of the message's informative part a skill's words
+ *   cover (coverage.ts) and how familiar the request is to the shelf, measured against the
+ *   shelf's own examples, or for a skill without examples against its skills' texts
+ *   (familiarity.ts), decide whether stage 1 offers anything: only if one candidate still
+ *   reaches `minScore` with its evidence discounted by both. They judge the request, so they
+ *   do not rank the skills.
  * - `semantic`: cosine similarity from the host's `embed` function. `match()` is synchronous
  *   and never waits on a model: `matchAsync()` embeds the message (and each skill once, cached
  *   per Skill object; `prepare()` does it ahead of time), or a host passes the message's
@@ -40,10 +41,11 @@ import type {
 import { recency, type UsageStore } from "../usage/store.js";
 import {
   type CoverageTuning,
+  coveredScore,
   DEFAULT_COVERAGE_TUNING,
   everyday,
+  evidenceScore,
   informativeness,
-  lexicalScore,
   queryInformativeMass,
 } from "./coverage.js";
 import { everydayWeightsOf, familiarity, referenceFromSkills, referenceKnownShare } from "./familiarity.js";
@@ -75,7 +77,7 @@ export interface MatchTuning extends IndexTuning, CoverageTuning {
 export const DEFAULT_TUNING: MatchTuning = {
   ...DEFAULT_INDEX_TUNING,
   ...DEFAULT_COVERAGE_TUNING,
-  minScore: 0.19,
+  minScore: 0.21,
   margin: 0.01,
   triggerFloor: 0.7,
   nameFloor: 0.6,
@@ -154,7 +156,7 @@ interface Prepared {
   passIndex: Int32Array;
   passScore: Float64Array;
   passLex: Float64Array;
-  /** Each passing skill's score with its evidence discounted by the request's familiarity. */
+  /** Each passing skill's score with its evidence discounted by its coverage and the request's familiarity. */
   passFamiliar: Float64Array;
 }
 
@@ -460,30 +462,30 @@ function score(
     if (p.hidden[s] === 1 && !includeHidden) continue;
     // Evidence: how much distinctive text the message shares with the skill, in units of one
     // fully saturated match of a word only one skill uses (the same scale for a shelf of 9
-    // skills and of 10,000), discounted by the share of the message's informative part it
-    // leaves unexplained (coverage.ts), squashed to 0‥1.
+    // skills and of 10,000), squashed to 0‥1.
     const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
-    const lex = lexicalScore(evidence, lexCover[s] as number, queryMass, tuning);
+    const lex = evidenceScore(evidence);
     // Only words common across the shelf's skills or in everyday language matched: overlap, not evidence.
     const generic = lex > 0 && (lexTop[s] as number) < tuning.genericWord;
     const trigger = triggerHits.size > 0 && triggerHits.has(s);
     const total = totalScore(s, generic ? 0 : lex, trigger, found, semantic, tuning);
     if (trigger || total >= tuning.minScore) {
-      // Familiarity is the request's, not the skill's (familiarity.ts): it does not rank the
-      // skills, it decides whether the request is for the shelf at all — the request is when
-      // one candidate still reaches the threshold with its evidence discounted by it.
+      // Coverage and familiarity judge the request, not the skill (coverage.ts,
+      // familiarity.ts): they do not rank the skills, they decide whether the request is for
+      // the shelf at all — the request is when one candidate still reaches the threshold with
+      // its evidence discounted by the share of the request it leaves unexplained and by the
+      // request's familiarity.
       const familiar = p.exampled[s] === 1 ? familiarToExamples : familiarToSkills;
-      const judged =
-        familiar < 1 && !trigger
-          ? totalScore(
-              s,
-              generic ? 0 : lexicalScore(evidence * familiar, lexCover[s] as number, queryMass, tuning),
-              trigger,
-              found,
-              semantic,
-              tuning,
-            )
-          : total;
+      const judged = trigger
+        ? total
+        : totalScore(
+            s,
+            generic ? 0 : coveredScore(evidence * familiar, lexCover[s] as number, queryMass, tuning),
+            trigger,
+            found,
+            semantic,
+            tuning,
+          );
       passIndex[passing] = s;
       passScore[passing] = round(total);
       passLex[passing] = lex;
@@ -506,9 +508,11 @@ function score(
     const { result, unfamiliar } = finish(p, passing, found, call.usage, tuning, limit, semantic);
     if (nearMisses > 0) {
       // The request was not for the shelf: what would have been its candidates are near-misses,
-      // with the score its unfamiliarity left them.
-      for (const s of unfamiliar)
-        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: true });
+      // with the score left them once judged; unfamiliar when familiarity took part in that.
+      for (const s of unfamiliar) {
+        const familiar = p.exampled[s.index] === 1 ? familiarToExamples : familiarToSkills;
+        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: familiar < 1 });
+      }
       result.rejected = misses.map((miss) => rejection(p, miss, found));
     }
     return result;
@@ -528,7 +532,7 @@ interface Scored {
   index: number;
   score: number;
   lex: number;
-  /** The score with the request's familiarity applied (familiarity.ts). */
+  /** The score with the request's judgement applied: coverage and familiarity (coverage.ts, familiarity.ts). */
   familiar: number;
 }
 
@@ -681,8 +685,8 @@ function finish(
     }
   }
 
-  // The request is for the shelf only if one candidate keeps the threshold with its
-  // familiarity applied; otherwise stage 1 abstains, and the candidates it had are unfamiliar.
+  // The request is for the shelf only if one candidate keeps the threshold with its coverage
+  // and familiarity applied; otherwise stage 1 abstains, and the candidates it had are misses.
   if (!kept.some((s) => s.familiar >= tuning.minScore - TIE))
     return { result: { candidates: [], vetoed, ambiguous: false }, unfamiliar: kept };
 
