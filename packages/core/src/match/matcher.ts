@@ -38,6 +38,7 @@ import type {
   Vetoed,
 } from "../types.js";
 import { recency, type UsageStore } from "../usage/store.js";
+import { BestExamples } from "./best-examples.js";
 import {
   type CoverageTuning,
   DEFAULT_COVERAGE_TUNING,
@@ -154,6 +155,9 @@ interface Prepared {
   lexCover: Float64Array;
   lexTop: Float64Array;
   exScore: Float64Array;
+  /** The examples a message's words touched. */
+  exTouched: Int32Array;
+  bestExample: BestExamples;
   inPool: Uint8Array;
   /** The skills the postings touched, then those other signals added. */
   pool: Int32Array;
@@ -300,6 +304,8 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     lexCover: new Float64Array(skills.length),
     lexTop: new Float64Array(skills.length),
     exScore: new Float64Array(lexical.exampleCount),
+    exTouched: new Int32Array(lexical.exampleCount),
+    bestExample: new BestExamples(skills.length),
     inPool: new Uint8Array(skills.length),
     pool: new Int32Array(skills.length),
     passIndex: new Int32Array(skills.length),
@@ -316,7 +322,7 @@ interface Found {
   queryWords: string[];
   triggerHits: Map<number, { trigger: string; matched: string }>;
   nameHits: Map<number, string>;
-  bestExample: Map<number, { example: number; score: number }>;
+  bestExample: BestExamples;
 }
 
 function score(
@@ -371,27 +377,27 @@ function score(
     : walkAll(lexical, queryIds, queryInfo, p);
 
   // Examples: the best (idf-weighted Dice) example per skill.
-  const bestExample = new Map<number, { example: number; score: number }>();
+  const { bestExample, exTouched } = p;
+  bestExample.clear(); // normally clear already: left over only by a message that threw
   if (lexical.exampleCount > 0 && exampleQueryWeight > 0) {
-    const exTouched: number[] = [];
+    let touchedExamples = 0;
     const { exampleStart, exampleList } = lexical;
     for (const id of queryIds) {
       const w = lexical.exampleIdf[id] as number;
       for (let i = exampleStart[id] as number, end = exampleStart[id + 1] as number; i < end; i++) {
         const e = exampleList[i] as number;
-        if (exScore[e] === 0) exTouched.push(e);
+        if (exScore[e] === 0) exTouched[touchedExamples++] = e;
         exScore[e] = (exScore[e] as number) + w;
       }
     }
-    for (const e of exTouched) {
+    for (let k = 0; k < touchedExamples; k++) {
+      const e = exTouched[k] as number;
       const dice = Math.min(
         1,
         (2 * (exScore[e] as number)) / (exampleQueryWeight + (lexical.exampleWeight[e] as number)),
       );
       exScore[e] = 0;
-      const owner = lexical.exampleOwner[e] as number;
-      const best = bestExample.get(owner);
-      if (!best || dice > best.score) bestExample.set(owner, { example: e, score: dice });
+      bestExample.offer(lexical.exampleOwner[e] as number, e, dice);
     }
   }
 
@@ -430,7 +436,7 @@ function score(
         pool[poolSize++] = s;
       }
     };
-    for (const s of bestExample.keys()) addToPool(s);
+    for (let k = 0; k < bestExample.size; k++) addToPool(bestExample.ownerAt(k));
     for (const s of triggerHits.keys()) addToPool(s);
     for (const s of nameHits.keys()) addToPool(s);
     if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) addToPool(s);
@@ -472,7 +478,10 @@ function score(
     // skills and of 10,000), discounted by the share of the message's informative part it
     // leaves unexplained (coverage.ts), squashed to 0‥1.
     const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
-    if (evidence < weakBelow && !(others && (triggerHits.has(s) || nameHits.has(s) || bestExample.has(s))))
+    if (
+      evidence < weakBelow &&
+      !(others && (triggerHits.has(s) || nameHits.has(s) || nearCopy(s, found, tuning)))
+    )
       continue;
     const mask = lexMask[s] as number;
     const covered = masked ? coveredBy(mask, queryInfo) : (lexCover[s] as number);
@@ -528,6 +537,7 @@ function score(
     // The accumulators are shared by every message: leave them clean even if a host's
     // usage store throws.
     clear(lexScore, pool, lexicalCount);
+    bestExample.clear();
     clear(lexMask, pool, lexicalCount);
     if (!masked) {
       clear(lexCover, pool, lexicalCount);
@@ -651,11 +661,16 @@ function totalScore(
   // Naming the skill, or nearly repeating one of its examples, is as telling as a trigger.
   const { nameHits, bestExample } = found;
   if (nameHits.size > 0 || bestExample.size > 0) {
-    const example = bestExample.get(s);
-    if (nameHits.has(s) || (example && example.score >= tuning.exampleMatch))
+    if (nameHits.has(s) || nearCopy(s, found, tuning))
       total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
   }
   return total;
+}
+
+/** The message nearly repeats one of the skill's examples. */
+function nearCopy(s: number, found: Found, tuning: MatchTuning): boolean {
+  const { bestExample } = found;
+  return bestExample.has(s) && bestExample.scoreOf(s) >= tuning.exampleMatch;
 }
 
 /** A skill some signal touched that is not a candidate. */
@@ -870,12 +885,12 @@ function explain(
   if (hit) reasons.push({ kind: "trigger", trigger: hit.trigger, matched: hit.matched });
   const name = found.nameHits.get(s.index);
   if (name !== undefined) reasons.push({ kind: "name", matched: name });
-  const example = found.bestExample.get(s.index);
-  if (example && example.score > 0) {
+  const { bestExample } = found;
+  if (bestExample.has(s.index) && bestExample.scoreOf(s.index) > 0) {
     reasons.push({
       kind: "example",
-      example: skill.examples[p.lexical.exampleSlot[example.example] as number] ?? "",
-      score: round(example.score),
+      example: skill.examples[p.lexical.exampleSlot[bestExample.exampleOf(s.index)] as number] ?? "",
+      score: round(bestExample.scoreOf(s.index)),
     });
   }
   if (s.lex > 0)
