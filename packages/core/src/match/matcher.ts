@@ -39,6 +39,7 @@ import type {
   Vetoed,
 } from "../types.js";
 import { recency, type UsageStore } from "../usage/store.js";
+import { BestExamples } from "./best-examples.js";
 import {
   type CoverageTuning,
   coveredScore,
@@ -148,11 +149,20 @@ interface Prepared {
   // Scratch buffers reused across messages (match is synchronous, so never shared).
   lexScore: Float64Array;
   lexMask: Int32Array;
-  /** Σ informativeness of the message words each skill matched, and the most informative one. */
+  /**
+   * Σ informativeness of the message words each skill matched, and the most informative one:
+   * only written for a message of more than MAX_MASK_TERMS known words (below that the mask
+   * says which words matched).
+   */
   lexCover: Float64Array;
   lexTop: Float64Array;
   exScore: Float64Array;
+  /** The examples a message's words touched. */
+  exTouched: Int32Array;
+  bestExample: BestExamples;
   inPool: Uint8Array;
+  /** The skills the postings touched, then those other signals added. */
+  pool: Int32Array;
   passIndex: Int32Array;
   passScore: Float64Array;
   passLex: Float64Array;
@@ -296,7 +306,10 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     lexCover: new Float64Array(skills.length),
     lexTop: new Float64Array(skills.length),
     exScore: new Float64Array(lexical.exampleCount),
+    exTouched: new Int32Array(lexical.exampleCount),
+    bestExample: new BestExamples(skills.length),
     inPool: new Uint8Array(skills.length),
+    pool: new Int32Array(skills.length),
     passIndex: new Int32Array(skills.length),
     passScore: new Float64Array(skills.length),
     passLex: new Float64Array(skills.length),
@@ -311,7 +324,7 @@ interface Found {
   queryWords: string[];
   triggerHits: Map<number, { trigger: string; matched: string }>;
   nameHits: Map<number, string>;
-  bestExample: Map<number, { example: number; score: number }>;
+  bestExample: BestExamples;
 }
 
 function score(
@@ -355,45 +368,38 @@ function score(
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
 
-  // Lexical: walk the postings into the per-skill accumulator (reset before returning).
-  const touched: number[] = [];
-  const { postingStart, postingDocs, postingWeights } = lexical;
-  for (let q = 0; q < queryIds.length; q++) {
-    const id = queryIds[q] as number;
-    const bit = q < MAX_MASK_TERMS ? 1 << q : 0;
-    const info = queryInfo[q] as number;
-    for (let i = postingStart[id] as number, end = postingStart[id + 1] as number; i < end; i++) {
-      const d = postingDocs[i] as number;
-      if (lexScore[d] === 0 && lexMask[d] === 0) touched.push(d);
-      lexScore[d] = (lexScore[d] as number) + (postingWeights[i] as number);
-      lexMask[d] = (lexMask[d] as number) | bit;
-      lexCover[d] = (lexCover[d] as number) + info;
-      if (info > (lexTop[d] as number)) lexTop[d] = info;
-    }
-  }
+  // Lexical: walk the postings into the per-skill accumulators (reset before returning).
+  // A message of at most MAX_MASK_TERMS known words (nearly all) only sums the evidence and
+  // marks the words: a skill's coverage follows from its mask, for the few skills that get as
+  // far as needing it.
+  const { pool } = p;
+  const masked = queryIds.length <= MAX_MASK_TERMS;
+  const lexicalCount = masked
+    ? walkMasked(lexical, queryIds, lexScore, lexMask, pool)
+    : walkAll(lexical, queryIds, queryInfo, p);
 
   // Examples: the best (idf-weighted Dice) example per skill.
-  const bestExample = new Map<number, { example: number; score: number }>();
+  const { bestExample, exTouched } = p;
+  bestExample.clear(); // normally clear already: left over only by a message that threw
   if (lexical.exampleCount > 0 && exampleQueryWeight > 0) {
-    const exTouched: number[] = [];
+    let touchedExamples = 0;
     const { exampleStart, exampleList } = lexical;
     for (const id of queryIds) {
       const w = lexical.exampleIdf[id] as number;
       for (let i = exampleStart[id] as number, end = exampleStart[id + 1] as number; i < end; i++) {
         const e = exampleList[i] as number;
-        if (exScore[e] === 0) exTouched.push(e);
+        if (exScore[e] === 0) exTouched[touchedExamples++] = e;
         exScore[e] = (exScore[e] as number) + w;
       }
     }
-    for (const e of exTouched) {
+    for (let k = 0; k < touchedExamples; k++) {
+      const e = exTouched[k] as number;
       const dice = Math.min(
         1,
         (2 * (exScore[e] as number)) / (exampleQueryWeight + (lexical.exampleWeight[e] as number)),
       );
       exScore[e] = 0;
-      const owner = lexical.exampleOwner[e] as number;
-      const best = bestExample.get(owner);
-      if (!best || dice > best.score) bestExample.set(owner, { example: e, score: dice });
+      bestExample.offer(lexical.exampleOwner[e] as number, e, dice);
     }
   }
 
@@ -422,19 +428,21 @@ function score(
   // Score every skill some signal touched; keep those over the threshold (or triggered).
   // Typed arrays, no per-skill objects: at 10,000 skills thousands of skills are touched.
   const { inPool, passIndex, passScore, passLex, passFamiliar } = p;
-  const pool = touched;
-  const lexicalCount = touched.length;
-  for (const d of touched) inPool[d] = 1;
-  const addToPool = (s: number) => {
-    if (inPool[s] === 0) {
-      inPool[s] = 1;
-      pool.push(s);
-    }
-  };
-  for (const s of bestExample.keys()) addToPool(s);
-  for (const s of triggerHits.keys()) addToPool(s);
-  for (const s of nameHits.keys()) addToPool(s);
-  if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) addToPool(s);
+  let poolSize = lexicalCount;
+  const others = bestExample.size > 0 || triggerHits.size > 0 || nameHits.size > 0 || semantic !== undefined;
+  if (others) {
+    for (let i = 0; i < lexicalCount; i++) inPool[pool[i] as number] = 1;
+    const addToPool = (s: number) => {
+      if (inPool[s] === 0) {
+        inPool[s] = 1;
+        pool[poolSize++] = s;
+      }
+    };
+    for (let k = 0; k < bestExample.size; k++) addToPool(bestExample.ownerAt(k));
+    for (const s of triggerHits.keys()) addToPool(s);
+    for (const s of nameHits.keys()) addToPool(s);
+    if (semantic) for (let s = 0; s < skills.length; s++) if ((semantic[s] as number) > 0) addToPool(s);
+  }
   const queryMass = queryInformativeMass(queryInfo, unknownWords, tuning);
   // Familiarity of the request for a skill with examples, and for one without.
   let familiarToExamples = 1;
@@ -453,8 +461,13 @@ function score(
   const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
   const nearMisses = call.nearMisses ?? 0;
   const misses: Miss[] = [];
+  // Most touched skills share a word or two of little weight with the message: when nothing
+  // but their evidence could lift them and it cannot reach the threshold, they are not scored
+  // (unless near-misses are asked for, which reports them).
+  const weakBelow =
+    nearMisses === 0 && semantic === undefined ? evidenceNeeded(tuning.minScore) : Number.NEGATIVE_INFINITY;
   let passing = 0;
-  for (let i = 0; i < pool.length; i++) {
+  for (let i = 0; i < poolSize; i++) {
     const s = pool[i] as number;
     inPool[s] = 0;
     // Hidden from the model: `disable-model-invocation` skills, and role skills (sub-agent
@@ -464,9 +477,15 @@ function score(
     // fully saturated match of a word only one skill uses (the same scale for a shelf of 9
     // skills and of 10,000), squashed to 0‥1.
     const evidence = (lexScore[s] as number) / lexical.uniqueIdf;
+    if (
+      evidence < weakBelow &&
+      !(others && (triggerHits.has(s) || nameHits.has(s) || nearCopy(s, found, tuning)))
+    )
+      continue;
+    const mask = lexMask[s] as number;
     const lex = evidenceScore(evidence);
     // Only words common across the shelf's skills or in everyday language matched: overlap, not evidence.
-    const generic = lex > 0 && (lexTop[s] as number) < tuning.genericWord;
+    const generic = lex > 0 && (masked ? topOf(mask, queryInfo) : (lexTop[s] as number)) < tuning.genericWord;
     const trigger = triggerHits.size > 0 && triggerHits.has(s);
     const total = totalScore(s, generic ? 0 : lex, trigger, found, semantic, tuning);
     if (trigger || total >= tuning.minScore) {
@@ -480,7 +499,14 @@ function score(
         ? total
         : totalScore(
             s,
-            generic ? 0 : coveredScore(evidence * familiar, lexCover[s] as number, queryMass, tuning),
+            generic
+              ? 0
+              : coveredScore(
+                  evidence * familiar,
+                  masked ? coveredBy(mask, queryInfo) : (lexCover[s] as number),
+                  queryMass,
+                  tuning,
+                ),
             trigger,
             found,
             semantic,
@@ -502,7 +528,6 @@ function score(
       });
     }
   }
-  pool.length = lexicalCount;
 
   try {
     const { result, unfamiliar } = finish(p, passing, found, call.usage, tuning, limit, semantic);
@@ -519,13 +544,101 @@ function score(
   } finally {
     // The accumulators are shared by every message: leave them clean even if a host's
     // usage store throws.
-    for (const d of touched) {
-      lexScore[d] = 0;
-      lexMask[d] = 0;
-      lexCover[d] = 0;
-      lexTop[d] = 0;
+    clear(lexScore, pool, lexicalCount);
+    bestExample.clear();
+    clear(lexMask, pool, lexicalCount);
+    if (!masked) {
+      clear(lexCover, pool, lexicalCount);
+      clear(lexTop, pool, lexicalCount);
     }
   }
+}
+
+/**
+ * The postings of a message's known words (at most MAX_MASK_TERMS) summed into `score`, each
+ * word's bit set in `mask`; the skills touched are listed in `touched`, their count returned.
+ */
+function walkMasked(
+  lexical: LexicalIndex,
+  queryIds: readonly number[],
+  score: Float64Array,
+  mask: Int32Array,
+  touched: Int32Array,
+): number {
+  const { postingStart, postingDocs, postingWeights } = lexical;
+  let count = 0;
+  for (let q = 0; q < queryIds.length; q++) {
+    const id = queryIds[q] as number;
+    const bit = 1 << q;
+    for (let i = postingStart[id] as number, end = postingStart[id + 1] as number; i < end; i++) {
+      const d = postingDocs[i] as number;
+      const seen = mask[d] as number;
+      if (seen === 0) touched[count++] = d;
+      score[d] = (score[d] as number) + (postingWeights[i] as number);
+      mask[d] = seen | bit;
+    }
+  }
+  return count;
+}
+
+/**
+ * {@link walkMasked} for a longer message: the words past the mask's bits are not marked, so
+ * each skill's coverage and most informative word are summed as the postings are walked.
+ */
+function walkAll(
+  lexical: LexicalIndex,
+  queryIds: readonly number[],
+  queryInfo: readonly number[],
+  p: Prepared,
+): number {
+  const { postingStart, postingDocs, postingWeights } = lexical;
+  const { lexScore, lexMask, lexCover, lexTop, pool } = p;
+  let count = 0;
+  for (let q = 0; q < queryIds.length; q++) {
+    const id = queryIds[q] as number;
+    const bit = q < MAX_MASK_TERMS ? 1 << q : 0;
+    const info = queryInfo[q] as number;
+    for (let i = postingStart[id] as number, end = postingStart[id + 1] as number; i < end; i++) {
+      const d = postingDocs[i] as number;
+      if (lexScore[d] === 0 && lexMask[d] === 0) pool[count++] = d;
+      lexScore[d] = (lexScore[d] as number) + (postingWeights[i] as number);
+      lexMask[d] = (lexMask[d] as number) | bit;
+      lexCover[d] = (lexCover[d] as number) + info;
+      if (info > (lexTop[d] as number)) lexTop[d] = info;
+    }
+  }
+  return count;
+}
+
+/** Σ informativeness of the words in `mask`, in word order (the order the postings walk adds them). */
+function coveredBy(mask: number, queryInfo: readonly number[]): number {
+  let sum = 0;
+  for (let q = 0, rest = mask; rest !== 0; q++, rest >>>= 1) if (rest & 1) sum += queryInfo[q] as number;
+  return sum;
+}
+
+/** The most informative word in `mask` (0 for none). */
+function topOf(mask: number, queryInfo: readonly number[]): number {
+  let top = 0;
+  for (let q = 0, rest = mask; rest !== 0; q++, rest >>>= 1)
+    if (rest & 1 && (queryInfo[q] as number) > top) top = queryInfo[q] as number;
+  return top;
+}
+
+/**
+ * Evidence below this cannot score `minScore` on its own: a lexical score is
+ * evidence / (1 + evidence) ({@link evidenceScore}), so this is where that reaches a hair
+ * under `minScore` (the hair keeps float rounding on the safe side).
+ */
+function evidenceNeeded(minScore: number): number {
+  const reachable = minScore - 1e-9;
+  return reachable <= 0 ? Number.NEGATIVE_INFINITY : reachable / (1 - reachable);
+}
+
+/** Zero `values` at the first `count` positions of `at` (or all of it, when that is most of it). */
+function clear(values: Float64Array | Int32Array, at: Int32Array, count: number): void {
+  if (count * 4 > values.length) values.fill(0);
+  else for (let i = 0; i < count; i++) values[at[i] as number] = 0;
 }
 
 interface Scored {
@@ -556,11 +669,16 @@ function totalScore(
   // Naming the skill, or nearly repeating one of its examples, is as telling as a trigger.
   const { nameHits, bestExample } = found;
   if (nameHits.size > 0 || bestExample.size > 0) {
-    const example = bestExample.get(s);
-    if (nameHits.has(s) || (example && example.score >= tuning.exampleMatch))
+    if (nameHits.has(s) || nearCopy(s, found, tuning))
       total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
   }
   return total;
+}
+
+/** The message nearly repeats one of the skill's examples. */
+function nearCopy(s: number, found: Found, tuning: MatchTuning): boolean {
+  const { bestExample } = found;
+  return bestExample.has(s) && bestExample.scoreOf(s) >= tuning.exampleMatch;
 }
 
 /** A skill some signal touched that is not a candidate. */
@@ -775,12 +893,12 @@ function explain(
   if (hit) reasons.push({ kind: "trigger", trigger: hit.trigger, matched: hit.matched });
   const name = found.nameHits.get(s.index);
   if (name !== undefined) reasons.push({ kind: "name", matched: name });
-  const example = found.bestExample.get(s.index);
-  if (example && example.score > 0) {
+  const { bestExample } = found;
+  if (bestExample.has(s.index) && bestExample.scoreOf(s.index) > 0) {
     reasons.push({
       kind: "example",
-      example: skill.examples[p.lexical.exampleSlot[example.example] as number] ?? "",
-      score: round(example.score),
+      example: skill.examples[p.lexical.exampleSlot[bestExample.exampleOf(s.index)] as number] ?? "",
+      score: round(bestExample.scoreOf(s.index)),
     });
   }
   if (s.lex > 0)
