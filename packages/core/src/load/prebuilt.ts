@@ -22,8 +22,9 @@ import {
   type StoredEverydayWeights,
   storedEverydayWeights,
 } from "../match/familiarity.js";
+import type { LexicalLayout } from "../match/lexical-index.js";
 import { checkedSkillTerms, remapSkillTerms } from "../match/lexical-index.js";
-import { seedSkillTerms } from "../match/skill-index.js";
+import { type StoredIndexLayout, seedSkillTerms } from "../match/skill-index.js";
 import { STAGE1_TERMS_VERSION } from "../match/tokenize.js";
 import { sharedVocabulary, Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
@@ -37,6 +38,7 @@ import {
   type StoredFile,
   type StoredShelf,
 } from "./prebuilt-format.js";
+import { decodeLayout, type LaidOutSkill, type StoredLayout, storedIndexLayout } from "./prebuilt-layout.js";
 import type { Signature } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
 
@@ -172,10 +174,41 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
       `it was built for other skill folders (${folders(builtFor)}), the shelf has ${folders(options.sources)}`,
     );
 
+  const layout = stored.index?.layout;
+  let laidOut: LaidOut | undefined;
+  if (layout !== undefined) {
+    const listed = laidOutSkills(layout, stored.files);
+    const decoded = decodeLayout(layout, listed, stored.index?.terms.length ?? 0, parts.ints);
+    if (typeof decoded === "string") return unusable(`at index.layout: ${decoded}`);
+    laidOut = { layout: decoded, listed, references: layout.references };
+  }
+
   return {
-    source: prebuiltSource(options, stored, storedFileLookup(options.root, stored.files), parts.ints),
+    source: prebuiltSource(
+      options,
+      stored,
+      storedFileLookup(options.root, stored.files),
+      parts.ints,
+      laidOut,
+    ),
     diagnostics: [],
   };
+}
+
+/** The index layout a file stores, checked, with the list it was laid out for. */
+interface LaidOut {
+  layout: LexicalLayout;
+  listed: readonly LaidOutSkill[];
+  references: StoredLayout["references"];
+}
+
+/** The laid-out list's skills as the build recorded them (positions checked with the document's shape). */
+function laidOutSkills(layout: StoredLayout, files: readonly StoredFile[]): LaidOutSkill[] {
+  return layout.skills.map((position) => {
+    if (position < 0) return layout.builtins[-1 - position] as LaidOutSkill;
+    const skill = (files[position] as StoredFile).skill as { name: string; hash: string; examples: string[] };
+    return { name: skill.name, hash: skill.hash, examples: skill.examples.length };
+  });
 }
 
 interface StoredFileLookup {
@@ -210,6 +243,7 @@ function prebuiltSource(
   stored: StoredShelf,
   byFile: StoredFileLookup,
   ints: Int32Array,
+  laidOut: LaidOut | undefined,
 ): PrebuiltSource {
   const index = stored.index;
   const termsUsable =
@@ -224,6 +258,7 @@ function prebuiltSource(
         vocabulary: ReturnType<typeof sharedVocabulary>;
         same?: Int32Array;
         everyday?: StoredEverydayWeights;
+        layout?: StoredIndexLayout;
       }
     | undefined;
   const mapTerms = () => {
@@ -249,6 +284,17 @@ function prebuiltSource(
         ...(pairs && {
           everyday: storedEverydayWeights(vocabulary.terms, map.length, pairs, (t) => map[t] as number),
         }),
+        // Laid out in the build's term numbers: only for a vocabulary that kept them.
+        ...(same &&
+          laidOut && {
+            layout: storedIndexLayout(
+              laidOut.layout,
+              laidOut.listed,
+              vocabulary,
+              (index as NonNullable<typeof index>).tuning,
+              laidOut.references,
+            ),
+          }),
       };
     }
     return termMap;
@@ -272,12 +318,12 @@ function prebuiltSource(
     adopted(skill: Skill, entry: PrebuiltEntry) {
       const run = termsUsable ? entry.terms : undefined;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
-      const { map, vocabulary, same, everyday } = mapTerms();
+      const { map, vocabulary, same, everyday, layout } = mapTerms();
       const terms = same
         ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
         : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases);
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases, layout);
       if (everyday) carryEverydayWeights(skill, everyday);
     },
   };

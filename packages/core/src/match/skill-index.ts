@@ -50,12 +50,39 @@ const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 
 export interface SkillIndex {
   lexical: LexicalIndex;
+  /** The familiarity references stored with the layout, when the index is a stored one (see {@link StoredIndexLayout}). */
+  references?: StoredReferences;
   rules: SkillRules[];
   /** Triggers and exclusions that could not be compiled (`invalid-trigger`), in skill order. */
   diagnostics: Diagnostic[];
   /** Skills read for this build (new or changed), and skills whose cached entry was reused. */
   analysed: number;
   reused: number;
+}
+
+/** The familiarity references of a stored layout's list, read with or without the everyday weights. */
+export interface StoredReferences {
+  everydayWords: boolean;
+  /** `referenceKnownShare` of the index (examples). */
+  examples: number;
+  /** `referenceFromSkills` of the index (skills' own texts). */
+  skills: number;
+}
+
+/**
+ * An index laid out ahead of time (by a prebuilt shelf) for one list of skills: used for a
+ * list only when it is that list — the same names in the same order, each skill with the
+ * content hash and the number of examples it had — in the vocabulary and under the tuning
+ * it was laid out with. Any other list (a skill added, edited, disabled, a builtin role of
+ * another core) is laid out as always.
+ */
+export interface StoredIndexLayout {
+  vocabulary: Vocabulary;
+  tuning: string;
+  fits(skills: readonly Skill[]): boolean;
+  /** The index; undefined when the stored parts turn out unusable (then it is built). */
+  index(vocabulary: Vocabulary): LexicalIndex | undefined;
+  references?: StoredReferences;
 }
 
 /** Terms read ahead of time, by a prebuilt shelf: usable under the vocabulary and tuning they were read with. */
@@ -65,6 +92,8 @@ interface PreRead {
   tuning: string;
   /** Phrase forms of the name's and the triggers' parts, read with the same analysis as the terms (see {@link phraseFormsOf}). */
   phrases?: readonly string[];
+  /** The layout of the list the skill was built in. */
+  layout?: StoredIndexLayout;
 }
 const preRead = new WeakMap<Skill, PreRead>();
 
@@ -85,12 +114,14 @@ export function seedSkillTerms(
   vocabulary: Vocabulary,
   tuningKey: string,
   phrases?: readonly string[],
+  layout?: StoredIndexLayout,
 ): void {
   preRead.set(skill, {
     terms,
     vocabulary,
     tuning: tuningKey,
     ...(phrases !== undefined && { phrases }),
+    ...(layout !== undefined && { layout }),
   });
 }
 
@@ -169,14 +200,19 @@ export class SkillIndexCache {
       }
       return entry;
     });
-    const lexical = buildLexicalIndex(
-      entries.map((e) => e.terms),
-      this.vocabulary,
-      this.tuning,
-    );
+    const layout = this.storedLayout(skills);
+    const stored = layout?.index(this.vocabulary);
+    const lexical =
+      stored ??
+      buildLexicalIndex(
+        entries.map((e) => e.terms),
+        this.vocabulary,
+        this.tuning,
+      );
 
     return {
       lexical,
+      ...(stored && layout?.references && { references: layout.references }),
       rules: entries.map((entry) => ({
         triggers: entry.triggers,
         exclusions: entry.exclusions,
@@ -186,6 +222,19 @@ export class SkillIndexCache {
       analysed,
       reused: skills.length - analysed,
     };
+  }
+
+  /** The stored layout laid out for exactly `skills`, in this cache's vocabulary and tuning, if one is. */
+  private storedLayout(skills: readonly Skill[]): StoredIndexLayout | undefined {
+    // Any skill of the list names its layout (a builtin carries none): the first that does.
+    for (const skill of skills) {
+      const layout = preRead.get(skill)?.layout;
+      if (layout === undefined) continue;
+      return layout.vocabulary === this.vocabulary && layout.tuning === this.tuningKey && layout.fits(skills)
+        ? layout
+        : undefined;
+    }
+    return undefined;
   }
 
   private read(skill: Skill): SkillEntry {
