@@ -227,16 +227,16 @@ export function storedIndexLayout(
   return {
     vocabulary,
     tuning,
-    ...(references && { references }),
-    fits(skills: readonly Skill[]): boolean {
-      if (skills.length !== listed.length) return false;
-      for (let i = 0; i < skills.length; i++) {
-        const skill = skills[i] as Skill;
-        const laid = listed[i] as LaidOutSkill;
-        if (skill.name !== laid.name || skill.hash !== laid.hash || skill.examples.length !== laid.examples)
-          return false;
-      }
-      return true;
+    size: listed.length,
+    references,
+    holds(skill: Skill, at: number): boolean {
+      const laid = listed[at];
+      return (
+        laid !== undefined &&
+        skill.name === laid.name &&
+        skill.hash === laid.hash &&
+        skill.examples.length === laid.examples
+      );
     },
     index: (into: Vocabulary) =>
       into === vocabulary && into.terms.length >= layout.termCount

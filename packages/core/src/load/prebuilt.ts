@@ -180,7 +180,11 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
     const listed = laidOutSkills(layout, stored.files);
     const decoded = decodeLayout(layout, listed, stored.index?.terms.length ?? 0, parts.ints);
     if (typeof decoded === "string") return unusable(`at index.layout: ${decoded}`);
-    laidOut = { layout: decoded, listed, references: layout.references };
+    const at = new Map<unknown, number>();
+    layout.skills.forEach((position, i) => {
+      if (position >= 0) at.set((stored.files[position] as StoredFile).skill, i);
+    });
+    laidOut = { layout: decoded, listed, references: layout.references, at };
   }
 
   return {
@@ -200,6 +204,8 @@ interface LaidOut {
   layout: LexicalLayout;
   listed: readonly LaidOutSkill[];
   references: StoredLayout["references"];
+  /** Each laid-out file's place in the list, by its stored skill (what the loader's entry hands back). */
+  at: ReadonlyMap<unknown, number>;
 }
 
 /** The laid-out list's skills as the build recorded them (positions checked with the document's shape). */
@@ -282,7 +288,12 @@ function prebuiltSource(
         ...(same && { same: ints }),
         // This shelf's own: its skills carry them (the vocabulary is every shelf's).
         ...(pairs && {
-          everyday: storedEverydayWeights(vocabulary.terms, map.length, pairs, (t) => map[t] as number),
+          everyday: storedEverydayWeights(
+            vocabulary.terms,
+            map.length,
+            pairs,
+            same ? undefined : (t) => map[t] as number,
+          ),
         }),
         // Laid out in the build's term numbers: only for a vocabulary that kept them.
         ...(same &&
@@ -323,7 +334,9 @@ function prebuiltSource(
         ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
         : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases, layout);
+      const at = layout && laidOut?.at.get(entry.result.skill);
+      const place = layout && at !== undefined ? { layout, at } : undefined;
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases, place);
       if (everyday) carryEverydayWeights(skill, everyday);
     },
   };

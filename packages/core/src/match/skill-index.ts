@@ -79,10 +79,23 @@ export interface StoredReferences {
 export interface StoredIndexLayout {
   vocabulary: Vocabulary;
   tuning: string;
-  fits(skills: readonly Skill[]): boolean;
+  /** How many skills the list laid out has. */
+  size: number;
+  /**
+   * Whether `skill` is the one laid out at position `at`, by its name, content hash and
+   * example count: for a skill not seeded with the layout (a builtin, a skill read from its
+   * file). A seeded skill says its position itself.
+   */
+  holds(skill: Skill, at: number): boolean;
   /** The index; undefined when the stored parts turn out unusable (then it is built). */
   index(vocabulary: Vocabulary): LexicalIndex | undefined;
   references?: StoredReferences;
+}
+
+/** A seeded skill's place in a stored layout's list. */
+export interface LaidOutAt {
+  layout: StoredIndexLayout;
+  at: number;
 }
 
 /** Terms read ahead of time, by a prebuilt shelf: usable under the vocabulary and tuning they were read with. */
@@ -91,9 +104,9 @@ interface PreRead {
   vocabulary: Vocabulary;
   tuning: string;
   /** Phrase forms of the name's and the triggers' parts, read with the same analysis as the terms (see {@link phraseFormsOf}). */
-  phrases?: readonly string[];
-  /** The layout of the list the skill was built in. */
-  layout?: StoredIndexLayout;
+  phrases: readonly string[] | undefined;
+  /** The skill's place in the layout of the list it was built in. */
+  place: LaidOutAt | undefined;
 }
 const preRead = new WeakMap<Skill, PreRead>();
 
@@ -114,15 +127,10 @@ export function seedSkillTerms(
   vocabulary: Vocabulary,
   tuningKey: string,
   phrases?: readonly string[],
-  layout?: StoredIndexLayout,
+  place?: LaidOutAt,
 ): void {
-  preRead.set(skill, {
-    terms,
-    vocabulary,
-    tuning: tuningKey,
-    ...(phrases !== undefined && { phrases }),
-    ...(layout !== undefined && { layout }),
-  });
+  // Every field set, in one order: one shape for every entry.
+  preRead.set(skill, { terms, vocabulary, tuning: tuningKey, phrases, place });
 }
 
 /**
@@ -226,15 +234,23 @@ export class SkillIndexCache {
 
   /** The stored layout laid out for exactly `skills`, in this cache's vocabulary and tuning, if one is. */
   private storedLayout(skills: readonly Skill[]): StoredIndexLayout | undefined {
-    // Any skill of the list names its layout (a builtin carries none): the first that does.
-    for (const skill of skills) {
-      const layout = preRead.get(skill)?.layout;
-      if (layout === undefined) continue;
-      return layout.vocabulary === this.vocabulary && layout.tuning === this.tuningKey && layout.fits(skills)
-        ? layout
-        : undefined;
+    // The layout is named by the first skill seeded with one (a builtin carries none).
+    let layout: StoredIndexLayout | undefined;
+    for (let i = 0; i < skills.length && layout === undefined; i++)
+      layout = preRead.get(skills[i] as Skill)?.place?.layout;
+    if (
+      layout === undefined ||
+      layout.size !== skills.length ||
+      layout.vocabulary !== this.vocabulary ||
+      layout.tuning !== this.tuningKey
+    )
+      return undefined;
+    for (let at = 0; at < skills.length; at++) {
+      const skill = skills[at] as Skill;
+      const place = preRead.get(skill)?.place;
+      if (place?.layout === layout ? place.at !== at : !layout.holds(skill, at)) return undefined;
     }
-    return undefined;
+    return layout;
   }
 
   private read(skill: Skill): SkillEntry {
