@@ -260,9 +260,11 @@ function prebuiltSource(
   // by one), as views of the int32 section, which was read into memory of its own.
   let termMap:
     | {
-        map: Int32Array;
+        /** Build term → the vocabulary's id; none when they are the same numbers. */
+        map: Int32Array | undefined;
+        /** How many terms the build has. */
+        count: number;
         vocabulary: ReturnType<typeof sharedVocabulary>;
-        same?: Int32Array;
         everyday?: StoredEverydayWeights;
         layout?: StoredIndexLayout;
       }
@@ -271,28 +273,30 @@ function prebuiltSource(
     const vocabulary = sharedVocabulary();
     if (!termMap || termMap.vocabulary !== vocabulary) {
       const terms = (index as NonNullable<typeof index>).terms;
-      const map = new Int32Array(terms.length);
+      let map: Int32Array | undefined;
       let same = vocabulary.adoptTerms(terms);
-      if (same) for (let i = 0; i < terms.length; i++) map[i] = i;
-      else {
+      if (!same) {
+        map = new Int32Array(terms.length);
         same = true;
         for (let i = 0; i < terms.length; i++) {
           map[i] = vocabulary.idOf(terms[i] as string);
           if (map[i] !== i) same = false;
         }
+        if (same) map = undefined;
       }
       const pairs = (index as NonNullable<typeof index>).everyday;
+      const ids = map;
       termMap = {
         map,
+        count: terms.length,
         vocabulary,
-        ...(same && { same: ints }),
         // This shelf's own: its skills carry them (the vocabulary is every shelf's).
         ...(pairs && {
           everyday: storedEverydayWeights(
             vocabulary.terms,
-            map.length,
+            terms.length,
             pairs,
-            same ? undefined : (t) => map[t] as number,
+            ids && ((t) => ids[t] as number),
           ),
         }),
         // Laid out in the build's term numbers: only for a vocabulary that kept them.
@@ -329,10 +333,10 @@ function prebuiltSource(
     adopted(skill: Skill, entry: PrebuiltEntry) {
       const run = termsUsable ? entry.terms : undefined;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
-      const { map, vocabulary, same, everyday, layout } = mapTerms();
-      const terms = same
-        ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
-        : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
+      const { map, count, vocabulary, everyday, layout } = mapTerms();
+      const terms = map
+        ? remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length)
+        : checkedSkillTerms(ints.subarray(run[0], run[0] + run[1]), count, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
       const at = layout && laidOut?.at.get(entry.result.skill);
       const place = layout && at !== undefined ? { layout, at } : undefined;

@@ -72,7 +72,24 @@ export function storedEverydayWeights(
   pairs: readonly number[],
   idOf?: (buildTerm: number) => number,
 ): StoredEverydayWeights {
-  const weights = new Float64Array(terms.length).fill(NOT_STORED);
+  // Made on first use: a start whose layout came with its references reads none of them.
+  let weights: Float64Array | undefined;
+  return {
+    terms,
+    get weights() {
+      weights ??= everydayWeightsByTerm(terms.length, buildTerms, pairs, idOf);
+      return weights;
+    },
+  };
+}
+
+function everydayWeightsByTerm(
+  termCount: number,
+  buildTerms: number,
+  pairs: readonly number[],
+  idOf: ((buildTerm: number) => number) | undefined,
+): Float64Array {
+  const weights = new Float64Array(termCount).fill(NOT_STORED);
   const set = (id: number, weight: number) => {
     if (id >= 0 && id < weights.length && weight >= 0 && weight <= 1) weights[id] = weight;
   };
@@ -83,7 +100,7 @@ export function storedEverydayWeights(
     const t = pairs[i] as number;
     if (Number.isSafeInteger(t) && t >= 0 && t < buildTerms) set(idOf ? idOf(t) : t, pairs[i + 1] as number);
   }
-  return { terms, weights };
+  return weights;
 }
 
 /** Marks `skill` as one of the shelf whose prebuilt file gave `weights`. */
