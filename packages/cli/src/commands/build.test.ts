@@ -69,3 +69,24 @@ it("--check: 0 when current; 1 with the reason when out of date, missing or edit
   expect(stale.err()).toContain("prebuilt-stale");
   await fs.rm(dir, { recursive: true, force: true });
 });
+
+it("lays the index out for the skills the app's shelf offers: with the builtin roles (default) or --no-builtin-roles", async () => {
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "skillshelf-cli-build-roles-")));
+  for (const name of ["alpha", "reviewer"]) {
+    const skill = path.join(dir, `.skillshelf/skills/${name}/SKILL.md`);
+    await fs.mkdir(path.dirname(skill), { recursive: true });
+    await fs.writeFile(skill, `---\nname: ${name}\ndescription: Does ${name} things.\n---\n\nBody.\n`);
+  }
+  // The skills the stored layout is for, by name.
+  const laidOut = async () => {
+    const bytes = await fs.readFile(path.join(dir, ".skillshelf/prebuilt-shelf.bin"));
+    const doc = JSON.parse(bytes.subarray(12, 12 + bytes.readUInt32LE(8)).toString("utf8"));
+    return doc.index.layout.skills.map((k: number) => doc.files[k].skill.name).sort();
+  };
+  // A builtin role takes its name from an ordinary skill, and a role is never offered.
+  expect(await main(["build"], capture(dir).ctx)).toBe(0);
+  expect(await laidOut()).toEqual(["alpha"]);
+  expect(await main(["build", "--no-builtin-roles"], capture(dir).ctx)).toBe(0);
+  expect(await laidOut()).toEqual(["alpha", "reviewer"]);
+  await fs.rm(dir, { recursive: true, force: true });
+});

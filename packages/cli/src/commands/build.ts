@@ -10,7 +10,7 @@ import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { displayPath, formatDiagnostics, plural } from "./format-diagnostics.js";
 
-export const HELP = `Usage: skillshelf build [--root DIR] [--out FILE] [--project DIR]... [--user DIR]... [--claude] [--strict] [--check]
+export const HELP = `Usage: skillshelf build [--root DIR] [--out FILE] [--project DIR]... [--user DIR]... [--claude] [--strict] [--no-builtin-roles] [--check]
 
 Parses every skill the app's shelf would load and writes them, with their diagnostics and
 the matching index, to one file. createShelf() reads <root>/.skillshelf/prebuilt-shelf.bin
@@ -28,6 +28,9 @@ Options:
                   not depend on the build machine's home folder
   --claude        also read .claude/skills under the root
   --strict        parse with the specification's rules (as createShelf's mode: "strict")
+  --no-builtin-roles
+                  the app's shelf has builtinRoles: false (the index is laid out for
+                  the skills that shelf offers; a start with other roles lays it out itself)
   --check         write nothing: check that the prebuilt shelf is there, built for these
                   folders and mode, current, and that every skill in it matches its file
   -h, --help      show this help
@@ -50,6 +53,7 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     claude: values.claude,
     mode: values.strict ? ("strict" as const) : ("lenient" as const),
     out: values.out ? fromCwd(values.out) : undefined,
+    builtinRoles: !values["no-builtin-roles"],
   };
   if (values.check) {
     const checked = await checkPrebuiltShelf(options);
@@ -85,6 +89,7 @@ function parse(args: string[]) {
       user: { type: "string", multiple: true },
       claude: { type: "boolean" },
       strict: { type: "boolean" },
+      "no-builtin-roles": { type: "boolean" },
       check: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

@@ -5,13 +5,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { everydayWeightPairs } from "../match/familiarity.js";
-import { readSkillTerms } from "../match/lexical-index.js";
+import { everydayWeightPairs, referenceFromSkills, referenceKnownShare } from "../match/familiarity.js";
+import { buildLexicalIndex, readSkillTerms, type SkillTerms } from "../match/lexical-index.js";
 import { createMatcher, type MatcherOptions } from "../match/matcher.js";
 import { phraseFormsOf, termTuningKey } from "../match/skill-index.js";
 import { Vocabulary } from "../match/vocabulary.js";
 import { SCHEMA_FILE } from "../parameters/skill-parameters.js";
-import type { Diagnostic, ParseMode, Skill } from "../types.js";
+import { builtinRoleSkills } from "../roles/builtin-roles.js";
+import { offerableSkills } from "../session/session.js";
+import type { BuiltinSkill, Diagnostic, ParseMode, Skill } from "../types.js";
 import { SkillLoader } from "./loader.js";
 import { coreVersion, DEFAULT_PREBUILT_FILE, openPrebuiltShelf, probeTerms, storedPath } from "./prebuilt.js";
 import {
@@ -21,6 +23,7 @@ import {
   type StoredFile,
   type StoredShelf,
 } from "./prebuilt-format.js";
+import { encodeLayout, type StoredLayout } from "./prebuilt-layout.js";
 import { signatureOf } from "./signature.js";
 import { resolveSources, type SourceOptions } from "./sources.js";
 
@@ -30,6 +33,12 @@ export interface BuildShelfOptions extends SourceOptions {
   matcher?: MatcherOptions;
   /** Where to write; default `<root>/.skillshelf/prebuilt-shelf.bin`, where createShelf looks. */
   out?: string;
+  /**
+   * The shelf's `builtins` and `builtinRoles` (default on), as the app passes them: the build
+   * resolves the list the app's shelf will offer, and lays the index out for exactly that list.
+   */
+  builtins?: BuiltinSkill[];
+  builtinRoles?: boolean;
 }
 
 export interface BuildShelfResult {
@@ -46,13 +55,21 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
   const root = path.resolve(options.root ?? process.cwd());
   const mode = options.mode ?? "lenient";
   const sources = resolveSources({ ...options, root });
-  const loader = new SkillLoader({ sources, mode });
+  // The builtins a shelf adds, resolved with the files as a shelf resolves them (a builtin
+  // role takes its name from an ordinary skill): the list offered is the shelf's.
+  const builtins = [
+    ...(options.builtins ?? []),
+    ...(options.builtinRoles === false ? [] : builtinRoleSkills()),
+  ];
+  const loader = new SkillLoader({ sources, mode, builtins });
   await loader.load();
 
   const tuning = createMatcher(options.matcher).tuning;
   const vocabulary = new Vocabulary();
   const files: StoredFile[] = [];
   const termRuns: Int32Array[] = [];
+  /** Each recorded skill's terms and its position in `files`, for the layout. */
+  const recorded = new Map<Skill, { terms: SkillTerms; position: number }>();
   let termCount = 0;
   let skills = 0;
   for (const record of loader.records()) {
@@ -74,10 +91,14 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
         stored.phrases = phraseFormsOf(record.skill);
         termRuns.push(terms);
         termCount += terms.length;
+        recorded.set(record.skill, { terms, position: files.length });
       }
     }
     files.push(stored);
   }
+  const laidOut = layOut(offerableSkills(loader.skills()), recorded, vocabulary, tuning, termCount);
+  if (laidOut) termRuns.push(laidOut.ints);
+  if (laidOut) termCount += laidOut.ints.length;
   const shelf: StoredShelf = {
     format: PREBUILT_FORMAT,
     version: PREBUILT_VERSION,
@@ -91,6 +112,7 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
       probe: probeTerms(),
       terms: vocabulary.terms,
       everyday: everydayWeightPairs(vocabulary.terms),
+      ...(laidOut && { layout: laidOut.layout }),
     },
   };
   const file = path.resolve(root, options.out ?? path.join(".skillshelf", DEFAULT_PREBUILT_FILE));
@@ -108,6 +130,57 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
     skills,
     bytes: bytes.length,
     diagnostics: loader.diagnostics(),
+  };
+}
+
+/**
+ * The stage-1 index of the list a shelf offers, laid out as its first plan would lay it out
+ * (prebuilt-layout.ts), with the familiarity references the first message would compute;
+ * stored at position `at` of the int32 section. Undefined when a skill of the list was not
+ * recorded from a file of its own and is no builtin (nothing a start could compare it with).
+ */
+function layOut(
+  offered: readonly Skill[],
+  recorded: ReadonlyMap<Skill, { terms: SkillTerms; position: number }>,
+  vocabulary: Vocabulary,
+  tuning: ReturnType<typeof createMatcher>["tuning"],
+  at: number,
+): { layout: StoredLayout; ints: Int32Array } | undefined {
+  const positions: number[] = [];
+  const builtins: StoredLayout["builtins"] = [];
+  const terms: SkillTerms[] = [];
+  for (const skill of offered) {
+    const found = recorded.get(skill);
+    if (found) {
+      positions.push(found.position);
+      terms.push(found.terms);
+    } else if (skill.scope === "builtin") {
+      positions.push(-1 - builtins.length);
+      builtins.push({ name: skill.name, hash: skill.hash, examples: skill.examples.length });
+      terms.push(readSkillTerms(skill, vocabulary, tuning));
+    } else return undefined;
+  }
+  const index = buildLexicalIndex(terms, vocabulary, tuning);
+  // Its arrays start at an even position, as the float64s in them need.
+  const start = at % 2 === 0 ? at : at + 1;
+  const arrays = encodeLayout(index, start);
+  const ints = new Int32Array(start - at + arrays.length);
+  ints.set(arrays, start - at);
+  return {
+    layout: {
+      skills: positions,
+      builtins,
+      at: start,
+      postings: index.postingDocs.length,
+      exampleCount: index.exampleCount,
+      exampleIds: index.exampleList.length,
+      references: {
+        everydayWords: tuning.everydayWords,
+        examples: referenceKnownShare(index, tuning.everydayWords),
+        skills: referenceFromSkills(index, tuning.everydayWords),
+      },
+    },
+    ints,
   };
 }
 

@@ -17,6 +17,7 @@ import { isAscii } from "node:buffer";
 import fs from "node:fs";
 import { MAX_YAML_DEPTH } from "../parse/limits.js";
 import type { Diagnostic, ParseMode } from "../types.js";
+import type { StoredLayout } from "./prebuilt-layout.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
 /** Bumped whenever the layout or the meaning of a stored field changes. */
@@ -68,6 +69,11 @@ export interface StoredIndex {
    * sets the shelf's familiarity reference without stemming the lists. It only steers abstention.
    */
   everyday?: number[];
+  /**
+   * The index laid out for the list of skills a default shelf offers (prebuilt-layout.ts),
+   * used only for exactly that list.
+   */
+  layout?: StoredLayout;
 }
 
 export interface StoredShelf {
@@ -335,9 +341,43 @@ export function checkStoredShelf(value: unknown): StoredShelf {
     if (!isStringList(index.terms)) fail("index.terms", "not a list of strings");
     if (index.everyday !== undefined && !isWeightPairs(index.everyday, (index.terms as string[]).length))
       fail("index.everyday", "not pairs of a term and a weight");
+    if (index.layout !== undefined) checkLayoutShape(index.layout, files);
   }
   return value as unknown as StoredShelf;
 }
+
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** The layout's document part (its arrays are checked against the list when the file is opened). */
+function checkLayoutShape(layout: unknown, files: readonly unknown[]): void {
+  if (!isObject(layout)) fail("index.layout", "not an object");
+  for (const key of ["at", "postings", "exampleCount", "exampleIds"] as const)
+    if (!isCount(layout[key])) fail(`index.layout.${key}`, "not a count");
+  if (!Array.isArray(layout.builtins)) fail("index.layout.builtins", "not a list");
+  const builtins: unknown[] = layout.builtins;
+  for (let j = 0; j < builtins.length; j++) {
+    const b = builtins[j];
+    if (!isObject(b) || !isString(b.name) || !isString(b.hash) || !HASH.test(b.hash) || !isCount(b.examples))
+      fail(`index.layout.builtins[${j}]`, "not { name, hash, examples }");
+  }
+  if (!Array.isArray(layout.skills)) fail("index.layout.skills", "not a list");
+  const skills: unknown[] = layout.skills;
+  for (let i = 0; i < skills.length; i++) {
+    const k = skills[i];
+    if (!Number.isSafeInteger(k)) fail(`index.layout.skills[${i}]`, "not a position");
+    const position = k as number;
+    const file = position >= 0 ? (files[position] as StoredFile | undefined) : undefined;
+    if (position >= 0 ? !file?.skill || file.lost === true : -1 - position >= builtins.length)
+      fail(`index.layout.skills[${i}]`, "names no stored skill");
+  }
+  if (layout.references !== undefined) {
+    const r = layout.references;
+    if (!isObject(r) || typeof r.everydayWords !== "boolean" || !isShare(r.examples) || !isShare(r.skills))
+      fail("index.layout.references", "not { everydayWords, examples, skills } with shares in [0, 1]");
+  }
+}
+
+const isShare = (v: unknown): boolean => typeof v === "number" && v >= 0 && v <= 1;
 
 /** `[term, weight, …]`: each term a position below `termCount`, each weight in [0, 1]. */
 function isWeightPairs(value: unknown, termCount: number): boolean {

@@ -22,8 +22,9 @@ import {
   type StoredEverydayWeights,
   storedEverydayWeights,
 } from "../match/familiarity.js";
+import type { LexicalLayout } from "../match/lexical-index.js";
 import { checkedSkillTerms, remapSkillTerms } from "../match/lexical-index.js";
-import { seedSkillTerms } from "../match/skill-index.js";
+import { type StoredIndexLayout, seedSkillTerms } from "../match/skill-index.js";
 import { STAGE1_TERMS_VERSION } from "../match/tokenize.js";
 import { sharedVocabulary, Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
@@ -37,6 +38,7 @@ import {
   type StoredFile,
   type StoredShelf,
 } from "./prebuilt-format.js";
+import { decodeLayout, type LaidOutSkill, type StoredLayout, storedIndexLayout } from "./prebuilt-layout.js";
 import type { Signature } from "./signature.js";
 import type { SourceRoot } from "./sources.js";
 
@@ -172,10 +174,47 @@ export function openPrebuiltShelf(options: OpenPrebuiltOptions): OpenedPrebuilt 
       `it was built for other skill folders (${folders(builtFor)}), the shelf has ${folders(options.sources)}`,
     );
 
+  const layout = stored.index?.layout;
+  let laidOut: LaidOut | undefined;
+  if (layout !== undefined) {
+    const listed = laidOutSkills(layout, stored.files);
+    const decoded = decodeLayout(layout, listed, stored.index?.terms.length ?? 0, parts.ints);
+    if (typeof decoded === "string") return unusable(`at index.layout: ${decoded}`);
+    const at = new Map<unknown, number>();
+    layout.skills.forEach((position, i) => {
+      if (position >= 0) at.set((stored.files[position] as StoredFile).skill, i);
+    });
+    laidOut = { layout: decoded, listed, references: layout.references, at };
+  }
+
   return {
-    source: prebuiltSource(options, stored, storedFileLookup(options.root, stored.files), parts.ints),
+    source: prebuiltSource(
+      options,
+      stored,
+      storedFileLookup(options.root, stored.files),
+      parts.ints,
+      laidOut,
+    ),
     diagnostics: [],
   };
+}
+
+/** The index layout a file stores, checked, with the list it was laid out for. */
+interface LaidOut {
+  layout: LexicalLayout;
+  listed: readonly LaidOutSkill[];
+  references: StoredLayout["references"];
+  /** Each laid-out file's place in the list, by its stored skill (what the loader's entry hands back). */
+  at: ReadonlyMap<unknown, number>;
+}
+
+/** The laid-out list's skills as the build recorded them (positions checked with the document's shape). */
+function laidOutSkills(layout: StoredLayout, files: readonly StoredFile[]): LaidOutSkill[] {
+  return layout.skills.map((position) => {
+    if (position < 0) return layout.builtins[-1 - position] as LaidOutSkill;
+    const skill = (files[position] as StoredFile).skill as { name: string; hash: string; examples: string[] };
+    return { name: skill.name, hash: skill.hash, examples: skill.examples.length };
+  });
 }
 
 interface StoredFileLookup {
@@ -210,6 +249,7 @@ function prebuiltSource(
   stored: StoredShelf,
   byFile: StoredFileLookup,
   ints: Int32Array,
+  laidOut: LaidOut | undefined,
 ): PrebuiltSource {
   const index = stored.index;
   const termsUsable =
@@ -220,35 +260,56 @@ function prebuiltSource(
   // by one), as views of the int32 section, which was read into memory of its own.
   let termMap:
     | {
-        map: Int32Array;
+        /** Build term → the vocabulary's id; none when they are the same numbers. */
+        map: Int32Array | undefined;
+        /** How many terms the build has. */
+        count: number;
         vocabulary: ReturnType<typeof sharedVocabulary>;
-        same?: Int32Array;
         everyday?: StoredEverydayWeights;
+        layout?: StoredIndexLayout;
       }
     | undefined;
   const mapTerms = () => {
     const vocabulary = sharedVocabulary();
     if (!termMap || termMap.vocabulary !== vocabulary) {
       const terms = (index as NonNullable<typeof index>).terms;
-      const map = new Int32Array(terms.length);
+      let map: Int32Array | undefined;
       let same = vocabulary.adoptTerms(terms);
-      if (same) for (let i = 0; i < terms.length; i++) map[i] = i;
-      else {
+      if (!same) {
+        map = new Int32Array(terms.length);
         same = true;
         for (let i = 0; i < terms.length; i++) {
           map[i] = vocabulary.idOf(terms[i] as string);
           if (map[i] !== i) same = false;
         }
+        if (same) map = undefined;
       }
       const pairs = (index as NonNullable<typeof index>).everyday;
+      const ids = map;
       termMap = {
         map,
+        count: terms.length,
         vocabulary,
-        ...(same && { same: ints }),
         // This shelf's own: its skills carry them (the vocabulary is every shelf's).
         ...(pairs && {
-          everyday: storedEverydayWeights(vocabulary.terms, map.length, pairs, (t) => map[t] as number),
+          everyday: storedEverydayWeights(
+            vocabulary.terms,
+            terms.length,
+            pairs,
+            ids && ((t) => ids[t] as number),
+          ),
         }),
+        // Laid out in the build's term numbers: only for a vocabulary that kept them.
+        ...(same &&
+          laidOut && {
+            layout: storedIndexLayout(
+              laidOut.layout,
+              laidOut.listed,
+              vocabulary,
+              (index as NonNullable<typeof index>).tuning,
+              laidOut.references,
+            ),
+          }),
       };
     }
     return termMap;
@@ -272,21 +333,23 @@ function prebuiltSource(
     adopted(skill: Skill, entry: PrebuiltEntry) {
       const run = termsUsable ? entry.terms : undefined;
       if (run === undefined || !index || run[0] + run[1] > ints.length) return;
-      const { map, vocabulary, same, everyday } = mapTerms();
-      const terms = same
-        ? checkedSkillTerms(same.subarray(run[0], run[0] + run[1]), map.length, skill.examples.length)
-        : remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length);
+      const { map, count, vocabulary, everyday, layout } = mapTerms();
+      const terms = map
+        ? remapSkillTerms(ints.subarray(run[0], run[0] + run[1]), map, skill.examples.length)
+        : checkedSkillTerms(ints.subarray(run[0], run[0] + run[1]), count, skill.examples.length);
       // A malformed array is dropped: the index reads that skill's text instead.
-      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases);
+      const at = layout && laidOut?.at.get(entry.result.skill);
+      const place = layout && at !== undefined ? { layout, at } : undefined;
+      if (terms) seedSkillTerms(skill, terms, vocabulary, index.tuning, entry.phrases, place);
       if (everyday) carryEverydayWeights(skill, everyday);
     },
   };
 }
 
 /**
- * The recorded parse, as the loader takes it. The stored skill is handed over as it is: the
- * loader copies it into the skill it serves (adding file, dir, scope), and one copy of 15,000
- * objects of varied shapes is enough for a cold start.
+ * The recorded parse, as the loader takes it. The stored skill is handed over as it is, once
+ * (a found file has one entry): the loader makes it the skill it serves, adding file, dir and
+ * scope in place, rather than copying 15,000 objects of varied shapes.
  */
 function storedResult(root: string, recorded: StoredFile): ParseResult {
   const diagnostics =

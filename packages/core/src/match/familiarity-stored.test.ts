@@ -49,6 +49,10 @@ describe("everyday weights stored ahead of time (a prebuilt shelf's)", () => {
     const pairs = everydayWeightPairs(terms);
     expect(pairs.length).toBeGreaterThan(0);
     expect(references(storedEverydayWeights(terms, terms.length, pairs, (t) => t))).toEqual(computed);
+    // The build's numbers taken as they are (a fresh process's vocabulary): the same weights.
+    expect(storedEverydayWeights(terms, terms.length, pairs).weights).toEqual(
+      storedEverydayWeights(terms, terms.length, pairs, (t) => t).weights,
+    );
   });
 
   it("steer the reference when wrong, within [0, 1]", () => {

@@ -62,7 +62,7 @@ const carried = new WeakMap<object, StoredEverydayWeights>();
 /**
  * Weights computed ahead of time for a build's `buildTerms` terms: `pairs` is `[term, weight,
  * …]` in the build's term numbers (every other build term weighs 1), `idOf` gives each build
- * term's id in `terms`' vocabulary. A weight out of [0, 1] is left out (the weight is then
+ * term's id in `terms`' vocabulary (none: the same number). A weight out of [0, 1] is left out (the weight is then
  * computed). A weight is a function of the term alone, so a sound file's are exactly the
  * computed ones; a tampered file's can only steer the abstention of its own shelf.
  */
@@ -70,18 +70,37 @@ export function storedEverydayWeights(
   terms: readonly string[],
   buildTerms: number,
   pairs: readonly number[],
-  idOf: (buildTerm: number) => number,
+  idOf?: (buildTerm: number) => number,
 ): StoredEverydayWeights {
-  const weights = new Float64Array(terms.length).fill(NOT_STORED);
+  // Made on first use: a start whose layout came with its references reads none of them.
+  let weights: Float64Array | undefined;
+  return {
+    terms,
+    get weights() {
+      weights ??= everydayWeightsByTerm(terms.length, buildTerms, pairs, idOf);
+      return weights;
+    },
+  };
+}
+
+function everydayWeightsByTerm(
+  termCount: number,
+  buildTerms: number,
+  pairs: readonly number[],
+  idOf: ((buildTerm: number) => number) | undefined,
+): Float64Array {
+  const weights = new Float64Array(termCount).fill(NOT_STORED);
   const set = (id: number, weight: number) => {
     if (id >= 0 && id < weights.length && weight >= 0 && weight <= 1) weights[id] = weight;
   };
-  for (let t = 0; t < buildTerms; t++) set(idOf(t), 1);
+  // Without `idOf` the build's numbers are the vocabulary's (a fresh process): one fill.
+  if (idOf === undefined) weights.fill(1, 0, Math.min(buildTerms, weights.length));
+  else for (let t = 0; t < buildTerms; t++) set(idOf(t), 1);
   for (let i = 0; i + 1 < pairs.length; i += 2) {
     const t = pairs[i] as number;
-    if (Number.isSafeInteger(t) && t >= 0 && t < buildTerms) set(idOf(t), pairs[i + 1] as number);
+    if (Number.isSafeInteger(t) && t >= 0 && t < buildTerms) set(idOf ? idOf(t) : t, pairs[i + 1] as number);
   }
-  return { terms, weights };
+  return weights;
 }
 
 /** Marks `skill` as one of the shelf whose prebuilt file gave `weights`. */

@@ -594,3 +594,108 @@ function wellFormed(skill: Int32Array, termCount: number, exampleCount: number):
   }
   return true;
 }
+
+/**
+ * The parts of an index that {@link buildLexicalIndex} computes from the whole list, as a
+ * prebuilt shelf stores them for the list it was built for; the rest (idf, the unseen and
+ * unique idf) is computed from them here, by the same formulas, so a restored index is the
+ * one a build would make, value for value.
+ */
+export interface LexicalLayout {
+  size: number;
+  /** Terms of the vocabulary the layout was made in (its arrays are this long, the starts one more). */
+  termCount: number;
+  df: Int32Array;
+  postingStart: Int32Array;
+  postingDocs: Uint16Array | Int32Array;
+  postingWeights: Float32Array;
+  exampleCount: number;
+  exampleOwner: Int32Array;
+  exampleSlot: Int32Array;
+  exampleWeight: Float64Array;
+  exampleStart: Int32Array;
+  exampleList: Int32Array;
+}
+
+/** What a build laid out, to be stored (see {@link restoreLexicalIndex}). */
+export function lexicalLayout(index: LexicalIndex): LexicalLayout {
+  return {
+    size: index.size,
+    termCount: index.termCount,
+    df: index.df,
+    postingStart: index.postingStart,
+    postingDocs: index.postingDocs,
+    postingWeights: index.postingWeights,
+    exampleCount: index.exampleCount,
+    exampleOwner: index.exampleOwner,
+    exampleSlot: index.exampleSlot,
+    exampleWeight: index.exampleWeight,
+    exampleStart: index.exampleStart,
+    exampleList: index.exampleList,
+  };
+}
+
+/**
+ * The index of a stored layout in `vocabulary`, whose first `layout.termCount` terms must be
+ * the ones it was laid out with. A vocabulary that has grown since gets what a build would
+ * give its later terms: no skill uses them. The layout's bounds are the caller's to check.
+ */
+export function restoreLexicalIndex(layout: LexicalLayout, vocabulary: Vocabulary): LexicalIndex {
+  const n = layout.size;
+  const termCount = Math.max(vocabulary.terms.length, layout.termCount);
+  const stored = layout.termCount;
+  const padded = (array: Int32Array, extra: number, fill: number): Int32Array => {
+    if (termCount === stored) return array;
+    const out = new Int32Array(termCount + extra);
+    out.set(array);
+    out.fill(fill, stored + extra);
+    return out;
+  };
+  const df = padded(layout.df, 0, 0);
+  const postingStart = padded(layout.postingStart, 1, layout.postingStart[stored] as number);
+  const exampleStart = padded(layout.exampleStart, 1, layout.exampleStart[stored] as number);
+  // A document frequency is one of a few hundred counts: each count's idf is computed once
+  // (the same function of the same numbers, so the same value as a build's).
+  const idf = new Float64Array(termCount);
+  const idfOf = idfTable(n);
+  for (let t = 0; t < termCount; t++) idf[t] = idfOf(df[t] as number);
+  const exampleIdf = new Float64Array(termCount);
+  const exampleIdfOf = idfTable(layout.exampleCount);
+  for (let t = 0; t < termCount; t++)
+    exampleIdf[t] = exampleIdfOf((exampleStart[t + 1] as number) - (exampleStart[t] as number));
+  return {
+    size: n,
+    termIds: vocabulary.termIds,
+    terms: vocabulary.terms,
+    termCount,
+    df,
+    idf,
+    unseenIdf: bm25Idf(n, 0),
+    uniqueIdf: bm25Idf(Math.max(n, 1), 1),
+    postingStart,
+    postingDocs: layout.postingDocs,
+    postingWeights: layout.postingWeights,
+    exampleCount: layout.exampleCount,
+    exampleOwner: layout.exampleOwner,
+    exampleSlot: layout.exampleSlot,
+    exampleWeight: layout.exampleWeight,
+    exampleIdf,
+    exampleUnseenIdf: bm25Idf(layout.exampleCount, 0),
+    exampleStart,
+    exampleList: layout.exampleList,
+  };
+}
+
+/** `bm25Idf(n, df)`, each df's value computed on first use. */
+function idfTable(n: number): (df: number) => number {
+  const known = new Float64Array(n + 1).fill(Number.NaN);
+  return (df) => {
+    if (df > n) return bm25Idf(n, df);
+    let value = known[df] as number;
+    if (Number.isNaN(value)) {
+      value = bm25Idf(n, df);
+      known[df] = value;
+    }
+    return value;
+  };
+}

@@ -189,7 +189,7 @@ export function createMatcher(options: MatcherOptions = {}): Matcher {
   function prepared(skills: readonly Skill[]): Prepared {
     let p = cache.get(skills);
     if (!p) {
-      p = prepare(skills, index);
+      p = prepare(skills, index, tuning.everydayWords);
       cache.set(skills, p);
     }
     return p;
@@ -270,8 +270,10 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
-  const { lexical, rules, diagnostics } = index.build(skills);
+function prepare(skills: readonly Skill[], index: SkillIndexCache, everydayWords: boolean): Prepared {
+  const { lexical, rules, diagnostics, references } = index.build(skills);
+  // A prebuilt shelf's layout comes with the references its build computed for it.
+  const stored = references?.everydayWords === everydayWords ? references : undefined;
   const anchored = new Map<string, number[]>();
   const unanchored: number[] = [];
   const nameAnchored = new Map<string, number[]>();
@@ -314,6 +316,8 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     passScore: new Float64Array(skills.length),
     passLex: new Float64Array(skills.length),
     passFamiliar: new Float64Array(skills.length),
+    exampleReference: stored?.examples,
+    skillReference: stored?.skills,
   };
 }
 

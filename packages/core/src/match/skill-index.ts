@@ -50,6 +50,8 @@ const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 
 export interface SkillIndex {
   lexical: LexicalIndex;
+  /** The familiarity references stored with the layout, when the index is a stored one (see {@link StoredIndexLayout}). */
+  references?: StoredReferences;
   rules: SkillRules[];
   /** Triggers and exclusions that could not be compiled (`invalid-trigger`), in skill order. */
   diagnostics: Diagnostic[];
@@ -58,13 +60,53 @@ export interface SkillIndex {
   reused: number;
 }
 
+/** The familiarity references of a stored layout's list, read with or without the everyday weights. */
+export interface StoredReferences {
+  everydayWords: boolean;
+  /** `referenceKnownShare` of the index (examples). */
+  examples: number;
+  /** `referenceFromSkills` of the index (skills' own texts). */
+  skills: number;
+}
+
+/**
+ * An index laid out ahead of time (by a prebuilt shelf) for one list of skills: used for a
+ * list only when it is that list — the same names in the same order, each skill with the
+ * content hash and the number of examples it had — in the vocabulary and under the tuning
+ * it was laid out with. Any other list (a skill added, edited, disabled, a builtin role of
+ * another core) is laid out as always.
+ */
+export interface StoredIndexLayout {
+  vocabulary: Vocabulary;
+  tuning: string;
+  /** How many skills the list laid out has. */
+  size: number;
+  /**
+   * Whether `skill` is the one laid out at position `at`, by its name, content hash and
+   * example count: for a skill not seeded with the layout (a builtin, a skill read from its
+   * file). A seeded skill says its position itself.
+   */
+  holds(skill: Skill, at: number): boolean;
+  /** The index; undefined when the stored parts turn out unusable (then it is built). */
+  index(vocabulary: Vocabulary): LexicalIndex | undefined;
+  references?: StoredReferences;
+}
+
+/** A seeded skill's place in a stored layout's list. */
+export interface LaidOutAt {
+  layout: StoredIndexLayout;
+  at: number;
+}
+
 /** Terms read ahead of time, by a prebuilt shelf: usable under the vocabulary and tuning they were read with. */
 interface PreRead {
   terms: SkillTerms;
   vocabulary: Vocabulary;
   tuning: string;
   /** Phrase forms of the name's and the triggers' parts, read with the same analysis as the terms (see {@link phraseFormsOf}). */
-  phrases?: readonly string[];
+  phrases: readonly string[] | undefined;
+  /** The skill's place in the layout of the list it was built in. */
+  place: LaidOutAt | undefined;
 }
 const preRead = new WeakMap<Skill, PreRead>();
 
@@ -85,13 +127,10 @@ export function seedSkillTerms(
   vocabulary: Vocabulary,
   tuningKey: string,
   phrases?: readonly string[],
+  place?: LaidOutAt,
 ): void {
-  preRead.set(skill, {
-    terms,
-    vocabulary,
-    tuning: tuningKey,
-    ...(phrases !== undefined && { phrases }),
-  });
+  // Every field set, in one order: one shape for every entry.
+  preRead.set(skill, { terms, vocabulary, tuning: tuningKey, phrases, place });
 }
 
 /**
@@ -169,14 +208,19 @@ export class SkillIndexCache {
       }
       return entry;
     });
-    const lexical = buildLexicalIndex(
-      entries.map((e) => e.terms),
-      this.vocabulary,
-      this.tuning,
-    );
+    const layout = this.storedLayout(skills);
+    const stored = layout?.index(this.vocabulary);
+    const lexical =
+      stored ??
+      buildLexicalIndex(
+        entries.map((e) => e.terms),
+        this.vocabulary,
+        this.tuning,
+      );
 
     return {
       lexical,
+      ...(stored && layout?.references && { references: layout.references }),
       rules: entries.map((entry) => ({
         triggers: entry.triggers,
         exclusions: entry.exclusions,
@@ -186,6 +230,27 @@ export class SkillIndexCache {
       analysed,
       reused: skills.length - analysed,
     };
+  }
+
+  /** The stored layout laid out for exactly `skills`, in this cache's vocabulary and tuning, if one is. */
+  private storedLayout(skills: readonly Skill[]): StoredIndexLayout | undefined {
+    // The layout is named by the first skill seeded with one (a builtin carries none).
+    let layout: StoredIndexLayout | undefined;
+    for (let i = 0; i < skills.length && layout === undefined; i++)
+      layout = preRead.get(skills[i] as Skill)?.place?.layout;
+    if (
+      layout === undefined ||
+      layout.size !== skills.length ||
+      layout.vocabulary !== this.vocabulary ||
+      layout.tuning !== this.tuningKey
+    )
+      return undefined;
+    for (let at = 0; at < skills.length; at++) {
+      const skill = skills[at] as Skill;
+      const place = preRead.get(skill)?.place;
+      if (place?.layout === layout ? place.at !== at : !layout.holds(skill, at)) return undefined;
+    }
+    return layout;
   }
 
   private read(skill: Skill): SkillEntry {
