@@ -122,3 +122,47 @@ describe("writes into skill folders, spelled as a shell reads them", () => {
     });
   });
 });
+
+describe("the files beside the skill folders that decide what the model gets", () => {
+  const project = () => path.join(root, "project");
+  const guardWrite = async (options: Parameters<typeof createShelf>[0], target: string, command?: string) => {
+    const s = await createShelf({ root: project(), userDirs: [], events: false, ...options });
+    try {
+      const session = s.session({ message: "hello", tools: TOOLS });
+      const input = command ? { command } : { path: target, content: "{}" };
+      return session.guard({ name: command ? "bash" : "write_file", input });
+    } finally {
+      await s.close();
+    }
+  };
+  const refused = { allowed: false, result: { error_type: "SKILL_FILES_PROTECTED" } };
+
+  it("the trust file (trusting a hostile repository's skills for the next turn)", async () => {
+    const file = path.join(home, ".skillshelf", "trust.json");
+    expect(await guardWrite({ trust: true }, file)).toMatchObject(refused);
+    expect(await guardWrite({ trust: true }, "", "echo '{}' > ~/.skillshelf/trust.json")).toMatchObject(
+      refused,
+    );
+    const custom = path.join(root, "trust", "mine.json");
+    expect(await guardWrite({ trust: { file: custom } }, custom)).toMatchObject(refused);
+  });
+
+  it("the settings file, with the state elsewhere (re-enabling a disabled skill)", async () => {
+    expect(await guardWrite({ stateDir: ".state" }, ".skillshelf/config.json")).toMatchObject(refused);
+    const custom = path.join(project(), "conf", "skills.json");
+    expect(await guardWrite({ config: custom }, "conf/skills.json")).toMatchObject(refused);
+  });
+
+  it("a prebuilt shelf kept outside the state folder (steering stage 1)", async () => {
+    expect(await guardWrite({ prebuilt: "dist/shelf.bin" }, "dist/shelf.bin")).toMatchObject(refused);
+    expect(await guardWrite({ prebuilt: "dist/shelf.bin" }, "", "cp x dist//shelf.bin")).toMatchObject(
+      refused,
+    );
+  });
+
+  it("other files next to them stay writable", async () => {
+    expect(await guardWrite({ prebuilt: "dist/shelf.bin", stateDir: ".state" }, "dist/app.js")).toEqual({
+      allowed: true,
+    });
+  });
+});
