@@ -487,6 +487,9 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
         events: sessions.events,
         // A sub-agent started under an active skill never gets a tool its parent could not use.
         parent: currentSession(),
+        // Started outside a conversation, its calls still meet the write protection (a
+        // session with nothing active, opened on the sub-agent's first call).
+        judge: lazySession(() => sessions.session({ tools })),
       }),
     session: (open) => sessions.session(open),
     async openSession(open = {}) {
@@ -526,4 +529,14 @@ function nothingChanged(): RefreshResult {
 
 function isText(value: string | undefined): value is string {
   return typeof value === "string";
+}
+
+function lazySession(open: () => Session): Pick<Session, "guard"> {
+  let session: Session | undefined;
+  return {
+    guard: (call) => {
+      session ??= open();
+      return session.guard(call);
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { AIMessage, createAgent, fakeModel, HumanMessage, ToolMessage, tool } fr
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
+import { delegateTool } from "./roles.js";
 import { STATE_KEY } from "./state.js";
 import { pdfSkill, project, recorder, skillFile } from "./test-utils/fixtures.js";
 
@@ -127,5 +128,51 @@ describe("one tool-call id used twice in a response", () => {
     await again.invoke({ messages: [...messages] });
     expect(rec2.calls[0]?.system).not.toContain(DEPLOY_BODY);
     expect(ToolMessage).toBeDefined();
+  });
+});
+
+describe("a delegated sub-agent writing skill files", () => {
+  it("the developer role's writes into skill folders are refused, as the lead's are", async () => {
+    const p = await project({ "pdf-report": pdfSkill });
+    const writes: string[] = [];
+    const writeFile = tool(
+      (input: { path?: string }) => {
+        writes.push(String(input.path));
+        return "written";
+      },
+      {
+        name: "write_file",
+        description: "Write a file.",
+        schema: z.looseObject({ path: z.string().optional() }),
+      },
+    );
+    const bash = tool(
+      (input: { command?: string }) => {
+        writes.push(String(input.command));
+        return "ran";
+      },
+      {
+        name: "bash",
+        description: "Run a command.",
+        schema: z.looseObject({ command: z.string().optional() }),
+      },
+    );
+    const sub = fakeModel()
+      .respond(
+        calls(
+          { name: "write_file", id: "w1", args: { path: ".skillshelf/skills/evil/SKILL.md" } },
+          { name: "bash", id: "w2", args: { command: "echo x > .skillshelf//skills/pdf-report/SKILL.md" } },
+        ),
+      )
+      .respond(new AIMessage("done"));
+    const delegate = delegateTool({ shelf: p.shelf, tools: [writeFile, bash], model: sub });
+    const output = JSON.parse(
+      String(await delegate.invoke({ role: "developer", task: "Set up the project" })),
+    );
+    expect(output).toMatchObject({
+      status: "success",
+      data: { tools: expect.arrayContaining(["write_file"]) },
+    });
+    expect(writes).toEqual([]);
   });
 });

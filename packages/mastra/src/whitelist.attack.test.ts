@@ -194,3 +194,69 @@ describe.each(["generate", "stream"] as const)("one tool-call id used twice in a
     for (const call of calls) expect(systemText(call)).not.toContain(DEPLOY_BODY);
   });
 });
+
+const BUILDER = `---
+name: builder
+description: Sets up projects and writes their files.
+role: true
+allowed-tools: write_file bash
+---
+You set up projects.
+`;
+
+describe("a delegated sub-agent writing skill files", () => {
+  it.each(["direct", "from a conversation"] as const)(
+    "the role's writes into skill folders are refused, as the lead's are (%s)",
+    async (route) => {
+      await mkdir(join(root, ".skillshelf", "skills", "builder"), { recursive: true });
+      await writeFile(join(root, ".skillshelf", "skills", "builder", "SKILL.md"), BUILDER);
+      await shelf.refresh({ full: true });
+      const writes: string[] = [];
+      const make = (id: string, key: string) =>
+        createTool({
+          id,
+          description: `The ${id} tool.`,
+          inputSchema: z.object({}).passthrough(),
+          execute: async (input) => {
+            writes.push(String((input as Record<string, unknown>)[key]));
+            return { ok: true };
+          },
+        });
+      const tools = { write_file: make("write_file", "path"), bash: make("bash", "command") };
+      const sub = hostileModel([
+        {
+          calls: [
+            { id: "w1", name: "write_file", input: { path: ".skillshelf/skills/evil/SKILL.md" } },
+            { id: "w2", name: "bash", input: { command: "echo x > .skillshelf//skills/deploy/SKILL.md" } },
+          ],
+        },
+        { text: "done" },
+      ]);
+      const skills = createSkills({ shelf, onDiagnostic: () => undefined });
+      const delegateTools = skills.delegateTools({ model: sub.model, tools });
+      if (route === "direct") {
+        const output = await delegateTools.delegate!.execute!(
+          { role: "builder", task: "Set up the project" },
+          {} as never,
+        );
+        expect(output).toMatchObject({ status: "success" });
+      } else {
+        const lead = hostileModel([
+          { calls: [{ id: "d", name: "delegate", input: { role: "builder", task: "Set up the project" } }] },
+          { text: "done" },
+        ]);
+        const agent = new Agent({
+          id: "lead",
+          name: "lead",
+          instructions: "Help.",
+          model: lead.model,
+          tools: { ...tools, ...delegateTools },
+          inputProcessors: [skills.processor],
+        });
+        await agent.generate("Set up the project please", { maxSteps: 3 });
+      }
+      expect(sub.calls().length).toBeGreaterThan(0);
+      expect(writes).toEqual([]);
+    },
+  );
+});
