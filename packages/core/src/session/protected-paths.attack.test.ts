@@ -78,6 +78,10 @@ describe("writes into skill folders, spelled as a shell reads them", () => {
     "echo '{}' > .skillshelf/prebuilt-shelf.bin",
     "echo '{}' > .skillshelf//usage.json",
     "rm -rf .agents/skills",
+    // A case-insensitive disk (macOS, Windows) reads these as the skill folder itself.
+    "echo x > .Agents/Skills/notes-writer/SKILL.md",
+    "echo x > .AGENTS//SKILLS/evil/SKILL.md",
+    "echo '{}' > .SkillShelf/usage.json",
   ];
   for (const command of commands) {
     it(`bash ${JSON.stringify(command.length > 70 ? `${command.slice(0, 70)}…` : command)}: SKILL_FILES_PROTECTED`, () => {
@@ -98,6 +102,8 @@ describe("writes into skill folders, spelled as a shell reads them", () => {
     "<home>/.agents/skills/evil/SKILL.md",
     ".skillshelf/prebuilt-shelf.bin",
     ".agents/skills/notes-writer/schema.json",
+    ".Agents/Skills/notes-writer/SKILL.md",
+    "<home>/MY-SKILLS/evil/SKILL.md",
   ];
   for (const target of paths) {
     it(`write_file ${JSON.stringify(target)}: SKILL_FILES_PROTECTED`, () => {

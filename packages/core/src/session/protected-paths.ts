@@ -49,20 +49,24 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     if (inside(root, base) && root !== base) spellings.set(path.relative(base, root), root);
     if (inside(root, home) && root !== home) spellings.set(`~/${path.relative(home, root)}`, root);
   }
+  // Compared without case: on macOS and Windows `.Agents/Skills` is the same folder (and on
+  // Linux refusing a write to a look-alike of a skill folder costs nothing).
   const forms = [...spellings.entries()].map(
-    ([form, root]) => [form.split(path.sep).join("/"), root] as const,
+    ([form, root]) => [form.split(path.sep).join("/").toLowerCase(), root] as const,
   );
+  const folded = absolute.map((root) => [root.toLowerCase(), root] as const);
 
   const rootOf = (word: string): string | undefined => {
-    const resolved = path.resolve(base, expandHome(word, home));
-    for (const root of absolute) if (inside(resolved, root)) return root;
+    const resolved = path.resolve(base, expandHome(word, home)).toLowerCase();
+    for (const [key, root] of folded) if (inside(resolved, key)) return root;
     return undefined;
   };
 
   const check = (text: string): string | undefined => {
     const value = text.length > MAX_STRING ? text.slice(0, MAX_STRING) : text;
     const slashed = value.replace(/\\/g, "/");
-    for (const [form, root] of forms) if (slashed.includes(form)) return root;
+    const lower = slashed.toLowerCase();
+    for (const [form, root] of forms) if (lower.includes(form)) return root;
     if (!value.includes("\n") && value.length < 4096) {
       const hit = rootOf(value);
       if (hit) return hit;
