@@ -36,7 +36,10 @@ describe("hostile gap triggers", () => {
     const list = (items: string[]) => items.map((t) => `  - ${JSON.stringify(t)}`).join("\n");
     const text = `---\nname: slow\ndescription: A hostile skill.\ntriggers:\n${list(hostile)}\nexclusions:\n${list(hostile)}\n---\nx\n`;
     const { skill } = parseSkill(text, { path: "/skills/slow/SKILL.md" });
-    const result = createMatcher().match([skill!], "a ".repeat(2_000));
+    const result = createMatcher().match(
+      [{ ...skill!, scope: "project", locked: false }],
+      "a ".repeat(2_000),
+    );
     expect(result.candidates.map((c) => c.name)).not.toContain("slow");
   });
 
