@@ -176,3 +176,39 @@ describe("a delegated sub-agent writing skill files", () => {
     expect(writes).toEqual([]);
   });
 });
+
+describe("calls around an activation in one response", () => {
+  it("a forbidden call before and after the activation, an end and a second skill without limits: all refused", async () => {
+    const wide = skillFile(
+      { name: "wide-open", description: "Send announcements by email.", triggers: ["announce"] },
+      "WIDE-BODY",
+    );
+    const p = await project({ "pdf-report": pdfSkill, "wide-open": wide });
+    const host = hostTools();
+    const email = (id: string) => ({ name: "send_email", id, args: { to: "all@example.org" } });
+    const model = fakeModel()
+      .respond(
+        calls(
+          email("e0"),
+          { name: "skill_pdf-report", id: "a" },
+          { name: "end_skill", id: "b", args: { name: "pdf-report" } },
+          email("e1"),
+        ),
+      )
+      .respond(calls({ name: "activate_skill", id: "c", args: { name: "wide-open" } }, email("e2")))
+      .respond(calls(email("e3")))
+      .respond(new AIMessage("done"));
+    const agent = createAgent({
+      model,
+      tools: host.tools,
+      middleware: [skillsMiddleware({ shelf: p.shelf, onDiagnostic: () => {} })],
+    });
+    const result = await agent.invoke({ messages: [new HumanMessage("Make a pdf report of sales")] });
+    expect(host.spies.send_email).not.toHaveBeenCalled();
+    const refusals = result.messages.filter(
+      (m): m is ToolMessage => ToolMessage.isInstance(m) && m.name === "send_email",
+    );
+    expect(refusals).toHaveLength(4);
+    for (const m of refusals) expect(m.text).toContain("TOOL_NOT_ALLOWED");
+  });
+});
