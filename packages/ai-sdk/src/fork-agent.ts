@@ -15,14 +15,15 @@ export interface ForkAgentOptions {
   abortSignal?: AbortSignal;
 }
 
-function guarded(fork: Fork, name: string, tool: Tool): Tool {
+/** The tool with each call judged first by `judge.guard` (a fork's, a delegation's). */
+export function guarded(judge: Pick<Fork, "guard">, name: string, tool: Tool): Tool {
   const execute = tool.execute;
   if (!execute) return tool;
   const toModelOutput = tool.toModelOutput;
   return {
     ...tool,
     execute: (input: unknown, options) => {
-      const verdict = fork.guard({ name, input });
+      const verdict = judge.guard({ name, input });
       return verdict.allowed ? execute(input as never, options) : verdict.result;
     },
     ...(toModelOutput && {

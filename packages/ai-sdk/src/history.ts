@@ -8,7 +8,7 @@
  * decides which items matter, and ignores a call that has no output yet.
  */
 import type { HistoryItem } from "@skillshelf/core";
-import { toolErrorOutput } from "@skillshelf/core/adapter";
+import { toolErrorOutput, toolResultPairing } from "@skillshelf/core/adapter";
 import type { ModelMessage, ToolResultPart, UIMessage } from "ai";
 
 export type Messages = readonly ModelMessage[] | readonly UIMessage[];
@@ -29,8 +29,8 @@ interface ToolLikePart {
 export function toHistory(messages: Messages): HistoryItem[] {
   const history: HistoryItem[] = [];
   // Tool calls are recorded where they were made; results (which arrive later, in tool
-  // messages) are attached by id.
-  const calls = new Map<string, ToolCallItem>();
+  // messages) are attached to the call they answer (an id may repeat: core pairs them).
+  const calls = toolResultPairing();
 
   for (const message of messages) {
     if (isUIMessage(message)) {
@@ -52,15 +52,14 @@ export function toHistory(messages: Messages): HistoryItem[] {
             toolName: part.toolName,
             input: part.input,
           };
-          calls.set(part.toolCallId, item);
+          calls.call(item);
           history.push(item);
         }
         break;
       case "tool":
         for (const part of message.content) {
           if (part.type !== "tool-result") continue;
-          const call = calls.get(part.toolCallId);
-          if (call) call.output = resultValue(part.output);
+          calls.result(part.toolCallId, part.toolName, resultValue(part.output));
         }
         break;
     }

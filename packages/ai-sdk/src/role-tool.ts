@@ -4,12 +4,14 @@
  * it gets, its model and its step limit. Core names the tool (never after one of the host's),
  * checks the call, resolves the tools — bounded by the skills active in the conversation
  * that delegates, because this tool runs as a guarded host tool inside that session —
- * records the delegation and shapes the answer.
+ * records the delegation and shapes the answer. Each call the sub-agent makes is judged by
+ * the delegation's guard first, as the lead's calls are.
  */
 
 import type { Shelf } from "@skillshelf/core";
 import { hostDelegationSpec, type OnDiagnostic, runDelegation } from "@skillshelf/core/adapter";
 import { jsonSchema, stepCountIs, type Tool, ToolLoopAgent, type ToolSet, tool } from "ai";
+import { guarded } from "./fork-agent.js";
 import type { RoleToolOptions } from "./skills.js";
 
 type DelegateTool = Tool<{ role: string; task: string }>;
@@ -38,11 +40,17 @@ function roleTool(shelf: Shelf, options: RoleToolOptions, report?: OnDiagnostic)
       runDelegation(shelf, input, {
         tools: Object.keys(available),
         onDiagnostic: report,
-        run: async ({ task, tools, instructions, model, maxSteps }) => {
+        run: async (delegation) => {
+          const { task, tools, instructions, model, maxSteps } = delegation;
           const agent = new ToolLoopAgent({
             model: (model && options.resolveModel?.(model)) || options.model,
             instructions,
-            tools: Object.fromEntries(tools.map((name) => [name, available[name]])) as ToolSet,
+            // Each call judged as the lead's are (a write into a skill folder is refused).
+            tools: Object.fromEntries(
+              tools.flatMap((name) =>
+                available[name] ? [[name, guarded(delegation, name, available[name])]] : [],
+              ),
+            ) as ToolSet,
             stopWhen: options.stopWhen ?? stepCountIs(maxSteps),
           });
           return (await agent.generate({ prompt: task, abortSignal })).text;

@@ -261,14 +261,18 @@ const DEFAULT_READ_TOOLS: readonly string[] = [
 export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   const configured = await configuredSources(options);
   const sources = resolveSources(configured.sourceOptions);
-  const prebuilt =
+  const prebuiltFile =
     options.prebuilt === false
       ? undefined
+      : path.resolve(
+          options.root ?? process.cwd(),
+          options.prebuilt ?? path.join(options.stateDir ?? ".skillshelf", DEFAULT_PREBUILT_FILE),
+        );
+  const prebuilt =
+    prebuiltFile === undefined
+      ? undefined
       : openPrebuiltShelf({
-          file: path.resolve(
-            options.root ?? process.cwd(),
-            options.prebuilt ?? path.join(options.stateDir ?? ".skillshelf", DEFAULT_PREBUILT_FILE),
-          ),
+          file: prebuiltFile,
           root: path.resolve(options.root ?? process.cwd()),
           sources,
           mode: options.mode ?? "lenient",
@@ -287,15 +291,12 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   });
   await loader.load();
   // Project skills reach sessions, roles and matching only through the gate when it is on.
-  const gate =
+  const trustFile =
     options.trust === undefined || options.trust === false
       ? undefined
-      : createTrustGate({
-          skills: loader,
-          file:
-            (typeof options.trust === "object" ? options.trust.file : undefined) ??
-            defaultTrustFile(typeof options.trust === "object" ? options.trust.home : undefined),
-        });
+      : ((typeof options.trust === "object" ? options.trust.file : undefined) ??
+        defaultTrustFile(typeof options.trust === "object" ? options.trust.home : undefined));
+  const gate = trustFile === undefined ? undefined : createTrustGate({ skills: loader, file: trustFile });
   await gate?.refresh();
   // A disabled skill is loaded and listed, and served to nothing.
   const disabled = createDisabledFilter({
@@ -402,7 +403,15 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     protect:
       options.protectSkillFiles === false
         ? false
-        : protectedPaths([...sources.map((s) => s.dir), stateDir], root),
+        : protectedPaths(
+            // Beside the folders, the files that decide what reaches the model: trust, settings, a prebuilt shelf.
+            [
+              ...sources.map((s) => s.dir),
+              stateDir,
+              ...[trustFile, configured.file, prebuiltFile].filter(isText),
+            ],
+            root,
+          ),
     isReadTool: (tool) => readTools.has(tool),
     noteRead,
     ...options.catalog,
@@ -478,6 +487,9 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
         events: sessions.events,
         // A sub-agent started under an active skill never gets a tool its parent could not use.
         parent: currentSession(),
+        // Started outside a conversation, its calls still meet the write protection (a
+        // session with nothing active, opened on the sub-agent's first call).
+        judge: lazySession(() => sessions.session({ tools })),
       }),
     session: (open) => sessions.session(open),
     async openSession(open = {}) {
@@ -513,4 +525,18 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
 
 function nothingChanged(): RefreshResult {
   return { changed: false, added: [], updated: [], removed: [], diagnostics: [] };
+}
+
+function isText(value: string | undefined): value is string {
+  return typeof value === "string";
+}
+
+function lazySession(open: () => Session): Pick<Session, "guard"> {
+  let session: Session | undefined;
+  return {
+    guard: (call) => {
+      session ??= open();
+      return session.guard(call);
+    },
+  };
 }

@@ -11,12 +11,14 @@ import {
   AIMessage,
   type CreateAgentParams,
   createAgent,
+  createMiddleware,
   dynamicSystemPromptMiddleware,
   HumanMessage,
   modelCallLimitMiddleware,
   tool,
 } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
+import { resultMessage } from "./skill-tools.js";
 import { type AnyTool, toolName } from "./tool-name.js";
 
 type Model = CreateAgentParams["model"];
@@ -68,6 +70,7 @@ function roleAgent(
   toolNames: readonly string[],
   options: RoleAgentOptions,
   maxSteps: number,
+  judge?: Pick<Delegation, "guard">,
 ) {
   const allowed = new Set(toolNames);
   const model =
@@ -79,12 +82,26 @@ function roleAgent(
     ...(typeof instructions === "string" ? { systemPrompt: instructions } : {}),
     tools: options.tools.filter((t) => allowed.has(toolName(t))),
     middleware: [
+      // A delegation's calls are judged as the lead's are (a write into a skill folder is refused).
+      ...(judge ? [guardMiddleware(judge)] : []),
       // Built ahead, the agent runs on later days: the date line is read per model call.
       ...(typeof instructions === "function" ? [dynamicSystemPromptMiddleware(() => instructions())] : []),
       // Core's step limit, counted as model calls (LangGraph's recursionLimit counts graph nodes).
       modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: "end" }),
       ...(options.middleware ?? []),
     ],
+  });
+}
+
+function guardMiddleware(judge: Pick<Delegation, "guard">) {
+  return createMiddleware({
+    name: "skillshelf-delegation",
+    wrapToolCall: async (request, handler) => {
+      const { toolCall } = request;
+      const verdict = judge.guard({ name: toolCall.name, input: toolCall.args });
+      if (!verdict.allowed) return resultMessage(verdict.result, toolCall.id ?? "", toolCall.name);
+      return handler(request);
+    },
   });
 }
 
@@ -96,6 +113,7 @@ async function runRoleAgent(delegation: Delegation, options: RoleAgentOptions, s
     delegation.tools,
     options,
     delegation.maxSteps,
+    delegation,
   );
   const state = await agent.invoke({ messages: [new HumanMessage(delegation.task)] }, { signal });
   return state.messages.findLast((m) => AIMessage.isInstance(m))?.text ?? "";

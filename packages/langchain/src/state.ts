@@ -6,7 +6,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import type { HistoryItem, SessionState } from "@skillshelf/core";
-import { toolErrorOutput } from "@skillshelf/core/adapter";
+import { toolErrorOutput, toolResultPairing } from "@skillshelf/core/adapter";
 import { z } from "zod/v4";
 
 /** The agent-state key the middleware owns. */
@@ -52,27 +52,29 @@ export function snapshot(state: SessionState): StoredState {
 
 /** The conversation as core's history: user messages and every tool call with its output once it has one. */
 export function toHistory(messages: readonly BaseMessage[]): HistoryItem[] {
-  const outputs = new Map<string, unknown>();
-  for (const message of messages) {
-    if (!ToolMessage.isInstance(message)) continue;
-    // Core reads a result's status (JSON text included); a call the framework marked failed must read as failed.
-    outputs.set(
-      message.tool_call_id,
-      message.status === "error" ? toolErrorOutput(message.text) : message.text,
-    );
-  }
   const history: HistoryItem[] = [];
+  // A model chooses its call ids and may repeat them: each result goes to the call it answers.
+  const calls = toolResultPairing();
   for (const message of messages) {
     if (HumanMessage.isInstance(message)) history.push({ kind: "user", text: message.text });
     else if (AIMessage.isInstance(message)) {
       for (const call of message.tool_calls ?? []) {
-        const item: HistoryItem = { kind: "tool-call", toolName: call.name, input: call.args };
-        if (call.id) {
-          item.id = call.id;
-          if (outputs.has(call.id)) item.output = outputs.get(call.id);
-        }
+        const item: Extract<HistoryItem, { kind: "tool-call" }> = {
+          kind: "tool-call",
+          toolName: call.name,
+          input: call.args,
+        };
+        if (call.id) item.id = call.id;
+        calls.call(item);
         history.push(item);
       }
+    } else if (ToolMessage.isInstance(message)) {
+      // Core reads a result's status (JSON text included); a call the framework marked failed must read as failed.
+      calls.result(
+        message.tool_call_id,
+        message.name || undefined,
+        message.status === "error" ? toolErrorOutput(message.text) : message.text,
+      );
     }
   }
   return history;

@@ -45,11 +45,12 @@ function modelFor(id: string | undefined, options: RoleAgentsOptions): MastraMod
 }
 
 /**
- * Each of a sub-agent's tool calls is judged by the session of the conversation that
- * delegated (the parent's guarded tool runs inside it): a tool the parent's active skills
- * rule out, or a write into a skill folder, is refused with core's structured result.
+ * Each of a sub-agent's tool calls is judged by its delegation's guard (the session of the
+ * conversation that delegated, or the shelf's write protection when none did): a tool the
+ * parent's active skills rule out, or a write into a skill folder, is refused with core's
+ * structured result.
  */
-function boundedTools(tools: Record<string, unknown>): Record<string, unknown> {
+function boundedTools(tools: Record<string, unknown>, delegation: Delegation): Record<string, unknown> {
   const bounded: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = (tool as StepTool | undefined)?.execute;
@@ -57,8 +58,8 @@ function boundedTools(tools: Record<string, unknown>): Record<string, unknown> {
     bounded[name] = {
       ...(tool as object),
       execute: async (input: unknown, context: unknown) => {
-        const verdict = currentSession()?.guard({ name, input });
-        if (verdict && !verdict.allowed) return verdict.result;
+        const verdict = delegation.guard({ name, input });
+        if (!verdict.allowed) return verdict.result;
         return execute.call(tool, input, context);
       },
     };
@@ -113,7 +114,10 @@ function roleProcessor(
       args.messageList.addSystem(delegation.instructions, TAG);
       const granted = delegation.tools.filter((name) => name in run.tools);
       const allowed = currentSession()?.allowedTools(granted) ?? granted;
-      const tools = boundedTools(Object.fromEntries(allowed.map((name) => [name, run.tools[name]])));
+      const tools = boundedTools(
+        Object.fromEntries(allowed.map((name) => [name, run.tools[name]])),
+        delegation,
+      );
       return { tools, activeTools: Object.keys(tools) };
     },
   };

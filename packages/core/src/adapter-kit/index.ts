@@ -76,6 +76,7 @@ export {
   type SkillToolOptions,
   toolErrorOutput,
 } from "./tool-calls.js";
+export { type ToolResultPairing, toolResultPairing } from "./tool-results.js";
 export {
   isWorkflowProgressEvent,
   listenForWorkflowProgress,

@@ -10,6 +10,11 @@
  * framework keeps them registered: a model that calls one anyway (it saw it earlier in the
  * conversation) reaches the guard and reads core's structured refusal, instead of the
  * framework's "no such tool" error, and the `tool-blocked` event is recorded.
+ *
+ * A model chooses its tool-call ids, so it can give two calls of one response the same id.
+ * Frameworks key calls and results by id (the AI SDK then records both calls under one name,
+ * and the next step, rebuilt from those messages, loses the activation made beside a blocked
+ * call, and its whitelist with it), so a repeated id is made unique here, before anyone sees it.
  */
 import type { Session, ToolCall } from "../types.js";
 
@@ -38,6 +43,26 @@ function callOf(part: ToolCallPart): ToolCall {
 type AnyFunction = (...args: unknown[]) => unknown;
 
 /**
+ * The ids of one response, each unique: the first use of an id keeps it, a repeat becomes
+ * `<id>~<n>` (the first such name not yet used). Two allocators fed the same ids in the same
+ * order give the same names, so a stream's input parts and its calls agree.
+ */
+function uniqueIds(): (id: string) => string {
+  const used = new Set<string>();
+  const uses = new Map<string, number>();
+  return (id) => {
+    const n = (uses.get(id) ?? 0) + 1;
+    uses.set(id, n);
+    let unique = id;
+    for (let k = n; used.has(unique); k++) unique = `${id}~${k}`;
+    used.add(unique);
+    return unique;
+  };
+}
+
+const STREAMED_INPUT = new Set(["tool-input-start", "tool-input-delta", "tool-input-end"]);
+
+/**
  * A Proxy over a language model whose `doGenerate`/`doStream` report each response's tool
  * calls to `session.respond` first. A Proxy, not a copy: frameworks recognise their own
  * model classes, and methods must run on the real object (private fields).
@@ -61,7 +86,18 @@ export function respondingModel<M extends object>(
       const value = Reflect.get(target, property, receiver);
       if (property === "doGenerate" && typeof value === "function") {
         return async (...args: unknown[]) => {
-          const result = (await (value as AnyFunction).apply(target, strip(args))) as { content?: unknown[] };
+          const raw = (await (value as AnyFunction).apply(target, strip(args))) as { content?: unknown[] };
+          const unique = uniqueIds();
+          const result = Array.isArray(raw?.content)
+            ? {
+                ...raw,
+                content: raw.content.map((part) =>
+                  isToolCall(part) && part.toolCallId !== undefined
+                    ? { ...part, toolCallId: unique(part.toolCallId) }
+                    : part,
+                ),
+              }
+            : raw;
           const calls = (result?.content ?? []).filter(isToolCall).map(callOf);
           if (calls.length > 0) session.respond(calls);
           return result;
@@ -73,6 +109,9 @@ export function respondingModel<M extends object>(
             stream: ReadableStream<unknown>;
           };
           const held: ToolCallPart[] = [];
+          const callId = uniqueIds();
+          const inputId = uniqueIds();
+          const streaming = new Map<string, string>();
           const release = (controller: TransformStreamDefaultController<unknown>) => {
             if (held.length === 0) return;
             session.respond(held.map(callOf));
@@ -81,8 +120,18 @@ export function respondingModel<M extends object>(
           const stream = result.stream.pipeThrough(
             new TransformStream<unknown, unknown>({
               transform(part, controller) {
-                if (isToolCall(part)) held.push(part);
-                else {
+                if (isToolCall(part)) {
+                  held.push(
+                    part.toolCallId === undefined ? part : { ...part, toolCallId: callId(part.toolCallId) },
+                  );
+                } else if (STREAMED_INPUT.has((part as { type?: string })?.type ?? "")) {
+                  const input = part as { type: string; id?: unknown };
+                  if (typeof input.id !== "string") controller.enqueue(part);
+                  else {
+                    if (input.type === "tool-input-start") streaming.set(input.id, inputId(input.id));
+                    controller.enqueue({ ...input, id: streaming.get(input.id) ?? input.id });
+                  }
+                } else {
                   if ((part as { type?: unknown })?.type === "finish") release(controller);
                   controller.enqueue(part);
                 }

@@ -208,30 +208,43 @@ function gapIsShort(gap: string): boolean {
 /** Match parts in order with short gaps between them; returns the matched slice. */
 function matchParts(parts: readonly Part[], text: string): string | undefined {
   const first = parts[0] as Part;
+  // (part, position) pairs already known not to lead to a match: a hostile `a * a * a * b`
+  // would otherwise retry each of them once per way of reaching it (exponential in the gaps).
+  const failed = new Set<number>();
   let from = 0;
   for (;;) {
     const at = occurrence(first, text, from, text.length);
     if (at === -1) return undefined;
-    const end = matchRest(parts, 1, text, at + first.text.length);
+    const end = matchRest(parts, 1, text, at + first.text.length, failed);
     if (end !== -1) return text.slice(at, end);
     from = at + 1;
   }
 }
 
 // Every occurrence of the next part inside the gap window is tried, so "写*文章" finds the
-// second 文章 when the first is too far; windows are short, so this stays linear in practice.
-function matchRest(parts: readonly Part[], index: number, text: string, from: number): number {
+// second 文章 when the first is too far; each (part, position) is tried once per message.
+function matchRest(
+  parts: readonly Part[],
+  index: number,
+  text: string,
+  from: number,
+  failed: Set<number>,
+): number {
   if (index === parts.length) return from;
+  const key = index * (text.length + 1) + from;
+  if (failed.has(key)) return -1;
   const part = parts[index] as Part;
   const windowEnd = from + MAX_GAP_CHARS + 1;
   let start = from;
   for (;;) {
     const at = occurrence(part, text, start, windowEnd);
-    if (at === -1) return -1;
+    if (at === -1) break;
     if (gapIsShort(text.slice(from, at))) {
-      const end = matchRest(parts, index + 1, text, at + part.text.length);
+      const end = matchRest(parts, index + 1, text, at + part.text.length, failed);
       if (end !== -1) return end;
     }
     start = at + 1;
   }
+  failed.add(key);
+  return -1;
 }

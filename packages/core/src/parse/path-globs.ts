@@ -10,14 +10,15 @@
  *   `/`) or a file name with an extension (`package.json`); quotes, backquotes, brackets and
  *   trailing punctuation around it are dropped, and a leading `./` or `/` too, since globs are
  *   relative to the project;
- * - a glob matches the whole path (picomatch, dotfiles included); a glob without a `/`
- *   (`*.py`, `Dockerfile`) matches the file name at any depth, as in `.gitignore`.
+ * - a glob matches the whole path (picomatch's meaning, dotfiles included, run on RE2 so a
+ *   hostile glob cannot stall the host: glob-re2.ts); a glob without a `/` (`*.py`,
+ *   `Dockerfile`) matches the file name at any depth, as in `.gitignore`.
  *
  * Bounded for hostile input: at most 64 mentioned paths of at most 512 characters are taken
  * from a message, and at most 32 globs of at most 256 characters from a skill.
  */
-import { picomatchLib } from "../deferred-libraries.js";
 import type { SkillMeta } from "../types.js";
+import { compileGlob } from "./glob-re2.js";
 
 const MAX_MENTIONED_PATHS = 64;
 const MAX_PATH_LENGTH = 512;
@@ -73,13 +74,11 @@ function matcherFor(globs: readonly string[]): (path: string) => boolean {
   let matcher = compiled.get(globs);
   if (matcher === undefined) {
     const tests: Array<(path: string) => boolean> = [];
-    const picomatch = picomatchLib();
     for (const glob of globs.slice(0, MAX_GLOBS)) {
       if (glob.length > MAX_GLOB_LENGTH) continue;
       const pattern = glob.replaceAll("\\", "/").replace(/^(?:\.\/|\/)+/, "");
       if (pattern === "") continue;
-      const test = picomatch(pattern, { dot: true, basename: !pattern.includes("/") });
-      tests.push((path) => test(path));
+      tests.push(compileGlob(pattern, { basename: !pattern.includes("/") }));
     }
     matcher = (path) => tests.some((test) => test(path));
     compiled.set(globs, matcher);

@@ -3,7 +3,17 @@
  * Core owns its schema, input checks, tool resolution and the event; an adapter only runs
  * its framework's sub-agent with what `prepareDelegation` returns.
  */
-import type { Diagnostic, EventSink, Role, Session, ToolResult, ToolSpec } from "../types.js";
+import { toolList } from "../session/render.js";
+import type {
+  Diagnostic,
+  EventSink,
+  GuardResult,
+  Role,
+  Session,
+  ToolCall,
+  ToolResult,
+  ToolSpec,
+} from "../types.js";
 import { roleAgentSpec } from "./role-agent-spec.js";
 import { DELEGATE_TOOL, delegationToolNames, type RoleToolsOptions } from "./role-tools.js";
 
@@ -71,6 +81,12 @@ export interface Delegation {
   instructions: string;
   model?: string;
   diagnostics: Diagnostic[];
+  /**
+   * Judge each tool call the sub-agent makes before it runs, as the lead's calls are: a tool
+   * it was not given, one the parent's active skills rule out for these arguments, or a write
+   * into a skill folder or skillshelf's state is refused with a structured result.
+   */
+  guard: (call: ToolCall | string) => GuardResult;
 }
 
 export type DelegationErrorType = "UNKNOWN_ROLE" | "INVALID_ARGUMENTS";
@@ -119,6 +135,11 @@ export interface PrepareDelegationOptions extends RoleToolsOptions {
   timeZone?: string;
   /** The session of the conversation delegating: its active skills bound the sub-agent's tools. */
   parent?: Session;
+  /**
+   * What judges the sub-agent's calls when no conversation is delegating (a delegation tool
+   * run on its own): the shelf's write protection, at least. Default: the parent's guard only.
+   */
+  judge?: Pick<Session, "guard">;
   /** Steps a sub-agent may take (default `DEFAULT_ROLE_MAX_STEPS`). */
   maxSteps?: number;
 }
@@ -159,6 +180,8 @@ export function prepareDelegation(
   const withheld = parentAllows ? spec.tools.filter((t) => !parentAllows.has(t)) : [];
   const task = record.task.trim();
   recordDelegation({ role: role.name, task, tools }, options.events, now);
+  const given = new Set(tools);
+  const judge = options.parent ?? options.judge;
   const delegation: Delegation = {
     role,
     task,
@@ -167,6 +190,20 @@ export function prepareDelegation(
     maxSteps: spec.maxSteps,
     instructions: spec.instructions(),
     diagnostics: spec.diagnostics,
+    guard: (call) => {
+      const name = typeof call === "string" ? call : call.name;
+      if (!given.has(name)) {
+        return {
+          allowed: false,
+          result: {
+            status: "error",
+            error_type: "TOOL_NOT_ALLOWED",
+            message: `${name} is not a tool of the "${role.name}" sub-agent; it may use ${tools.length > 0 ? toolList(tools) : "no tools"}.`,
+          },
+        };
+      }
+      return judge ? judge.guard(call) : { allowed: true };
+    },
   };
   if (spec.model) delegation.model = spec.model;
   return {

@@ -20,6 +20,19 @@ export interface ProtectedPaths {
   find(input: unknown): string | undefined;
 }
 
+/** What separates the words of a command line that could each be a path. */
+const WORD_BREAK = /[\s'"`;&|<>()=,]+/;
+const MAX_WORDS = 512;
+
+/** `~/x`, `$HOME/x` and `${HOME}/x` as the shell expands them. */
+function expandHome(word: string, home: string): string {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
+  for (const prefix of ["~/", "$HOME/", "${HOME}/"]) {
+    if (word.startsWith(prefix)) return path.join(home, word.slice(prefix.length));
+  }
+  return word;
+}
+
 function inside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
@@ -36,18 +49,35 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     if (inside(root, base) && root !== base) spellings.set(path.relative(base, root), root);
     if (inside(root, home) && root !== home) spellings.set(`~/${path.relative(home, root)}`, root);
   }
+  // Compared without case: on macOS and Windows `.Agents/Skills` is the same folder (and on
+  // Linux refusing a write to a look-alike of a skill folder costs nothing).
   const forms = [...spellings.entries()].map(
-    ([form, root]) => [form.split(path.sep).join("/"), root] as const,
+    ([form, root]) => [form.split(path.sep).join("/").toLowerCase(), root] as const,
   );
+  const folded = absolute.map((root) => [root.toLowerCase(), root] as const);
+
+  const rootOf = (word: string): string | undefined => {
+    const resolved = path.resolve(base, expandHome(word, home)).toLowerCase();
+    for (const [key, root] of folded) if (inside(resolved, key)) return root;
+    return undefined;
+  };
 
   const check = (text: string): string | undefined => {
     const value = text.length > MAX_STRING ? text.slice(0, MAX_STRING) : text;
     const slashed = value.replace(/\\/g, "/");
-    for (const [form, root] of forms) if (slashed.includes(form)) return root;
+    const lower = slashed.toLowerCase();
+    for (const [form, root] of forms) if (lower.includes(form)) return root;
     if (!value.includes("\n") && value.length < 4096) {
-      const expanded = value.startsWith("~/") ? path.join(home, value.slice(2)) : value;
-      const resolved = path.resolve(base, expanded);
-      for (const root of absolute) if (inside(resolved, root)) return root;
+      const hit = rootOf(value);
+      if (hit) return hit;
+    }
+    // A command line: each word that could be a path, resolved as the shell would spell it
+    // out (`.agents//skills`, `a/../.agents/skills`, `$HOME/…`), not only as typed.
+    let words = 0;
+    for (const word of slashed.split(WORD_BREAK)) {
+      if (!word.includes("/") || ++words > MAX_WORDS) continue;
+      const hit = rootOf(word);
+      if (hit) return hit;
     }
     return undefined;
   };

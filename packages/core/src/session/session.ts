@@ -460,7 +460,10 @@ export function createSession(options: SessionOptions): Session {
   /** The note a refused "/name" (or a "/done" with nothing to end) leaves for its turn. */
   let turnNote: string | undefined;
   let explicit: ActivationResult | undefined;
-  /** Results of skill-tool calls made in a response, by call id. */
+  /**
+   * Results of skill-tool calls made in a response, by call id and tool: a model may give two
+   * different tools' calls one id, and each must get its own answer.
+   */
   const answered = new Map<string, ActivationResult | EndResult>();
   /** Reads and script runs by call id: a call asked again is never read or run twice. */
   const fileAnswers = new Map<string, SkillFileResult | Promise<ScriptRunResult>>();
@@ -998,7 +1001,10 @@ export function createSession(options: SessionOptions): Session {
     const data = (value as { data?: { name?: unknown; policy?: unknown; arguments?: unknown } } | undefined)
       ?.data;
     const generic = names.isGeneric(item.toolName);
-    let target = generic ? undefined : names.skillName(item.toolName);
+    const recordedName = typeof data?.name === "string" && data.name !== "" ? data.name : undefined;
+    // activate_skill: the skill its result names is the one that ran (not whatever name the
+    // call typed, should a result ever sit under another call).
+    let target = generic ? recordedName : names.skillName(item.toolName);
     if (!generic && target === undefined) {
       // The tool of a skill whose file is gone no longer resolves: its recorded result names it.
       const ours = item.toolName.startsWith(SKILL_TOOL_PREFIX) && !hostSet.has(item.toolName);
@@ -1419,8 +1425,9 @@ export function createSession(options: SessionOptions): Session {
   };
 
   const callSkillTool = (call: ToolCall): ActivationResult | EndResult | undefined => {
-    if (call.id !== undefined) {
-      const known = answered.get(call.id);
+    const key = call.id !== undefined ? callKey(call) : undefined;
+    if (key !== undefined) {
+      const known = answered.get(key);
       if (known) return known;
     }
     const names = toolNames();
@@ -1447,7 +1454,7 @@ export function createSession(options: SessionOptions): Session {
             }.`,
           });
     }
-    if (call.id !== undefined) answered.set(call.id, result);
+    if (key !== undefined) answered.set(key, result);
     return result;
   };
 
@@ -1539,7 +1546,7 @@ export function createSession(options: SessionOptions): Session {
       const activation =
         names.isGeneric(call.name) || (!names.isEnd(call.name) && names.skillName(call.name) !== undefined);
       if (!activation) return undefined;
-      if (call.id !== undefined && forks.has(call.id)) return forks.get(call.id);
+      // This call's own answer says whether it started a fork (another call may share its id).
       const result = callSkillTool(call);
       if (result?.status !== "error" || result.error_type !== "FORK_UNAVAILABLE") return undefined;
       return call.id !== undefined ? forks.get(call.id) : lastFork;
@@ -1564,6 +1571,16 @@ export function createSession(options: SessionOptions): Session {
       return cloneState(state);
     },
   };
+}
+
+/**
+ * A call's key for its kept answer: its id and its tool. (Not its input: a framework may hand
+ * the tool a normalised copy of what the model sent, and a call asked again must find its
+ * answer. Two calls of one tool under one id share the first's answer, which a replay reads
+ * the same way: the skill a result names is the one restored.)
+ */
+function callKey(call: ToolCall): string {
+  return `${call.id}\u0000${call.name}`;
 }
 
 function parseInput(input: unknown): unknown {

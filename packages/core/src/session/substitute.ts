@@ -55,6 +55,13 @@ export interface SubstituteOptions {
   positional?: boolean;
 }
 
+/**
+ * The most text the arguments may add to a body: past it, placeholders stay as written (a
+ * hostile body repeating `$ARGUMENTS` 90,000 times made a 4,000-character argument a 359 MB
+ * prompt).
+ */
+export const MAX_SUBSTITUTED_CHARS = 100_000;
+
 const NAME = /^[\p{L}_][\p{L}\p{N}_-]*$/u;
 // After `$name`, a letter, digit, `_` or `-` means a longer word ("$issue-like"), except in
 // scripts written without spaces: "$主题的文章" is `$主题` followed by more text.
@@ -88,6 +95,7 @@ export function substituteArguments(body: string, options: SubstituteOptions = {
     "gu",
   );
   let usedArguments = false;
+  let added = 0;
   const text = body.replace(
     pattern,
     (
@@ -116,7 +124,9 @@ export function substituteArguments(body: string, options: SubstituteOptions = {
       if (value === undefined) return match;
       if (escaped) return match.slice(1);
       if (isArgument) usedArguments = true;
-      return value;
+      // A hostile body repeating a placeholder would multiply the arguments into the prompt.
+      added += value.length;
+      return added > MAX_SUBSTITUTED_CHARS ? match : value;
     },
   );
   if (!usedArguments && args.trim() !== "") return `${text.trimEnd()}\n\nARGUMENTS: ${args.trim()}`;

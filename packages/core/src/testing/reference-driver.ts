@@ -117,7 +117,7 @@ export const referenceDriver: ConformanceDriver = {
               result = await runHostTool(session, call, () =>
                 runDelegation(shelf, call.input, {
                   tools: names.filter((n) => n !== "delegate"),
-                  run: (d) => runSubAgent(roleModel, d.instructions, d.task, d.tools),
+                  run: (d) => runSubAgent(roleModel, d.instructions, d.task, d.tools, d.guard),
                 }),
               );
             } else {

@@ -1278,4 +1278,28 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "a delegated sub-agent's writes into skill folders are refused, as the lead's are",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["read_file", "write_file", "bash", "delegate"],
+    turns: [{ user: "set up the project for me" }],
+    replies: [call("delegate", { role: "developer", task: "Set up the project." }), text("Set up.")],
+    roleReplies: [
+      call("write_file", { path: ".skillshelf/skills/planted/SKILL.md" }),
+      call("write_file", { path: "notes/setup.md" }),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      const result = c[1]?.results[0]?.result as { status?: string } | undefined;
+      expect(result?.status === "success", "the delegation ran");
+      expect(
+        !ran.some((r) => JSON.stringify(r.input).includes(".skillshelf/skills")),
+        "the sub-agent's write into a skill folder never ran",
+      );
+      expect(
+        ran.some((r) => r.name === "write_file" && JSON.stringify(r.input).includes("notes/setup.md")),
+        "its ordinary write ran",
+      );
+    },
+  },
 ];

@@ -1,0 +1,114 @@
+/**
+ * A model that repeats a tool-call id within one response: every call the framework and the
+ * session see must have an id of its own, on the generate path and in a stream (where the
+ * streamed input parts must keep naming the call they belong to).
+ */
+import { describe, expect, it } from "vitest";
+import type { Session, ToolCall } from "../types.js";
+import { respondingModel } from "./model-responses.js";
+import { toolResultPairing } from "./tool-results.js";
+
+function recordingSession() {
+  const responded: ToolCall[][] = [];
+  return {
+    session: { respond: (calls: ToolCall[]) => responded.push(calls) } as unknown as Session,
+    responded,
+  };
+}
+
+const call = (toolCallId: string, toolName: string) => ({
+  type: "tool-call",
+  toolCallId,
+  toolName,
+  input: "{}",
+});
+
+describe("respondingModel: repeated tool-call ids", () => {
+  it("doGenerate: each call gets an id of its own; the first use keeps the model's", async () => {
+    const { session, responded } = recordingSession();
+    const model = respondingModel(
+      {
+        doGenerate: async () => ({
+          content: [
+            call("x", "skill_a"),
+            call("x", "send_email"),
+            call("x~2", "b"),
+            call("y", "c"),
+            call("x", "d"),
+          ],
+        }),
+      },
+      session,
+    );
+    const result = (await model.doGenerate()) as { content: Array<{ toolCallId: string }> };
+    const ids = result.content.map((p) => p.toolCallId);
+    expect(ids[0]).toBe("x");
+    expect(ids[3]).toBe("y");
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(responded[0]?.map((c) => c.id)).toEqual(ids);
+  });
+
+  it("doStream: the calls and their streamed input parts agree on the new ids", async () => {
+    const { session, responded } = recordingSession();
+    const parts = [
+      { type: "stream-start" },
+      { type: "tool-input-start", id: "x", toolName: "skill_a" },
+      { type: "tool-input-delta", id: "x", delta: "{}" },
+      { type: "tool-input-end", id: "x" },
+      { type: "tool-input-start", id: "x", toolName: "send_email" },
+      { type: "tool-input-delta", id: "x", delta: "{}" },
+      { type: "tool-input-end", id: "x" },
+      call("x", "skill_a"),
+      call("x", "send_email"),
+      { type: "finish" },
+    ];
+    const model = respondingModel(
+      {
+        doStream: async () => ({
+          stream: new ReadableStream({
+            start(controller) {
+              for (const part of parts) controller.enqueue(part);
+              controller.close();
+            },
+          }),
+        }),
+      },
+      session,
+    );
+    const { stream } = (await model.doStream()) as { stream: ReadableStream<Record<string, unknown>> };
+    const out: Array<Record<string, unknown>> = [];
+    for await (const part of stream as unknown as AsyncIterable<Record<string, unknown>>) out.push(part);
+    const inputIds = out.filter((p) => p.type === "tool-input-start").map((p) => p.id);
+    const callIds = out.filter((p) => p.type === "tool-call").map((p) => p.toolCallId);
+    expect(callIds).toEqual(["x", "x~2"]);
+    expect(inputIds).toEqual(callIds);
+    expect(out.filter((p) => p.type === "tool-input-end").map((p) => p.id)).toEqual(callIds);
+    expect(responded[0]?.map((c) => `${c.id}:${c.name}`)).toEqual(["x:skill_a", "x~2:send_email"]);
+  });
+});
+
+describe("toolResultPairing", () => {
+  it("a result goes to the oldest waiting call with its id and tool", () => {
+    const pairing = toolResultPairing();
+    const a = { kind: "tool-call" as const, id: "x", toolName: "skill_a", input: {} };
+    const b = { kind: "tool-call" as const, id: "x", toolName: "send_email", input: {} };
+    pairing.call(a);
+    pairing.call(b);
+    // Results in completion order: the blocked call answered first.
+    expect(pairing.result("x", "send_email", "blocked")).toBe(true);
+    expect(pairing.result("x", "skill_a", "activated")).toBe(true);
+    expect(pairing.result("x", "skill_a", "again")).toBe(false);
+    expect([a, b].map((item) => (item as { output?: unknown }).output)).toEqual(["activated", "blocked"]);
+  });
+
+  it("a result that names no tool takes the oldest call of its id; a later call of the same id waits for its own", () => {
+    const pairing = toolResultPairing();
+    const first = { kind: "tool-call" as const, id: "call_0", toolName: "skill_a", input: {} };
+    pairing.call(first);
+    pairing.result("call_0", undefined, "one");
+    const second = { kind: "tool-call" as const, id: "call_0", toolName: "send_email", input: {} };
+    pairing.call(second);
+    pairing.result("call_0", undefined, "two");
+    expect([first, second].map((item) => (item as { output?: unknown }).output)).toEqual(["one", "two"]);
+  });
+});
