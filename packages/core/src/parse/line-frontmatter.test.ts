@@ -97,6 +97,8 @@ describe("line frontmatter reader = event reader = full path", () => {
     "quoted values": "name: \"a\"\ndescription: 'it is'\nx: \"a # b\"\ny: 'a: b'\nz: \"\"\nw: ''",
     "quotes that need more":
       'a: \'it\'\'s\'\nb: "say \\"hi\\""\nc: "tab\\t"\nd: "a" b\ne: \'a\' # c\nf: "open\ng: \'x',
+    "escaped quotes":
+      'a: "x\\"\nb: "x\\\\"\nc: "\\"\\\\\\""\nd: \'a\'\'\'\'b\'\ne: "a\\" b"\nf: \'\'\'\ng: "\\/"\nh: "é\\"é"\ni: "a\\\\\\"\nj: ["a\\\\", \'b\'\'c\']\nk: "\\\\"\nl: \'\'\'\'\nm: "say \\"hi\\" \\\\ bye"\nn: \' it\'\'s \'',
     "lists and one level of metadata":
       "allowed-tools:\n  - Read\n  -   Write\n  - 'Bash(git:*)'\nmetadata:\n  author: me\n  version: 1.0\n  empty:\n  n: 3\n",
     "blank lines": "\n\nname: a\n\n   \ndescription: b\n\nmetadata:\n\n  a: 1\n\n  b: 2\n\n",
