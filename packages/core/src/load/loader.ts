@@ -686,7 +686,13 @@ export class SkillLoader {
     const fields = parsed as unknown as Record<string, unknown>;
     for (const key of Object.keys(parsed)) {
       if (key === "body") {
-        deferBody(skill, parsed.body, this.readDeferredBody, truncated ? start.mentionsArguments : undefined);
+        deferBody(
+          skill,
+          parsed.body,
+          this.readDeferredBody,
+          truncated ? start.mentionsArguments : undefined,
+          truncated ? start.head : undefined,
+        );
         continue;
       }
       const value = fields[key];

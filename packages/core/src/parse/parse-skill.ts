@@ -174,6 +174,12 @@ export interface StartParse {
   truncated: boolean;
   /** Whether the whole body mentions `$ARGUMENTS` (when truncated). */
   mentionsArguments: boolean;
+  /**
+   * When truncated: the body's first `chars` UTF-16 units (one more when the last would be
+   * half a surrogate pair) as UTF-8, copied from the file's bytes — what a loader keeps of
+   * the body, without encoding the decoded start again.
+   */
+  head?: Buffer;
 }
 
 /**
@@ -201,6 +207,7 @@ export function parseSkillStart(bytes: Uint8Array, options: ParseOptions, chars:
     result: parseSkill(bytes, options),
     truncated: false,
     mentionsArguments: false,
+    head: undefined,
   });
   if ((options.mode ?? "lenient") !== "lenient") return whole();
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -233,8 +240,33 @@ export function parseSkillStart(bytes: Uint8Array, options: ParseOptions, chars:
   // The window's body is trimmed at the window's end: its start is the whole body's only when
   // text goes on past what is asked for (and one more unit, for a surrogate pair at the cut).
   if (result.skill && result.skill.body.length <= chars + 1) return whole();
-  if (result.skill === undefined) return { result, truncated: false, mentionsArguments: false };
-  return { result, truncated: true, mentionsArguments: buffer.indexOf("$ARGUMENTS", bodyFrom) !== -1 };
+  if (result.skill === undefined)
+    return { result, truncated: false, mentionsArguments: false, head: undefined };
+  return {
+    result,
+    truncated: true,
+    mentionsArguments: buffer.indexOf("$ARGUMENTS", bodyFrom) !== -1,
+    head: headBytes(buffer, bodyFrom, result.skill.body, chars),
+  };
+}
+
+/**
+ * The UTF-8 bytes of `body`'s first `chars` units (and the second half of a surrogate pair
+ * cut there), copied from the file: the body starts after the blank lines that follow the
+ * frontmatter's end at `bodyFrom` (ASCII, one byte each), and its start's UTF-8 length is
+ * measured on the string.
+ */
+function headBytes(bytes: Buffer, bodyFrom: number, body: string, chars: number): Buffer {
+  let from = bodyFrom;
+  for (let i = bodyFrom; ; i++) {
+    const byte = bytes[i];
+    if (byte === 0x0a) from = i + 1;
+    else if (byte !== 0x20 && byte !== 0x09) break;
+  }
+  const last = body.charCodeAt(chars - 1);
+  const units = last >= 0xd800 && last <= 0xdbff ? chars + 1 : chars;
+  const length = Buffer.byteLength(body.slice(0, units), "utf8");
+  return Buffer.from(bytes.subarray(from, from + length));
 }
 
 /** About the first `length` bytes decoded, cut between two characters (`bytes` is valid UTF-8). */
