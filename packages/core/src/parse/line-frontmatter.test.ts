@@ -121,6 +121,10 @@ describe("line frontmatter reader = event reader = full path", () => {
     "long key": `${"k".repeat(300)}: v\nname: a`,
     "flow lists":
       "a: [Read, Write]\nb: []\nc: [ x ,  'y, z' , \"w\" ]\nd: [1, 2.50, true, ~]\ne: [Bash(git:*), a#b, it's]\nf:\n  - [a, b]\nmetadata:\n  t: [x]",
+    "flow mappings":
+      'a: {"k": v, "l": [x, "y"], \'m\': {"n": 1.0, "o": true}}\nb: {}\nc: { "k" : v }\nd: {"k":"v","l":[],"m":{}}\ne: [{"k": v}, [a, [b]]]\nf: {"emoji": "🦀", "requires": {"config": ["models.providers.blockrun"]}}\ng:\n  - {"k": v}\nh: {"__proto__": x, "constructor": y, "toString": {"a": b}}\ni: {"": v}\nj: {"k": Bash(git:*), "l": a b}',
+    "flow mappings it does not read":
+      'a: {k: v}\nb: {"k": v,}\nc: {"k": }\nd: {"k"}\ne: {"k": v, "k": w}\nf: {"k": v} x\ng: {"k": v\nh: {"k": &a v}\ni: {"k": !t v}\nj: {"k": v #c}\nk: {? "k": v}\nl: ["k": v]\nm: {"k": v]\nn: [a}\no: {"k": "a\\"b"}\np: {"k": {"k": v}, "k": w}\nq: {"k": a: b}\nr: {"k":\n  v}\ns: {"k": -1, "l": -x}\nt: {"it\'s": v}\nu: {\'a\'\'b\': v}',
     "flow lists it does not read":
       "a: [a, ]\nb: [a,,b]\nc: [a: b]\nd: [a, [b]]\ne: [{k: v}]\nf: [a] b\ng: [a #c]\nh: ['it''s']\ni: [\"a\\\"b\"]\nj: [a:]\nk: [a,\n  b]\nl: [-a]\nm: [&x a]\nn: [a]]\no: [[a]",
     "lists at the key's indentation":
