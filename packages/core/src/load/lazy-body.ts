@@ -61,7 +61,7 @@ export function deferBody(
   usesArguments?: boolean,
   head?: Buffer,
 ): void {
-  heads.set(skill, head ?? Buffer.from(headOf(body), "utf8"));
+  heads.set(skill, head ?? encoded(headOf(body)));
   if (usesArguments ?? body.includes("$ARGUMENTS")) mentionsArguments.add(skill);
   readers.set(skill, read);
   Object.defineProperty(skill, "body", BODY_PROPERTY);
@@ -89,6 +89,16 @@ export function bodyStart(skill: Skill, chars: number): string {
   if (head === undefined || chars > BODY_HEAD_CHARS) return skill.body.slice(0, chars);
   const text = head.toString("utf8");
   return chars < text.length ? text.slice(0, chars) : text;
+}
+
+/**
+ * `text` as UTF-8 in a buffer of its own, exactly as long: a start is kept for the skill's
+ * life, and slices of Node's shared buffer pool left a sixth of the pooled space unused.
+ */
+function encoded(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, "utf8"));
+  bytes.write(text, "utf8");
+  return bytes;
 }
 
 /**

@@ -266,7 +266,11 @@ function headBytes(bytes: Buffer, bodyFrom: number, body: string, chars: number)
   const last = body.charCodeAt(chars - 1);
   const units = last >= 0xd800 && last <= 0xdbff ? chars + 1 : chars;
   const length = Buffer.byteLength(body.slice(0, units), "utf8");
-  return Buffer.from(bytes.subarray(from, from + length));
+  // A buffer of its own, exactly as long: kept for the skill's life, and slices of Node's
+  // shared pool left a sixth of the pooled space unused (25 → 30 MiB for the mirror's 21 MiB).
+  const head = Buffer.allocUnsafeSlow(length);
+  bytes.copy(head, 0, from, from + length);
+  return head;
 }
 
 /** About the first `length` bytes decoded, cut between two characters (`bytes` is valid UTF-8). */
