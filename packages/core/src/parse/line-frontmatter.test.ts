@@ -173,6 +173,61 @@ describe("line frontmatter reader = event reader = full path", () => {
     }
   });
 
+  it("on seeded random flow collections and quoted scalars", () => {
+    const random = mulberry32(20261202);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const inner = (pieces: readonly string[]) => {
+      let text = "";
+      for (let n = Math.floor(random() * 4); n > 0; n--) text += pick(pieces);
+      return text;
+    };
+    const doubleQuoted = () =>
+      `"${inner(["a", " ", "é", '\\"', "\\\\", "\\n", "\\", "'", " #", ": ", ",", "{", "]"])}"`;
+    const singleQuoted = () => `'${inner(["a", " ", "🎉", "''", '"', "\\", " #", ": ", "}"])}'`;
+    const separator = () => pick([",", ", ", " , ", ",  "]);
+    const value = (depth: number): string => {
+      const roll = random();
+      if (roll < 0.25) return doubleQuoted();
+      if (roll < 0.4) return singleQuoted();
+      if (roll < 0.55 || depth > 2)
+        return pick(["a", "b c", "1", "1.0", "true", "~", "x:y", "Bash(git:*)", "-1"]);
+      const items: string[] = [];
+      for (let n = Math.floor(random() * 4); n > 0; n--) {
+        if (roll < 0.75) items.push(value(depth + 1));
+        else
+          items.push(
+            `${random() < 0.5 ? doubleQuoted() : singleQuoted()}${pick([":", ": ", " : ", ":  "])}${value(depth + 1)}`,
+          );
+      }
+      const spaced = random() < 0.5;
+      const body = items.join(separator());
+      return roll < 0.75 ? `[${spaced ? ` ${body} ` : body}]` : `{${spaced ? ` ${body} ` : body}}`;
+    };
+    const corruptions = ["{", "}", "[", "]", ",", ":", '"', "'", "\\", " ", "#", "&", "*", "!", "?", "-"];
+    let read = 0;
+    let refused = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let text = value(0);
+      if (random() < 0.3) {
+        const at = Math.floor(random() * (text.length + 1));
+        text =
+          random() < 0.7
+            ? text.slice(0, at) + pick(corruptions) + text.slice(at)
+            : text.slice(0, at) + text.slice(at + 1);
+      }
+      const yaml = `name: a\nm: ${text}\nz: 1`;
+      if (expectSameAsEvents(yaml, JSON.stringify(yaml))) {
+        read++;
+        if (read % 8 === 0) expectSamePaths(`---\n${yaml}\n---\n# Body\n`, "/skills/a/SKILL.md");
+      } else {
+        refused++;
+      }
+    }
+    // Not vacuous: most are read, and many refused.
+    expect(read).toBeGreaterThan(8_000);
+    expect(refused).toBeGreaterThan(1_000);
+  });
+
   it("on seeded mutations of real frontmatters", (ctx) => {
     skipWithoutSharedData(ctx);
     const random = mulberry32(20261201);
