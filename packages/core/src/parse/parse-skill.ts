@@ -47,10 +47,11 @@ export function parseSkillWith(
   input: string | Uint8Array,
   options: ParseOptions,
   fastPath: boolean,
+  keepHash?: KeepHash,
 ): ParseResult {
   const report = new Report(options.path ?? "SKILL.md", options.mode ?? "lenient");
   try {
-    return parseInto(report, input, options, fastPath);
+    return parseInto(report, input, options, fastPath, keepHash);
   } catch (error) {
     // Defence in depth: a bug here must cost one skill, never the host.
     report.error("read-error", `the file could not be parsed: ${(error as Error)?.message ?? String(error)}`);
@@ -63,6 +64,7 @@ function parseInto(
   input: string | Uint8Array,
   options: ParseOptions,
   fastPath: boolean,
+  keepHash: KeepHash | undefined,
 ): ParseResult {
   let text: string;
   // Whether the text may hold a carriage return or a NUL: from the bytes when there are
@@ -83,14 +85,22 @@ function parseInto(
     }
   }
   // Hash what was given (bytes as they are on disk), before any normalisation.
-  return parseText(report, text, sha256Hex(input), mayHaveReturn, mayHaveNul, options, fastPath);
+  return parseText(report, text, input, keepHash, mayHaveReturn, mayHaveNul, options, fastPath);
 }
 
-/** parseInto once the file is text: `hash` is the file's. */
+/**
+ * Whether the caller wants the skill's hash, asked once its name is known: a loader gives a
+ * file that already loses to another of the same name no hash (""), and never serves it
+ * without reading it again.
+ */
+export type KeepHash = (name: string, role: boolean) => boolean;
+
+/** parseInto once the file is text: `hashed` is what the skill's hash is taken of (the file's bytes). */
 function parseText(
   report: Report,
   decoded: string,
-  hash: string,
+  hashed: string | Uint8Array,
+  keepHash: KeepHash | undefined,
   mayHaveReturn: boolean,
   mayHaveNul: boolean,
   options: ParseOptions,
@@ -164,6 +174,7 @@ function parseText(
     }
   }
 
+  const hash = keepHash === undefined || keepHash(meta.name, meta.role) ? sha256Hex(hashed) : "";
   return report.result({ ...meta, body: split.body, bodyLine: split.bodyLine, file: report.file, hash });
 }
 
@@ -200,11 +211,17 @@ const PARAGRAPH_SEPARATOR = Buffer.from("\u2029");
  * of strings for 134 MB of files), each dropped right after. The result is then the whole
  * parse's — same diagnostics, fields and hash — but for `skill.body`, which holds more than the
  * body's first `chars` characters, exactly those of the whole body (`truncated`). Any other file
- * (a short one, one whose window ends in blank lines) is parsed whole.
+ * (a short one, one whose window ends in blank lines) is parsed whole. `keepHash` may decline
+ * the hash once the name is known (the skill's `hash` is then "").
  */
-export function parseSkillStart(bytes: Uint8Array, options: ParseOptions, chars: number): StartParse {
+export function parseSkillStart(
+  bytes: Uint8Array,
+  options: ParseOptions,
+  chars: number,
+  keepHash?: KeepHash,
+): StartParse {
   const whole = (): StartParse => ({
-    result: parseSkill(bytes, options),
+    result: parseSkillWith(bytes, options, true, keepHash),
     truncated: false,
     mentionsArguments: false,
     head: undefined,
@@ -233,7 +250,7 @@ export function parseSkillStart(bytes: Uint8Array, options: ParseOptions, chars:
       if (bodyFrom + 3 * chars + WINDOW_MARGIN >= buffer.length) return whole();
       text = decodeUpTo(bytes, bodyFrom + 3 * chars + WINDOW_MARGIN);
     }
-    result = parseText(report, text, sha256Hex(bytes), false, false, options, true);
+    result = parseText(report, text, bytes, keepHash, false, false, options, true);
   } catch {
     return whole();
   }
