@@ -49,12 +49,19 @@ const BODY_PROPERTY: PropertyDescriptor = {
  * Makes `skill.body` a getter that calls `read` once and keeps what it returns. `body` is the
  * whole body, or at least its first {@link BODY_HEAD_CHARS} + 1 characters when
  * `usesArguments` says whether the whole body mentions `$ARGUMENTS`; it is looked at now and
- * not kept beyond its first {@link BODY_HEAD_CHARS} characters.
+ * not kept beyond its first {@link BODY_HEAD_CHARS} characters. `head`: those characters as
+ * UTF-8 already (parseSkillStart copies them from the file), else they are encoded here.
  * To keep the object fast, call it where `body` belongs while adding the skill's properties
  * (turning a data property into a getter later makes the object a dictionary).
  */
-export function deferBody(skill: Skill, body: string, read: BodyReader, usesArguments?: boolean): void {
-  heads.set(skill, Buffer.from(headOf(body), "utf8"));
+export function deferBody(
+  skill: Skill,
+  body: string,
+  read: BodyReader,
+  usesArguments?: boolean,
+  head?: Buffer,
+): void {
+  heads.set(skill, head ?? encoded(headOf(body)));
   if (usesArguments ?? body.includes("$ARGUMENTS")) mentionsArguments.add(skill);
   readers.set(skill, read);
   Object.defineProperty(skill, "body", BODY_PROPERTY);
@@ -82,6 +89,16 @@ export function bodyStart(skill: Skill, chars: number): string {
   if (head === undefined || chars > BODY_HEAD_CHARS) return skill.body.slice(0, chars);
   const text = head.toString("utf8");
   return chars < text.length ? text.slice(0, chars) : text;
+}
+
+/**
+ * `text` as UTF-8 in a buffer of its own, exactly as long: a start is kept for the skill's
+ * life, and slices of Node's shared buffer pool left a sixth of the pooled space unused.
+ */
+function encoded(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, "utf8"));
+  bytes.write(text, "utf8");
+  return bytes;
 }
 
 /**

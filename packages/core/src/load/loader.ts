@@ -550,6 +550,13 @@ export class SkillLoader {
       file: loc.file,
       sig: loc.sig,
       options: { path: loc.file, mode: this.mode, folderName: path.basename(path.dirname(loc.file)) },
+      // A file that loses already is kept as a stub, read again should it ever win: its hash
+      // would be half the load's hashing (the mirror's losers are 67 of its 134 MB) for
+      // nothing. The same test as record()'s, on the same state (nothing runs in between).
+      keepHash:
+        this.leaders === undefined || this.files.has(loc.file)
+          ? undefined
+          : (name: string, role: boolean) => !this.losesAlready(loc, { name, role }),
     });
     await readSkillFiles(located, describe, (i, sig, result, start) =>
       this.record(located[i]!, sig, result, true, undefined, start),
@@ -643,7 +650,7 @@ export class SkillLoader {
    * its name that resolution puts first. A role is never judged this early (an ordinary
    * skill never beats one), nor is anything when `prefer` may pin a file.
    */
-  private losesAlready(loc: Located, parsed: NonNullable<ParseResult["skill"]>): boolean {
+  private losesAlready(loc: Located, parsed: { name: string; role?: boolean }): boolean {
     if (this.leaders === undefined || parsed.role === true) return false;
     const leader = this.leaders.get(parsed.name);
     if (!leader?.skill) return false;
@@ -686,7 +693,13 @@ export class SkillLoader {
     const fields = parsed as unknown as Record<string, unknown>;
     for (const key of Object.keys(parsed)) {
       if (key === "body") {
-        deferBody(skill, parsed.body, this.readDeferredBody, truncated ? start.mentionsArguments : undefined);
+        deferBody(
+          skill,
+          parsed.body,
+          this.readDeferredBody,
+          truncated ? start.mentionsArguments : undefined,
+          truncated ? start.head : undefined,
+        );
         continue;
       }
       const value = fields[key];
@@ -775,14 +788,28 @@ export class SkillLoader {
     lost: boolean;
   }> {
     for (const record of this.files.values()) {
+      const lost = record.skill !== undefined && bodiless.has(record.skill);
       yield {
         file: record.file,
         sig: record.sig,
-        skill: record.skill,
+        skill: lost && record.skill!.hash === "" ? this.hashedStub(record) : record.skill,
         diagnostics: record.diagnostics,
-        lost: record.skill !== undefined && bodiless.has(record.skill),
+        lost,
       };
     }
+  }
+
+  /**
+   * A stub kept without its file's hash (it lost as soon as it was read), with the hash of
+   * the file as it is now when that is the version the stub was made from: the same name
+   * parsed from it, under the recorded signature. Else the hash stays "" (no version is
+   * vouched for, so a prebuilt shelf reads the file again).
+   */
+  private hashedStub(record: FileRecord): Skill {
+    const stub = record.skill!;
+    const { sig, parsed } = this.parseNow(record.file);
+    const hash = sameSignature(sig, record.sig) && parsed?.skill?.name === stub.name ? parsed.skill.hash : "";
+    return { ...stub, hash };
   }
 
   /**

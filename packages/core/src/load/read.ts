@@ -16,7 +16,7 @@
  */
 import fs from "node:fs";
 import { MAX_SKILL_FILE_BYTES } from "../parse/limits.js";
-import { parseSkillStart, type StartParse } from "../parse/parse-skill.js";
+import { type KeepHash, parseSkillStart, type StartParse } from "../parse/parse-skill.js";
 import { readSkillFile } from "../parse/read-skill-file.js";
 import type { ParseOptions, ParseResult } from "../types.js";
 import { BODY_HEAD_CHARS } from "./lazy-body.js";
@@ -76,6 +76,8 @@ export interface ReadItem {
   options: ParseOptions;
   /** The file's signature, if the caller has just taken it (saves a second stat). */
   sig?: Signature;
+  /** Whether the skill's hash is wanted, once its name is known (see parseSkillStart). */
+  keepHash?: KeepHash;
 }
 
 /**
@@ -101,7 +103,7 @@ export async function readSkillFiles<T>(
       const bytes = readBytes(item.file, sig);
       // Only the body's start is decoded: the loader keeps no more (see parseSkillStart).
       if (bytes) {
-        const start = parseSkillStart(bytes, item.options, BODY_HEAD_CHARS);
+        const start = parseSkillStart(bytes, item.options, BODY_HEAD_CHARS, item.keepHash);
         onResult(i, sig, start.result, start);
       } else {
         onResult(i, sig, await readSkillFile(item.file, item.options));

@@ -289,7 +289,14 @@ function detach(node: ScanNode): void {
   for (const child of node.children.values()) detach(child);
 }
 
-export function* walk(node: ScanNode): Generator<ScanNode> {
-  yield node;
-  for (const child of node.children.values()) yield* walk(child);
+/**
+ * Every node of the tree under `node`, itself first, each folder's children in their order.
+ * A list, not a generator: a load walks the tree several times, and a generator per node
+ * (with an iterator per leaf's empty map) was ≈ 7 MB of what a load of the mirror's 16,000
+ * folders allocates.
+ */
+export function walk(node: ScanNode, into: ScanNode[] = []): ScanNode[] {
+  into.push(node);
+  if (node.children.size > 0) for (const child of node.children.values()) walk(child, into);
+  return into;
 }

@@ -97,6 +97,8 @@ describe("line frontmatter reader = event reader = full path", () => {
     "quoted values": "name: \"a\"\ndescription: 'it is'\nx: \"a # b\"\ny: 'a: b'\nz: \"\"\nw: ''",
     "quotes that need more":
       'a: \'it\'\'s\'\nb: "say \\"hi\\""\nc: "tab\\t"\nd: "a" b\ne: \'a\' # c\nf: "open\ng: \'x',
+    "escaped quotes":
+      'a: "x\\"\nb: "x\\\\"\nc: "\\"\\\\\\""\nd: \'a\'\'\'\'b\'\ne: "a\\" b"\nf: \'\'\'\ng: "\\/"\nh: "é\\"é"\ni: "a\\\\\\"\nj: ["a\\\\", \'b\'\'c\']\nk: "\\\\"\nl: \'\'\'\'\nm: "say \\"hi\\" \\\\ bye"\nn: \' it\'\'s \'',
     "lists and one level of metadata":
       "allowed-tools:\n  - Read\n  -   Write\n  - 'Bash(git:*)'\nmetadata:\n  author: me\n  version: 1.0\n  empty:\n  n: 3\n",
     "blank lines": "\n\nname: a\n\n   \ndescription: b\n\nmetadata:\n\n  a: 1\n\n  b: 2\n\n",
@@ -119,6 +121,10 @@ describe("line frontmatter reader = event reader = full path", () => {
     "long key": `${"k".repeat(300)}: v\nname: a`,
     "flow lists":
       "a: [Read, Write]\nb: []\nc: [ x ,  'y, z' , \"w\" ]\nd: [1, 2.50, true, ~]\ne: [Bash(git:*), a#b, it's]\nf:\n  - [a, b]\nmetadata:\n  t: [x]",
+    "flow mappings":
+      'a: {"k": v, "l": [x, "y"], \'m\': {"n": 1.0, "o": true}}\nb: {}\nc: { "k" : v }\nd: {"k":"v","l":[],"m":{}}\ne: [{"k": v}, [a, [b]]]\nf: {"emoji": "🦀", "requires": {"config": ["models.providers.blockrun"]}}\ng:\n  - {"k": v}\nh: {"__proto__": x, "constructor": y, "toString": {"a": b}}\ni: {"": v}\nj: {"k": Bash(git:*), "l": a b}',
+    "flow mappings it does not read":
+      'a: {k: v}\nb: {"k": v,}\nc: {"k": }\nd: {"k"}\ne: {"k": v, "k": w}\nf: {"k": v} x\ng: {"k": v\nh: {"k": &a v}\ni: {"k": !t v}\nj: {"k": v #c}\nk: {? "k": v}\nl: ["k": v]\nm: {"k": v]\nn: [a}\no: {"k": "a\\"b"}\np: {"k": {"k": v}, "k": w}\nq: {"k": a: b}\nr: {"k":\n  v}\ns: {"k": -1, "l": -x}\nt: {"it\'s": v}\nu: {\'a\'\'b\': v}',
     "flow lists it does not read":
       "a: [a, ]\nb: [a,,b]\nc: [a: b]\nd: [a, [b]]\ne: [{k: v}]\nf: [a] b\ng: [a #c]\nh: ['it''s']\ni: [\"a\\\"b\"]\nj: [a:]\nk: [a,\n  b]\nl: [-a]\nm: [&x a]\nn: [a]]\no: [[a]",
     "lists at the key's indentation":
@@ -165,6 +171,61 @@ describe("line frontmatter reader = event reader = full path", () => {
     ]) {
       expect(readLineFrontmatter(refused), JSON.stringify(refused)).toBeUndefined();
     }
+  });
+
+  it("on seeded random flow collections and quoted scalars", () => {
+    const random = mulberry32(20261202);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const inner = (pieces: readonly string[]) => {
+      let text = "";
+      for (let n = Math.floor(random() * 4); n > 0; n--) text += pick(pieces);
+      return text;
+    };
+    const doubleQuoted = () =>
+      `"${inner(["a", " ", "é", '\\"', "\\\\", "\\n", "\\", "'", " #", ": ", ",", "{", "]"])}"`;
+    const singleQuoted = () => `'${inner(["a", " ", "🎉", "''", '"', "\\", " #", ": ", "}"])}'`;
+    const separator = () => pick([",", ", ", " , ", ",  "]);
+    const value = (depth: number): string => {
+      const roll = random();
+      if (roll < 0.25) return doubleQuoted();
+      if (roll < 0.4) return singleQuoted();
+      if (roll < 0.55 || depth > 2)
+        return pick(["a", "b c", "1", "1.0", "true", "~", "x:y", "Bash(git:*)", "-1"]);
+      const items: string[] = [];
+      for (let n = Math.floor(random() * 4); n > 0; n--) {
+        if (roll < 0.75) items.push(value(depth + 1));
+        else
+          items.push(
+            `${random() < 0.5 ? doubleQuoted() : singleQuoted()}${pick([":", ": ", " : ", ":  "])}${value(depth + 1)}`,
+          );
+      }
+      const spaced = random() < 0.5;
+      const body = items.join(separator());
+      return roll < 0.75 ? `[${spaced ? ` ${body} ` : body}]` : `{${spaced ? ` ${body} ` : body}}`;
+    };
+    const corruptions = ["{", "}", "[", "]", ",", ":", '"', "'", "\\", " ", "#", "&", "*", "!", "?", "-"];
+    let read = 0;
+    let refused = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let text = value(0);
+      if (random() < 0.3) {
+        const at = Math.floor(random() * (text.length + 1));
+        text =
+          random() < 0.7
+            ? text.slice(0, at) + pick(corruptions) + text.slice(at)
+            : text.slice(0, at) + text.slice(at + 1);
+      }
+      const yaml = `name: a\nm: ${text}\nz: 1`;
+      if (expectSameAsEvents(yaml, JSON.stringify(yaml))) {
+        read++;
+        if (read % 8 === 0) expectSamePaths(`---\n${yaml}\n---\n# Body\n`, "/skills/a/SKILL.md");
+      } else {
+        refused++;
+      }
+    }
+    // Not vacuous: most are read, and many refused.
+    expect(read).toBeGreaterThan(8_000);
+    expect(refused).toBeGreaterThan(1_000);
   });
 
   it("on seeded mutations of real frontmatters", (ctx) => {

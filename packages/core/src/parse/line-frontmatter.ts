@@ -1,18 +1,20 @@
 /**
  * The fastest path for the common frontmatter, read line by line: `key: value` pairs whose
- * values are one-line flow lists or scalars (plain, possibly continued on more-indented lines,
- * single- or double-quoted on one line), `|`/`>` block scalars with clip or strip chomping,
- * or, under a key with nothing after its colon, an indented list of such scalars (`- item`,
- * also at the key's own indentation) or an indented mapping of such pairs (`metadata:`),
- * nested a few levels. Nine in ten of the mirror's frontmatters are only that.
+ * values are one-line flow collections (lists, and mappings with quoted keys such as
+ * `{"emoji": "x", "requires": {"bins": ["curl"]}}`, nested) or scalars (plain, possibly
+ * continued on more-indented lines, single- or double-quoted on one line, with `''` or `\"`
+ * and `\\` inside), `|`/`>` block scalars with clip or strip chomping, or, under a key with
+ * nothing after its colon, an indented list of such scalars (`- item`, also at the key's own
+ * indentation) or an indented mapping of such pairs (`metadata:`), nested a few levels.
+ * Nineteen in twenty of the mirror's frontmatters are only that.
  *
  * Why a third reader: js-yaml's event parser (fast-frontmatter.ts) is general, and reading
  * the mirror's 15,000 frontmatters with it costs ≈ 0.4 s of a fresh process's CPU, a fifth
  * of the load. This reader looks at each line once and gives up (undefined) on anything
  * outside the shapes above: a tab or a control character anywhere, a comment, a flow
- * mapping, a nested flow list, an anchor, alias, tag or directive, a quoted scalar holding
- * its own quote or an escape or spanning lines, a plain scalar holding `: ` or ` #` or ending
- * in `:`, a value starting with a YAML indicator, a block scalar with an indentation
+ * mapping with a plain key, an anchor, alias, tag or directive, a quoted scalar holding
+ * an escape other than `\"` and `\\` or spanning lines, a plain scalar holding `: ` or ` #`
+ * or ending in `:`, a value starting with a YAML indicator, a block scalar with an indentation
  * indicator, keep chomping, trailing spaces or more-indented folded lines, a list of
  * mappings, an indentation other than its block's. What it reads, it reads into the values
  * the event reader builds (fast-values.ts), typed by the same core-schema tests, with each
@@ -47,8 +49,11 @@ const SINGLE_QUOTE = 0x27;
 const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 const PIPE = 0x7c;
 const GREATER = 0x3e;
+const BACKSLASH = 0x5c;
 
 /** Thrown inside the reader when the frontmatter needs another reader. */
 const GIVE_UP = Symbol("give up");
@@ -186,9 +191,11 @@ class LineReader {
       this.noContinuation(indent);
       return quoted(text, start, end);
     }
-    if (first === OPEN_BRACKET) {
+    if (first === OPEN_BRACKET || first === OPEN_BRACE) {
+      // The line's offset in the YAML: `text` is the line just read past, unless `onLine`.
+      const lineOffset = this.offset - text.length - 1;
       this.noContinuation(indent);
-      return flowList(text, start + 1, end);
+      return flowCollection(text, start, end, lineOffset);
     }
     if (INDICATOR[first] === 1 && !(first === DASH && isPlainSafe(text.charCodeAt(start + 1)))) throw GIVE_UP;
     let value = plainPart(text.slice(start, end));
@@ -289,15 +296,44 @@ class LineReader {
   }
 }
 
-/** A quoted scalar on one line, from its opening quote at `start` to its closing one before `end`. */
+/**
+ * A quoted scalar on one line, from its opening quote at `start` to its closing one before
+ * `end`. Inside, a single-quoted scalar may double its quote (`''` is `'`) and a double-quoted
+ * one may escape its quote or a backslash (`\"`, `\\`); any other escape, or a quote that
+ * ends the scalar before the line's end, is the other readers' business.
+ */
 function quoted(text: string, start: number, end: number): string {
   const quote = text.charCodeAt(start);
   if (end - start < 2 || text.charCodeAt(end - 1) !== quote) throw GIVE_UP;
   const inner = text.slice(start + 1, end - 1);
-  // Its own quote inside (`''`, `\"`, or the end of the scalar before the line's) or an escape.
-  if (inner.includes(quote === DOUBLE_QUOTE ? '"' : "'")) throw GIVE_UP;
-  if (quote === DOUBLE_QUOTE && inner.includes("\\")) throw GIVE_UP;
-  return inner;
+  return quote === DOUBLE_QUOTE ? doubleQuotedText(inner) : singleQuotedText(inner);
+}
+
+function singleQuotedText(inner: string): string {
+  if (!inner.includes("'")) return inner;
+  const parts = inner.split("''");
+  for (const part of parts) if (part.includes("'")) throw GIVE_UP;
+  return parts.join("'");
+}
+
+function doubleQuotedText(inner: string): string {
+  if (!inner.includes("\\")) {
+    if (inner.includes('"')) throw GIVE_UP;
+    return inner;
+  }
+  let text = "";
+  let from = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner.charCodeAt(i);
+    if (c === DOUBLE_QUOTE) throw GIVE_UP;
+    if (c !== BACKSLASH) continue;
+    const escaped = inner.charCodeAt(i + 1);
+    if (escaped !== DOUBLE_QUOTE && escaped !== BACKSLASH) throw GIVE_UP;
+    text += inner.slice(from, i);
+    from = i + 1; // the escaped character is kept
+    i++;
+  }
+  return text + inner.slice(from);
 }
 
 /** One line's text of a plain scalar, refused when YAML would read more than text in it. */
@@ -307,38 +343,96 @@ function plainPart(text: string): string {
 }
 
 /**
- * A one-line flow list `[a, 'b', "c"]` from after its `[` to `end` (after its `]`): its
- * items are one-line scalars, without the flow indicators (`[`, `]`, `{`, `}`, `,`) in plain
- * ones; no empty item, no trailing comma, nothing nested.
+ * A one-line flow collection from its `[` or `{` at `start` to `end` (just after its closing
+ * bracket): lists `[a, 'b', "c"]` and mappings `{"k": v, 'l': [x]}`, nested, whose scalars are
+ * one-line quoted ones or plain ones without the flow indicators (`[`, `]`, `{`, `}`, `,`).
+ * Refused: an empty item or value, a trailing comma, a mapping key that is not quoted or
+ * not followed at once by its `:`, a key written twice in one mapping (its copies' offsets
+ * are the other readers' to report), a single-pair mapping inside a list (`[a: b]`),
+ * anything after the collection. `lineOffset` is where the line starts in the YAML.
  */
-function flowList(line: string, from: number, end: number): FastValue[] {
-  if (line.charCodeAt(end - 1) !== CLOSE_BRACKET || end - 1 < from) throw GIVE_UP;
-  const close = end - 1;
-  const items: FastValue[] = [];
-  let i = skipSpaces(line, from);
-  if (i === close) return items;
-  for (;;) {
-    const first = line.charCodeAt(i);
-    let itemEnd: number;
-    if (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) {
-      const quote = line.indexOf(first === DOUBLE_QUOTE ? '"' : "'", i + 1);
-      if (quote === -1 || quote >= close) throw GIVE_UP;
-      items.push(quoted(line, i, quote + 1));
-      itemEnd = skipSpaces(line, quote + 1);
-    } else {
-      if (INDICATOR[first] === 1) throw GIVE_UP;
-      itemEnd = i;
-      while (itemEnd < close && FLOW_STOP[line.charCodeAt(itemEnd)] !== 1) itemEnd++;
-      const text = line.slice(i, trimmedEnd(line, i, itemEnd));
-      if (text === "") throw GIVE_UP;
-      const item = typedPlain(plainPart(text));
-      if (item === undefined) throw GIVE_UP;
-      items.push(item);
+function flowCollection(line: string, start: number, end: number, lineOffset: number): FastValue {
+  const reader = new FlowReader(line, end, lineOffset);
+  const value = reader.collection(start, 0);
+  if (reader.at !== end) throw GIVE_UP;
+  return value;
+}
+
+class FlowReader {
+  /** The next character to read. */
+  at = 0;
+
+  constructor(
+    readonly line: string,
+    readonly end: number,
+    readonly lineOffset: number,
+  ) {}
+
+  private skipSpaces(): number {
+    this.at = skipSpaces(this.line, this.at);
+    if (this.at >= this.end) throw GIVE_UP;
+    return this.line.charCodeAt(this.at);
+  }
+
+  /** The collection whose opening bracket is at `from`. */
+  collection(from: number, depth: number): FastValue {
+    if (depth > MAX_NESTING) throw GIVE_UP;
+    const mapping = this.line.charCodeAt(from) === OPEN_BRACE;
+    const close = mapping ? CLOSE_BRACE : CLOSE_BRACKET;
+    this.at = from + 1;
+    const items: FastValue[] = [];
+    const pairs: Array<[string, FastValue, number]> = [];
+    if (this.skipSpaces() === close) {
+      this.at++;
+      return mapping ? new YamlMap(pairs) : items;
     }
-    if (itemEnd === close) return items;
-    if (line.charCodeAt(itemEnd) !== COMMA) throw GIVE_UP; // `"a" b`, `[a [b]]`, `{`…
-    i = skipSpaces(line, itemEnd + 1);
-    if (i >= close) throw GIVE_UP; // a trailing comma
+    for (;;) {
+      if (mapping) {
+        const keyAt = this.at;
+        const first = this.line.charCodeAt(keyAt);
+        if (first !== DOUBLE_QUOTE && first !== SINGLE_QUOTE) throw GIVE_UP;
+        const key = this.quotedItem();
+        // Long keys are the other readers' (`yaml` has its own limit on implicit keys).
+        if (this.at - keyAt > MAX_KEY_LENGTH || this.line.charCodeAt(this.at) !== COLON) throw GIVE_UP;
+        this.at++;
+        this.skipSpaces();
+        const value = this.item(depth);
+        for (const pair of pairs) if (pair[0] === key) throw GIVE_UP;
+        // A quoted key's offset is its text's, after the quote, as js-yaml gives it.
+        pairs.push([key, value, this.lineOffset + keyAt + 1]);
+      } else {
+        items.push(this.item(depth));
+      }
+      const next = this.skipSpaces();
+      this.at++;
+      if (next === close) return mapping ? new YamlMap(pairs) : items;
+      if (next !== COMMA) throw GIVE_UP; // `"a" b`, `["a": b]`, `{"k": v "l"}`…
+      if (this.skipSpaces() === close) throw GIVE_UP; // a trailing comma
+    }
+  }
+
+  /** A value inside the collection, starting at the reader's position. */
+  private item(depth: number): FastValue {
+    const first = this.line.charCodeAt(this.at);
+    if (first === OPEN_BRACKET || first === OPEN_BRACE) return this.collection(this.at, depth + 1);
+    if (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) return this.quotedItem();
+    if (INDICATOR[first] === 1) throw GIVE_UP; // also `,` `]` `}`: an empty item
+    let itemEnd = this.at;
+    while (itemEnd < this.end && FLOW_STOP[this.line.charCodeAt(itemEnd)] !== 1) itemEnd++;
+    const text = this.line.slice(this.at, trimmedEnd(this.line, this.at, itemEnd));
+    this.at = itemEnd;
+    const item = typedPlain(plainPart(text));
+    if (item === undefined) throw GIVE_UP;
+    return item;
+  }
+
+  /** A quoted scalar from its opening quote at the reader's position to the next such quote. */
+  private quotedItem(): string {
+    const quote = this.line.indexOf(this.line.charCodeAt(this.at) === DOUBLE_QUOTE ? '"' : "'", this.at + 1);
+    if (quote === -1 || quote >= this.end) throw GIVE_UP;
+    const text = quoted(this.line, this.at, quote + 1);
+    this.at = quote + 1;
+    return text;
   }
 }
 

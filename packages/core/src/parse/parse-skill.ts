@@ -47,10 +47,11 @@ export function parseSkillWith(
   input: string | Uint8Array,
   options: ParseOptions,
   fastPath: boolean,
+  keepHash?: KeepHash,
 ): ParseResult {
   const report = new Report(options.path ?? "SKILL.md", options.mode ?? "lenient");
   try {
-    return parseInto(report, input, options, fastPath);
+    return parseInto(report, input, options, fastPath, keepHash);
   } catch (error) {
     // Defence in depth: a bug here must cost one skill, never the host.
     report.error("read-error", `the file could not be parsed: ${(error as Error)?.message ?? String(error)}`);
@@ -63,6 +64,7 @@ function parseInto(
   input: string | Uint8Array,
   options: ParseOptions,
   fastPath: boolean,
+  keepHash: KeepHash | undefined,
 ): ParseResult {
   let text: string;
   // Whether the text may hold a carriage return or a NUL: from the bytes when there are
@@ -83,14 +85,22 @@ function parseInto(
     }
   }
   // Hash what was given (bytes as they are on disk), before any normalisation.
-  return parseText(report, text, sha256Hex(input), mayHaveReturn, mayHaveNul, options, fastPath);
+  return parseText(report, text, input, keepHash, mayHaveReturn, mayHaveNul, options, fastPath);
 }
 
-/** parseInto once the file is text: `hash` is the file's. */
+/**
+ * Whether the caller wants the skill's hash, asked once its name is known: a loader gives a
+ * file that already loses to another of the same name no hash (""), and never serves it
+ * without reading it again.
+ */
+export type KeepHash = (name: string, role: boolean) => boolean;
+
+/** parseInto once the file is text: `hashed` is what the skill's hash is taken of (the file's bytes). */
 function parseText(
   report: Report,
   decoded: string,
-  hash: string,
+  hashed: string | Uint8Array,
+  keepHash: KeepHash | undefined,
   mayHaveReturn: boolean,
   mayHaveNul: boolean,
   options: ParseOptions,
@@ -164,6 +174,7 @@ function parseText(
     }
   }
 
+  const hash = keepHash === undefined || keepHash(meta.name, meta.role) ? sha256Hex(hashed) : "";
   return report.result({ ...meta, body: split.body, bodyLine: split.bodyLine, file: report.file, hash });
 }
 
@@ -174,6 +185,12 @@ export interface StartParse {
   truncated: boolean;
   /** Whether the whole body mentions `$ARGUMENTS` (when truncated). */
   mentionsArguments: boolean;
+  /**
+   * When truncated: the body's first `chars` UTF-16 units (one more when the last would be
+   * half a surrogate pair) as UTF-8, copied from the file's bytes — what a loader keeps of
+   * the body, without encoding the decoded start again.
+   */
+  head?: Buffer;
 }
 
 /**
@@ -194,13 +211,20 @@ const PARAGRAPH_SEPARATOR = Buffer.from("\u2029");
  * of strings for 134 MB of files), each dropped right after. The result is then the whole
  * parse's — same diagnostics, fields and hash — but for `skill.body`, which holds more than the
  * body's first `chars` characters, exactly those of the whole body (`truncated`). Any other file
- * (a short one, one whose window ends in blank lines) is parsed whole.
+ * (a short one, one whose window ends in blank lines) is parsed whole. `keepHash` may decline
+ * the hash once the name is known (the skill's `hash` is then "").
  */
-export function parseSkillStart(bytes: Uint8Array, options: ParseOptions, chars: number): StartParse {
+export function parseSkillStart(
+  bytes: Uint8Array,
+  options: ParseOptions,
+  chars: number,
+  keepHash?: KeepHash,
+): StartParse {
   const whole = (): StartParse => ({
-    result: parseSkill(bytes, options),
+    result: parseSkillWith(bytes, options, true, keepHash),
     truncated: false,
     mentionsArguments: false,
+    head: undefined,
   });
   if ((options.mode ?? "lenient") !== "lenient") return whole();
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -226,15 +250,44 @@ export function parseSkillStart(bytes: Uint8Array, options: ParseOptions, chars:
       if (bodyFrom + 3 * chars + WINDOW_MARGIN >= buffer.length) return whole();
       text = decodeUpTo(bytes, bodyFrom + 3 * chars + WINDOW_MARGIN);
     }
-    result = parseText(report, text, sha256Hex(bytes), false, false, options, true);
+    result = parseText(report, text, bytes, keepHash, false, false, options, true);
   } catch {
     return whole();
   }
   // The window's body is trimmed at the window's end: its start is the whole body's only when
   // text goes on past what is asked for (and one more unit, for a surrogate pair at the cut).
   if (result.skill && result.skill.body.length <= chars + 1) return whole();
-  if (result.skill === undefined) return { result, truncated: false, mentionsArguments: false };
-  return { result, truncated: true, mentionsArguments: buffer.indexOf("$ARGUMENTS", bodyFrom) !== -1 };
+  if (result.skill === undefined)
+    return { result, truncated: false, mentionsArguments: false, head: undefined };
+  return {
+    result,
+    truncated: true,
+    mentionsArguments: buffer.indexOf("$ARGUMENTS", bodyFrom) !== -1,
+    head: headBytes(buffer, bodyFrom, result.skill.body, chars),
+  };
+}
+
+/**
+ * The UTF-8 bytes of `body`'s first `chars` units (and the second half of a surrogate pair
+ * cut there), copied from the file: the body starts after the blank lines that follow the
+ * frontmatter's end at `bodyFrom` (ASCII, one byte each), and its start's UTF-8 length is
+ * measured on the string.
+ */
+function headBytes(bytes: Buffer, bodyFrom: number, body: string, chars: number): Buffer {
+  let from = bodyFrom;
+  for (let i = bodyFrom; ; i++) {
+    const byte = bytes[i];
+    if (byte === 0x0a) from = i + 1;
+    else if (byte !== 0x20 && byte !== 0x09) break;
+  }
+  const last = body.charCodeAt(chars - 1);
+  const units = last >= 0xd800 && last <= 0xdbff ? chars + 1 : chars;
+  const length = Buffer.byteLength(body.slice(0, units), "utf8");
+  // A buffer of its own, exactly as long: kept for the skill's life, and slices of Node's
+  // shared pool left a sixth of the pooled space unused (25 → 30 MiB for the mirror's 21 MiB).
+  const head = Buffer.allocUnsafeSlow(length);
+  bytes.copy(head, 0, from, from + length);
+  return head;
 }
 
 /** About the first `length` bytes decoded, cut between two characters (`bytes` is valid UTF-8). */
