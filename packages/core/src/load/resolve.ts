@@ -109,6 +109,11 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
   };
 
   for (const [name, group] of byName) {
+    // Most names have one file: it wins, with nothing to report (no pin can miss, nothing loses).
+    if (group.length === 1) {
+      skills.push((group[0] as ResolveEntry).skill);
+      continue;
+    }
     group.sort(compareEntries);
     const locked = group.find((e) => e.skill.scope === "builtin" && e.skill.locked);
     const target = options.prefer?.get(name);
