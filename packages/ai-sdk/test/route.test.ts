@@ -39,7 +39,13 @@ beforeAll(async () => {
   process.env.HOME = fixture.root; // no user-level skills from the machine running the tests
   ({ POST } = await import("../examples/app/api/chat/route.js"));
 });
-afterAll(() => fixture.cleanup());
+afterAll(async () => {
+  // The example's own shelf (one per process) still writes its event log: close it before
+  // its folder is removed, or the removal races the last write (ENOTEMPTY).
+  const { getSkills } = await import("../examples/app/lib/skills.js");
+  await (await getSkills()).shelf.close();
+  await fixture.cleanup();
+});
 
 async function post(messages: UIMessage[], script: Script) {
   const model = scriptedModel(script);
