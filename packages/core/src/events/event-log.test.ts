@@ -66,6 +66,18 @@ describe("user text in the log", () => {
   });
 });
 
+describe("the prefix of user text", () => {
+  it("counts characters, not UTF-16 units, and never splits a pair", async () => {
+    const file = path.join(dir, "events.jsonl");
+    const sink = jsonlEventSink(file, { prefixLength: 4 });
+    for (const message of ["😀😀😀😀", "😀😀😀😀😀", "ab😀cd", "abcd", "abcde", ""])
+      sink.emit(candidates(message));
+    await sink.flush();
+    const messages = (await readEvents(file)).events.map((e) => (e as { message: string }).message);
+    expect(messages).toEqual(["😀😀😀😀", "😀😀😀😀…", "ab😀c…", "abcd", "abcd…", ""]);
+  });
+});
+
 describe("the state folder", () => {
   it("gets a .gitignore for runtime state when the log creates it; an existing one is left alone", async () => {
     const state = path.join(dir, ".skillshelf");
@@ -109,6 +121,23 @@ describe("rotation", () => {
     expect(older.length).toBeGreaterThan(0);
     expect((await readEvents(rotatedLogPath(file, 2))).invalidLines).toEqual([]);
   });
+});
+
+describe("a process that ends", () => {
+  it("writes the events it emitted without a flush, redacted", async () => {
+    const writer = await spawnWriter("events-end", dir, 5);
+    children.push(writer);
+    writer.child.stdin!.end();
+    expect(await writer.nextLine()).toBe("emitted");
+    expect(await writer.exited).toEqual({ code: 0, signal: null });
+    const file = path.join(dir, "events.jsonl");
+    expect(await readFile(file, "utf8")).not.toContain("hunter2");
+    const { events, invalidLines } = await readEvents(file);
+    expect(invalidLines).toEqual([]);
+    expect(events.map((e) => (e as { message: string }).message)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `${i}: reset the password fo…`),
+    );
+  }, 60_000);
 });
 
 describe("concurrent writers", () => {

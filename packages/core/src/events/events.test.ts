@@ -76,6 +76,44 @@ describe("jsonlEventSink", () => {
     expect((await readEvents(file)).events).toHaveLength(1);
   });
 
+  it("serialises an event when its batch is written, not inside the emitting call", async () => {
+    const file = path.join(dir, "events.jsonl");
+    const sink = jsonlEventSink(file);
+    let serialised = 0;
+    const event = {
+      type: "deactivated",
+      at: at(1),
+      skill: "a",
+      toJSON: () => {
+        serialised++;
+        return { type: "deactivated", at: at(1), skill: "a" };
+      },
+    } as SkillEvent;
+    sink.emit(event);
+    expect(serialised).toBe(0);
+    await sink.flush();
+    expect(serialised).toBe(1);
+    expect(await readFile(file, "utf8")).toBe(
+      `${JSON.stringify({ type: "deactivated", at: at(1), skill: "a" })}\n`,
+    );
+  });
+
+  it("keeps writing after an onError handler throws", async () => {
+    const file = path.join(dir, "e.jsonl");
+    const sink = jsonlEventSink(file, {
+      onError: () => {
+        throw new Error("handler failed");
+      },
+    });
+    const cyclic: Record<string, unknown> = { type: "delegated", at: at(1) };
+    cyclic.self = cyclic;
+    sink.emit(cyclic as unknown as SkillEvent);
+    await expect(sink.flush()).resolves.toBeUndefined();
+    sink.emit({ type: "deactivated", at: at(2), skill: "ok" });
+    await sink.flush();
+    expect((await readEvents(file)).events).toHaveLength(1);
+  });
+
   it("the default error report is a single process warning", async () => {
     const blocker = path.join(dir, "blocker");
     await writeFile(blocker, "");

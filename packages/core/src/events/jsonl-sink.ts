@@ -1,7 +1,8 @@
 /**
  * The default event sink: one JSON object per line, appended to a file. Emitting is
- * synchronous and cheap (it only queues); writing happens in batches off the hot path, and
- * a failing disk is reported once as a process warning, never thrown into the host's turn.
+ * synchronous and cheap (it only queues the event); redacting, serialising and writing happen
+ * in batches off the hot path, and a failing disk is reported once as a process warning,
+ * never thrown into the host's turn.
  * A batch collects what is emitted within `BATCH_DELAY_MS` (or until `flush()`): opening,
  * sizing and closing the file once per event cost more than the rest of a model call.
  *
@@ -14,7 +15,9 @@
  *   holding the old file only appends to the rotated one.
  * - Privacy: user text (a `candidates` event's message, an activation's args, a delegated
  *   task) is stored as a sha256 prefix and the first few characters by default; see
- *   `text`. The state folder gets a `.gitignore` so the log is not committed by accident.
+ *   `text`. Each event is redacted as its line is built, so the text is held in memory until
+ *   its batch is written and never reaches the file verbatim. The state folder gets a
+ *   `.gitignore` so the log is not committed by accident.
  */
 import { open, rename, stat } from "node:fs/promises";
 import path from "node:path";
@@ -25,6 +28,12 @@ import { ensureStateFolder } from "./state-gitignore.js";
 
 export interface JsonlEventSink extends EventSink {
   readonly file: string;
+  /**
+   * Queues the event; it is read when its batch is written (within `BATCH_DELAY_MS`, or at
+   * `flush()`), so emit an event you no longer change. An event that cannot be serialised is
+   * skipped and reported through `onError` then.
+   */
+  emit(event: SkillEvent): void;
   /** Resolves once every event emitted so far is on disk (or its write failed). */
   flush(): Promise<void>;
 }
@@ -58,7 +67,7 @@ export function rotatedLogPath(file: string, index: number): string {
 }
 
 export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}): JsonlEventSink {
-  let pending: string[] = [];
+  let pending: SkillEvent[] = [];
   let chain: Promise<void> = Promise.resolve();
   let scheduled = false;
   let timer: NodeJS.Timeout | undefined;
@@ -66,7 +75,7 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
   const maxBytes = options.maxBytes ?? DEFAULT_EVENT_LOG_MAX_BYTES;
   const keep = Math.max(1, options.keep ?? DEFAULT_EVENT_LOG_KEEP);
   const policy = { text: options.text ?? "prefix", prefixLength: options.prefixLength ?? 24 } as const;
-  const onError =
+  const report =
     options.onError ??
     ((error: unknown) => {
       if (warned) return;
@@ -76,6 +85,13 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
         "SkillshelfWarning",
       );
     });
+  // Reports come from the batch, not the emitting call: a throwing handler must not stop the
+  // batches after it.
+  const onError = (error: unknown) => {
+    try {
+      report(error);
+    } catch {}
+  };
 
   const sizeOf = async (target: string) => (await stat(target).catch(() => undefined))?.size ?? 0;
 
@@ -100,10 +116,25 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
     chain = chain.then(writeBatch);
   };
 
+  /** The batch's lines, redacted; an event that cannot be serialised is reported and left out. */
+  const linesOf = (events: readonly SkillEvent[]): string[] => {
+    const lines: string[] = [];
+    for (const event of events) {
+      try {
+        lines.push(`${JSON.stringify(redactEvent(event, policy))}\n`);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    return lines;
+  };
+
   const writeBatch = async () => {
     scheduled = false;
-    const lines = pending;
+    const events = pending;
     pending = [];
+    if (events.length === 0) return;
+    const lines = linesOf(events);
     if (lines.length === 0) return;
     try {
       ensureStateFolder(path.dirname(file));
@@ -136,14 +167,7 @@ export function jsonlEventSink(file: string, options: JsonlEventSinkOptions = {}
   return {
     file,
     emit(event: SkillEvent) {
-      let line: string;
-      try {
-        line = `${JSON.stringify(redactEvent(event, policy))}\n`;
-      } catch (error) {
-        onError(error);
-        return;
-      }
-      pending.push(line);
+      pending.push(event);
       if (!scheduled) {
         scheduled = true;
         // Not unref'd: a process that emits and ends still writes its last events.

@@ -4,7 +4,7 @@
  * message is replaced by a sha256 prefix (equal messages stay recognisable) and its first
  * few characters (enough to tell turns apart when reading the log).
  */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { SkillEvent } from "../types.js";
 
 export type TextPolicy = "full" | "prefix" | "hash";
@@ -17,14 +17,30 @@ export interface RedactOptions {
 /** Hex characters of sha256 kept beside redacted text. */
 const HASH_LENGTH = 16;
 
+// The one-shot digest skips building a Hash object, most of a short message's hashing cost;
+// it is missing before Node 20.12, read off the namespace so an older Node still loads this file.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
+
 function textHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, HASH_LENGTH);
+  const hex = oneShotHash
+    ? oneShotHash("sha256", text, "hex")
+    : crypto.createHash("sha256").update(text).digest("hex");
+  return hex.slice(0, HASH_LENGTH);
 }
 
+/** The first `prefixLength` code points (never half a surrogate pair), with "…" when cut. */
 function shorten(text: string, options: RedactOptions): string {
   if (options.text === "hash") return "";
-  const chars = Array.from(text);
-  return chars.length <= options.prefixLength ? text : `${chars.slice(0, options.prefixLength).join("")}…`;
+  // At most that many UTF-16 units is at most that many code points: nothing to cut.
+  if (text.length <= options.prefixLength) return text;
+  let kept = 0;
+  let end = 0;
+  for (const char of text) {
+    if (kept === options.prefixLength) return `${text.slice(0, end)}…`;
+    kept++;
+    end += char.length;
+  }
+  return text;
 }
 
 /** The event as the log stores it: user text shortened per `options`, with its hash beside it. */

@@ -58,7 +58,7 @@ export interface WriterProcess {
 }
 
 export async function spawnWriter(
-  mode: "loop" | "race" | "events" | "usage" | "usage-exit",
+  mode: "loop" | "race" | "events" | "events-end" | "usage" | "usage-exit",
   root: string,
   keep: number,
   ...extra: string[]

@@ -11,6 +11,8 @@
  *                              print {"ok":true,"hash":…} or {"ok":false,"code":…}.
  *   events <dir> <count> <bytes>  after "go", emit <count> events whose message is <bytes>
  *                              long into <dir>/events.jsonl in one batch, print "done".
+ *   events-end <dir> <count>   emit <count> events with the default text policy into
+ *                              <dir>/events.jsonl, print "emitted" and end without flush().
  *   usage <dir> <count>        after "go", record <count> uses of skill "shared" in
  *                              <dir>/usage.json, print "done".
  *   usage-exit <dir> <count>   record <count> uses of "shared" with the default delayed
@@ -94,6 +96,20 @@ if (mode === "events") {
   }
   await sink.flush();
   process.stdout.write("done\n");
+} else if (mode === "events-end") {
+  const sink = jsonlEventSink(join(root!, "events.jsonl"));
+  for (let i = 0; i < Number(keep); i++) {
+    const message = `${i}: reset the password for alice to hunter2`;
+    sink.emit({
+      type: "candidates",
+      at: new Date().toISOString(),
+      message,
+      candidates: [],
+      vetoed: [],
+      ambiguous: false,
+    });
+  }
+  process.stdout.write("emitted\n");
 } else if (mode === "usage") {
   // Every use its own locked merge, so the processes contend on each one.
   const usage = createFileUsageStore({ dir: root!, writeDelay: 0 });
