@@ -3,7 +3,6 @@
  * Core owns its schema, input checks, tool resolution and the event; an adapter only runs
  * its framework's sub-agent with what `prepareDelegation` returns.
  */
-import { toolList } from "../session/render.js";
 import type {
   Diagnostic,
   EventSink,
@@ -16,6 +15,7 @@ import type {
 } from "../types.js";
 import { roleAgentSpec } from "./role-agent-spec.js";
 import { DELEGATE_TOOL, delegationToolNames, type RoleToolsOptions } from "./role-tools.js";
+import { subAgentGuard } from "./sub-agent-guard.js";
 
 export interface DelegationSpecOptions {
   /** Tool name (default "delegate"). */
@@ -180,7 +180,6 @@ export function prepareDelegation(
   const withheld = parentAllows ? spec.tools.filter((t) => !parentAllows.has(t)) : [];
   const task = record.task.trim();
   recordDelegation({ role: role.name, task, tools }, options.events, now);
-  const given = new Set(tools);
   const judge = options.parent ?? options.judge;
   const delegation: Delegation = {
     role,
@@ -190,20 +189,7 @@ export function prepareDelegation(
     maxSteps: spec.maxSteps,
     instructions: spec.instructions(),
     diagnostics: spec.diagnostics,
-    guard: (call) => {
-      const name = typeof call === "string" ? call : call.name;
-      if (!given.has(name)) {
-        return {
-          allowed: false,
-          result: {
-            status: "error",
-            error_type: "TOOL_NOT_ALLOWED",
-            message: `${name} is not a tool of the "${role.name}" sub-agent; it may use ${tools.length > 0 ? toolList(tools) : "no tools"}.`,
-          },
-        };
-      }
-      return judge ? judge.guard(call) : { allowed: true };
-    },
+    guard: subAgentGuard(role.name, tools, judge ? (call) => judge.guard(call) : undefined),
   };
   if (spec.model) delegation.model = spec.model;
   return {

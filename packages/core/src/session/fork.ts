@@ -15,6 +15,7 @@ import { resolveAllowedTools, type ToolPolicy } from "../policy/tool-policy.js";
 import { DEFAULT_ROLE_MAX_STEPS } from "../roles/role-agent-spec.js";
 import { DELEGATE_TOOL, delegationToolNames, resolveRoleTools } from "../roles/role-tools.js";
 import { roleFromSkill } from "../roles/roles.js";
+import { subAgentGuard } from "../roles/sub-agent-guard.js";
 import type {
   ActivationResult,
   Diagnostic,
@@ -25,7 +26,7 @@ import type {
   ToolCall,
   ToolResult,
 } from "../types.js";
-import { escapeFraming, instructionsOf, toolList } from "./render.js";
+import { escapeFraming, instructionsOf } from "./render.js";
 import { currentDateLine } from "./substitute.js";
 
 export interface ForkInput {
@@ -89,7 +90,6 @@ export function prepareFork(input: ForkInput): Fork {
   }
   const tools = wanted.filter((t) => parentAllows.has(t));
   const withheld = wanted.filter((t) => !parentAllows.has(t));
-  const given = new Set(tools);
 
   const body = instructionsOf(skill, input.args !== undefined ? { args: input.args } : {});
   const instructions = [currentDateLine(input.now, input.timeZone), role?.instructions ?? "", body]
@@ -103,20 +103,7 @@ export function prepareFork(input: ForkInput): Fork {
     withheld,
     maxSteps: DEFAULT_ROLE_MAX_STEPS,
     diagnostics,
-    guard: (call) => {
-      const name = typeof call === "string" ? call : call.name;
-      if (!given.has(name)) {
-        return {
-          allowed: false,
-          result: {
-            status: "error",
-            error_type: "TOOL_NOT_ALLOWED",
-            message: `${name} is not a tool of the "${skill.name}" sub-agent; it may use ${tools.length > 0 ? toolList(tools) : "no tools"}.`,
-          },
-        };
-      }
-      return input.guard(call);
-    },
+    guard: subAgentGuard(skill.name, tools, (call) => input.guard(call)),
   };
   if (role) fork.role = role.name;
   const model = modelId(skill.model) ?? modelId(role?.model);
