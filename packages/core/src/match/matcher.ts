@@ -146,7 +146,12 @@ interface Prepared {
   /** The shelf's reference known shares (familiarity.ts), each computed on the first match that needs it. */
   exampleReference?: number;
   skillReference?: number;
-  // Scratch buffers reused across messages (match is synchronous, so never shared).
+  /**
+   * A match is using the scratch buffers below: they are reused across messages, and a match
+   * started inside another (a usage store that matches from `get`) must not share them.
+   */
+  busy: boolean;
+  // Scratch buffers reused across messages.
   lexScore: Float64Array;
   lexMask: Int32Array;
   /**
@@ -201,7 +206,17 @@ export function createMatcher(options: MatcherOptions = {}): Matcher {
     call: MatchCallOptions,
     semantic?: Float64Array,
   ): MatchResult {
-    return score(prepared(skills), message.slice(0, maxMessageLength), call, tuning, semantic);
+    const p = prepared(skills);
+    const text = message.slice(0, maxMessageLength);
+    // A match inside a running one (from a usage store's `get`) gets working arrays of its own.
+    if (p.busy)
+      return score({ ...p, ...scratch(skills.length, p.lexical.exampleCount) }, text, call, tuning, semantic);
+    p.busy = true;
+    try {
+      return score(p, text, call, tuning, semantic);
+    } finally {
+      p.busy = false;
+    }
   }
 
   async function ensureVectors(skills: readonly Skill[]): Promise<void> {
@@ -301,19 +316,44 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache): Prepared {
     hidden: Uint8Array.from(skills, (skill) => (skill.disableModelInvocation || skill.role ? 1 : 0)),
     exampled: Uint8Array.from(skills, (skill) => (skill.examples.length > 0 ? 1 : 0)),
     unexampled: skills.reduce((n, skill) => (skill.examples.length > 0 ? n : n + 1), 0),
-    lexScore: new Float64Array(skills.length),
-    lexMask: new Int32Array(skills.length),
-    lexCover: new Float64Array(skills.length),
-    lexTop: new Float64Array(skills.length),
-    exScore: new Float64Array(lexical.exampleCount),
-    exTouched: new Int32Array(lexical.exampleCount),
-    bestExample: new BestExamples(skills.length),
-    inPool: new Uint8Array(skills.length),
-    pool: new Int32Array(skills.length),
-    passIndex: new Int32Array(skills.length),
-    passScore: new Float64Array(skills.length),
-    passLex: new Float64Array(skills.length),
-    passFamiliar: new Float64Array(skills.length),
+    busy: false,
+    ...scratch(skills.length, lexical.exampleCount),
+  };
+}
+
+type Scratch = Pick<
+  Prepared,
+  | "lexScore"
+  | "lexMask"
+  | "lexCover"
+  | "lexTop"
+  | "exScore"
+  | "exTouched"
+  | "bestExample"
+  | "inPool"
+  | "pool"
+  | "passIndex"
+  | "passScore"
+  | "passLex"
+  | "passFamiliar"
+>;
+
+/** Zeroed working arrays for `skills` skills holding `examples` examples. */
+function scratch(skills: number, examples: number): Scratch {
+  return {
+    lexScore: new Float64Array(skills),
+    lexMask: new Int32Array(skills),
+    lexCover: new Float64Array(skills),
+    lexTop: new Float64Array(skills),
+    exScore: new Float64Array(examples),
+    exTouched: new Int32Array(examples),
+    bestExample: new BestExamples(skills),
+    inPool: new Uint8Array(skills),
+    pool: new Int32Array(skills),
+    passIndex: new Int32Array(skills),
+    passScore: new Float64Array(skills),
+    passLex: new Float64Array(skills),
+    passFamiliar: new Float64Array(skills),
   };
 }
 
