@@ -817,13 +817,21 @@ function finish(
   let ordered = shortlist(p, passing, SHORTLIST).sort(compare);
   let exhaustive = ordered.length === passing;
 
+  // The request is for the shelf only if one candidate keeps the threshold with its coverage
+  // and familiarity applied. That judges the request, so it must not hang on `limit`: while no
+  // candidate kept admits it and a passing skill could, the walk goes on past the limit.
+  const admits = (s: Scored) => s.familiar >= tuning.minScore - TIE;
+  let admissible = false;
+  for (let i = 0; i < passing && !admissible; i++)
+    admissible = (p.passFamiliar[i] as number) >= tuning.minScore - TIE;
+  let admitted = false;
   const vetoed: Vetoed[] = [];
   const groups = new Set<string>();
   const kept: Scored[] = [];
   for (let i = 0; i < ordered.length; i++) {
     const s = ordered[i] as Scored;
     const top = kept[0];
-    if (kept.length >= limit && top && top.score - s.score > margin + TIE) break;
+    if (kept.length >= limit && top && top.score - s.score > margin + TIE && (admitted || !admissible)) break;
     const skill = skills[s.index] as Skill;
     const veto = vetoOf(p.rules[s.index]?.exclusions ?? [], found.input);
     if (veto) {
@@ -836,17 +844,17 @@ function finish(
       groups.add(skill.group);
     }
     kept.push(s);
-    if (i === ordered.length - 1 && !exhaustive && kept.length < limit) {
-      // The shortlist ran out (vetoes, groups): order everything and go on.
+    if (admits(s)) admitted = true;
+    if (i === ordered.length - 1 && !exhaustive && (kept.length < limit || (admissible && !admitted))) {
+      // The shortlist ran out (vetoes, groups, or no candidate admitting the request yet):
+      // order everything and go on.
       ordered = shortlist(p, passing, passing).sort(compare);
       exhaustive = true;
     }
   }
 
-  // The request is for the shelf only if one candidate keeps the threshold with its coverage
-  // and familiarity applied; otherwise stage 1 abstains, and the candidates it had are misses.
-  if (!kept.some((s) => s.familiar >= tuning.minScore - TIE))
-    return { result: { candidates: [], vetoed, ambiguous: false }, unfamiliar: kept };
+  // Otherwise stage 1 abstains, and the candidates it had are misses.
+  if (!admitted) return { result: { candidates: [], vetoed, ambiguous: false }, unfamiliar: kept };
 
   // Near-tie at the top: a higher priority settles it; equal priorities are ambiguous.
   let ambiguous = false;
