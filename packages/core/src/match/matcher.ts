@@ -573,10 +573,28 @@ function score(
     const { result, unfamiliar } = finish(p, passing, found, call.usage, tuning, limit, semantic);
     if (nearMisses > 0) {
       // The request was not for the shelf: what would have been its candidates are near-misses,
-      // with the score left them once judged; unfamiliar when familiarity took part in that.
+      // with the score left them once judged; unfamiliar when familiarity decided it (the skill
+      // would have been a candidate of a familiar request), not when coverage did anyway.
+      const coveredAlone = (s: Scored) => {
+        const mask = lexMask[s.index] as number;
+        const top = masked ? topOf(mask, queryInfo) : (lexTop[s.index] as number);
+        if (triggerHits.has(s.index) || (s.lex > 0 && top < tuning.genericWord)) return false;
+        const evidence = (lexScore[s.index] as number) / lexical.uniqueIdf;
+        const cover = masked ? coveredBy(mask, queryInfo) : (lexCover[s.index] as number);
+        const judged = totalScore(
+          s.index,
+          coveredScore(evidence, cover, queryMass, tuning),
+          false,
+          found,
+          semantic,
+          tuning,
+        );
+        return judged >= tuning.minScore - TIE;
+      };
       for (const s of unfamiliar) {
         const familiar = p.exampled[s.index] === 1 ? familiarToExamples : familiarToSkills;
-        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: familiar < 1 });
+        const decided = familiar < 1 && coveredAlone(s);
+        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: decided });
       }
       result.rejected = misses.map((miss) => rejection(p, miss, found));
     }
