@@ -94,4 +94,41 @@ describe("stage 1's working state", () => {
     for (const request of REQUESTS)
       expect(JSON.stringify(matcher.match(shelf, request, { nearMisses: 5 }))).toBe(plain(shelf, request));
   });
+
+  it("answers as fresh matchers when one matcher serves two shelves in turn, and from inside each other's usage store", () => {
+    const first = tiedShelf();
+    const second = [...everydayShelf().slice(5), ...tiedShelf().slice(-2)];
+    const matcher = createMatcher();
+    const message = "rotate the tls certificate on the staging cluster";
+    const usage = usageStore(() => {
+      matcher.match(first, "write a commit message for these changes");
+      return undefined;
+    });
+    for (const request of [message, ...REQUESTS]) {
+      expect(JSON.stringify(matcher.match(second, request, { usage, nearMisses: 5 }))).toBe(
+        JSON.stringify(
+          createMatcher().match(second, request, { usage: usageStore(() => undefined), nearMisses: 5 }),
+        ),
+      );
+      expect(JSON.stringify(matcher.match(first, request, { nearMisses: 5 }))).toBe(plain(first, request));
+    }
+  });
+
+  it("answers as a fresh matcher when the host's embed function matches from inside", async () => {
+    const shelf = tiedShelf();
+    const vector = (text: string) => [text.length % 7, text.includes("tls") ? 1 : 0, 1];
+    const matcher = createMatcher({
+      embed: async (texts) => {
+        matcher.match(shelf, "why is this postgres query slow");
+        return texts.map(vector);
+      },
+    });
+    const reference = createMatcher({ embed: async (texts) => texts.map(vector) });
+    for (const request of REQUESTS) {
+      expect(JSON.stringify(await matcher.matchAsync(shelf, request, { nearMisses: 5 }))).toBe(
+        JSON.stringify(await reference.matchAsync(shelf, request, { nearMisses: 5 })),
+      );
+      expect(JSON.stringify(matcher.match(shelf, request, { nearMisses: 5 }))).toBe(plain(shelf, request));
+    }
+  });
 });
