@@ -838,10 +838,14 @@ function finish(
   // The request is for the shelf only if one candidate keeps the threshold with its coverage
   // and familiarity applied. That judges the request, so it must not hang on `limit`: while no
   // candidate kept admits it and a passing skill could, the walk goes on past the limit.
-  const admits = (s: Scored) => s.familiar >= tuning.minScore - TIE;
+  // A trigger always admits it: the author said the message is for the skill.
+  const { triggerHits } = found;
+  const admitting = (s: number, familiar: number) =>
+    familiar >= tuning.minScore - TIE || (triggerHits.size > 0 && triggerHits.has(s));
+  const admits = (s: Scored) => admitting(s.index, s.familiar);
   let admissible = false;
   for (let i = 0; i < passing && !admissible; i++)
-    admissible = (p.passFamiliar[i] as number) >= tuning.minScore - TIE;
+    admissible = admitting(p.passIndex[i] as number, p.passFamiliar[i] as number);
   let admitted = false;
   const vetoed: Vetoed[] = [];
   const groups = new Set<string>();
