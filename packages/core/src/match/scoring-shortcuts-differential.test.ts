@@ -154,14 +154,14 @@ describe("stage 1's shortcuts against the full computation", () => {
   it("offers the same candidates with and without near-misses, on generated shelves under any tuning", () => {
     let compared = 0;
     let offered = 0;
-    for (let seed = 1; seed <= 6; seed++) {
+    for (let seed = 1; seed <= 3; seed++) {
       const rand = random(seed);
       const { skills, vocabulary } = generatedShelf(rand, 20 + Math.floor(rand() * 200));
-      const messages = generatedMessages(rand, skills, vocabulary, 60);
+      const messages = generatedMessages(rand, skills, vocabulary, 30);
       for (const tuning of TUNINGS) {
         const matcher = createMatcher(tuning);
         for (const message of messages)
-          for (const call of [{}, { limit: 20 }, { includeHidden: true }]) {
+          for (const call of [{}, { includeHidden: true, limit: 20 }]) {
             const plain = matcher.match(skills, message, call);
             const full = matcher.match(skills, message, { ...call, nearMisses: 1000 });
             expect(json({ ...full, rejected: undefined }), `${seed} ${json(tuning)} ${message}`).toBe(
@@ -181,7 +181,7 @@ describe("stage 1's shortcuts against the full computation", () => {
     const shelf = everydayShelf();
     const rand = random(99);
     const vocabulary = [...EVERYDAY, ...CHINESE, "headline", "标题", "compelling", "passport"];
-    const messages = generatedMessages(rand, shelf, vocabulary, 200);
+    const messages = generatedMessages(rand, shelf, vocabulary, 100);
     for (const tuning of TUNINGS) {
       const matcher = createMatcher(tuning);
       for (const message of messages) {
@@ -197,7 +197,7 @@ describe("stage 1's shortcuts against the full computation", () => {
 
   it("scores a message past 31 known words as one under it, at 31, 32, 33 and 45 known words", () => {
     let walkedLong = 0;
-    for (let seed = 11; seed <= 14; seed++) {
+    for (let seed = 11; seed <= 13; seed++) {
       const rand = random(seed);
       const { skills, vocabulary } = generatedShelf(rand, 30 + Math.floor(rand() * 120));
       const padWords = Array.from({ length: 45 }, (_, i) => madeUp(i, "pd"));
@@ -213,7 +213,7 @@ describe("stage 1's shortcuts against the full computation", () => {
       const matcher = createMatcher({ familiarity: false });
       const known = (message: string) =>
         new Set(message.split(/\s+/).filter((w) => vocabulary.includes(w) || w === "again")).size;
-      for (const message of generatedMessages(rand, skills, vocabulary, 80)) {
+      for (const message of generatedMessages(rand, skills, vocabulary, 50)) {
         const distinct = known(message);
         if (distinct > 31) continue;
         const base = `${message} ${unknown(4, "zz").join(" ")}`;
@@ -221,7 +221,7 @@ describe("stage 1's shortcuts against the full computation", () => {
           const pads = Math.max(0, total - distinct);
           const walked = `${base} ${padWords.slice(0, pads).join(" ")}`;
           const masked = `${base} ${unknown(pads, "un").join(" ")}`;
-          for (const call of [{}, { nearMisses: 5 }, { limit: 20 }]) {
+          for (const call of [{}, { nearMisses: 5 }]) {
             expect(json(matcher.match(shelf, walked, call)), `${seed} ${total} ${walked}`).toBe(
               json(matcher.match(shelf, masked, call)),
             );
