@@ -146,7 +146,12 @@ interface Prepared {
   /** The shelf's reference known shares (familiarity.ts), each computed on the first match that needs it. */
   exampleReference?: number;
   skillReference?: number;
-  // Scratch buffers reused across messages (match is synchronous, so never shared).
+  /**
+   * A match is using the scratch buffers below: they are reused across messages, and a match
+   * started inside another (a usage store that matches from `get`) must not share them.
+   */
+  busy: boolean;
+  // Scratch buffers reused across messages.
   lexScore: Float64Array;
   lexMask: Int32Array;
   /**
@@ -201,7 +206,17 @@ export function createMatcher(options: MatcherOptions = {}): Matcher {
     call: MatchCallOptions,
     semantic?: Float64Array,
   ): MatchResult {
-    return score(prepared(skills), message.slice(0, maxMessageLength), call, tuning, semantic);
+    const p = prepared(skills);
+    const text = message.slice(0, maxMessageLength);
+    // A match inside a running one (from a usage store's `get`) gets working arrays of its own.
+    if (p.busy)
+      return score({ ...p, ...scratch(skills.length, p.lexical.exampleCount) }, text, call, tuning, semantic);
+    p.busy = true;
+    try {
+      return score(p, text, call, tuning, semantic);
+    } finally {
+      p.busy = false;
+    }
   }
 
   async function ensureVectors(skills: readonly Skill[]): Promise<void> {
@@ -303,21 +318,46 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache, everydayWords
     hidden: Uint8Array.from(skills, (skill) => (skill.disableModelInvocation || skill.role ? 1 : 0)),
     exampled: Uint8Array.from(skills, (skill) => (skill.examples.length > 0 ? 1 : 0)),
     unexampled: skills.reduce((n, skill) => (skill.examples.length > 0 ? n : n + 1), 0),
-    lexScore: new Float64Array(skills.length),
-    lexMask: new Int32Array(skills.length),
-    lexCover: new Float64Array(skills.length),
-    lexTop: new Float64Array(skills.length),
-    exScore: new Float64Array(lexical.exampleCount),
-    exTouched: new Int32Array(lexical.exampleCount),
-    bestExample: new BestExamples(skills.length),
-    inPool: new Uint8Array(skills.length),
-    pool: new Int32Array(skills.length),
-    passIndex: new Int32Array(skills.length),
-    passScore: new Float64Array(skills.length),
-    passLex: new Float64Array(skills.length),
-    passFamiliar: new Float64Array(skills.length),
     exampleReference: stored?.examples,
     skillReference: stored?.skills,
+    busy: false,
+    ...scratch(skills.length, lexical.exampleCount),
+  };
+}
+
+type Scratch = Pick<
+  Prepared,
+  | "lexScore"
+  | "lexMask"
+  | "lexCover"
+  | "lexTop"
+  | "exScore"
+  | "exTouched"
+  | "bestExample"
+  | "inPool"
+  | "pool"
+  | "passIndex"
+  | "passScore"
+  | "passLex"
+  | "passFamiliar"
+>;
+
+/** Zeroed working arrays for `skills` skills holding `examples` examples. */
+function scratch(skills: number, examples: number): Scratch {
+  return {
+    lexScore: new Float64Array(skills),
+    lexMask: new Int32Array(skills),
+    lexCover: new Float64Array(skills),
+    lexTop: new Float64Array(skills),
+    exScore: new Float64Array(examples),
+    exTouched: new Int32Array(examples),
+    bestExample: new BestExamples(skills),
+    inPool: new Uint8Array(skills),
+    pool: new Int32Array(skills),
+    passIndex: new Int32Array(skills),
+    passScore: new Float64Array(skills),
+    passLex: new Float64Array(skills),
+    passFamiliar: new Float64Array(skills),
   };
 }
 
@@ -537,10 +577,28 @@ function score(
     const { result, unfamiliar } = finish(p, passing, found, call.usage, tuning, limit, semantic);
     if (nearMisses > 0) {
       // The request was not for the shelf: what would have been its candidates are near-misses,
-      // with the score left them once judged; unfamiliar when familiarity took part in that.
+      // with the score left them once judged; unfamiliar when familiarity decided it (the skill
+      // would have been a candidate of a familiar request), not when coverage did anyway.
+      const coveredAlone = (s: Scored) => {
+        const mask = lexMask[s.index] as number;
+        const top = masked ? topOf(mask, queryInfo) : (lexTop[s.index] as number);
+        if (triggerHits.has(s.index) || (s.lex > 0 && top < tuning.genericWord)) return false;
+        const evidence = (lexScore[s.index] as number) / lexical.uniqueIdf;
+        const cover = masked ? coveredBy(mask, queryInfo) : (lexCover[s.index] as number);
+        const judged = totalScore(
+          s.index,
+          coveredScore(evidence, cover, queryMass, tuning),
+          false,
+          found,
+          semantic,
+          tuning,
+        );
+        return judged >= tuning.minScore - TIE;
+      };
       for (const s of unfamiliar) {
         const familiar = p.exampled[s.index] === 1 ? familiarToExamples : familiarToSkills;
-        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: familiar < 1 });
+        const decided = familiar < 1 && coveredAlone(s);
+        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: decided });
       }
       result.rejected = misses.map((miss) => rejection(p, miss, found));
     }
@@ -781,13 +839,25 @@ function finish(
   let ordered = shortlist(p, passing, SHORTLIST).sort(compare);
   let exhaustive = ordered.length === passing;
 
+  // The request is for the shelf only if one candidate keeps the threshold with its coverage
+  // and familiarity applied. That judges the request, so it must not hang on `limit`: while no
+  // candidate kept admits it and a passing skill could, the walk goes on past the limit.
+  // A trigger always admits it: the author said the message is for the skill.
+  const { triggerHits } = found;
+  const admitting = (s: number, familiar: number) =>
+    familiar >= tuning.minScore - TIE || (triggerHits.size > 0 && triggerHits.has(s));
+  const admits = (s: Scored) => admitting(s.index, s.familiar);
+  let admissible = false;
+  for (let i = 0; i < passing && !admissible; i++)
+    admissible = admitting(p.passIndex[i] as number, p.passFamiliar[i] as number);
+  let admitted = false;
   const vetoed: Vetoed[] = [];
   const groups = new Set<string>();
   const kept: Scored[] = [];
   for (let i = 0; i < ordered.length; i++) {
     const s = ordered[i] as Scored;
     const top = kept[0];
-    if (kept.length >= limit && top && top.score - s.score > margin + TIE) break;
+    if (kept.length >= limit && top && top.score - s.score > margin + TIE && (admitted || !admissible)) break;
     const skill = skills[s.index] as Skill;
     const veto = vetoOf(p.rules[s.index]?.exclusions ?? [], found.input);
     if (veto) {
@@ -800,17 +870,17 @@ function finish(
       groups.add(skill.group);
     }
     kept.push(s);
-    if (i === ordered.length - 1 && !exhaustive && kept.length < limit) {
-      // The shortlist ran out (vetoes, groups): order everything and go on.
+    if (admits(s)) admitted = true;
+    if (i === ordered.length - 1 && !exhaustive && (kept.length < limit || (admissible && !admitted))) {
+      // The shortlist ran out (vetoes, groups, or no candidate admitting the request yet):
+      // order everything and go on.
       ordered = shortlist(p, passing, passing).sort(compare);
       exhaustive = true;
     }
   }
 
-  // The request is for the shelf only if one candidate keeps the threshold with its coverage
-  // and familiarity applied; otherwise stage 1 abstains, and the candidates it had are misses.
-  if (!kept.some((s) => s.familiar >= tuning.minScore - TIE))
-    return { result: { candidates: [], vetoed, ambiguous: false }, unfamiliar: kept };
+  // Otherwise stage 1 abstains, and the candidates it had are misses.
+  if (!admitted) return { result: { candidates: [], vetoed, ambiguous: false }, unfamiliar: kept };
 
   // Near-tie at the top: a higher priority settles it; equal priorities are ambiguous.
   let ambiguous = false;

@@ -1,0 +1,63 @@
+/**
+ * A near-miss's reason names what kept it out. `unfamiliar-request` says the request's
+ * unfamiliar words did: the same skill would have been a candidate had the request been
+ * familiar (the matcher with `familiarity: false`). When its evidence, discounted by the
+ * share of the request it leaves unexplained, fails the threshold anyway, the reason is
+ * `below-threshold`. Seeded random shelves of made-up words, half of the requests with
+ * words no skill uses.
+ */
+import { describe, expect, it } from "vitest";
+import type { Skill } from "../types.js";
+import { createMatcher } from "./matcher.js";
+import { testSkill } from "./test-utils/skill.js";
+
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const word = (i: number) =>
+  `qu${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + (Math.floor(i / 26) % 26))}x`;
+const UNKNOWN = ["zebra", "lantern", "volcano", "passport", "harbour", "violin"];
+
+describe("near-miss reasons", () => {
+  it("calls a near-miss unfamiliar-request only when a familiar request would have offered it", () => {
+    let unfamiliar = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const rand = random(seed);
+      const vocabulary = 40 + Math.floor(rand() * 300);
+      const pick = () => word(Math.floor(rand() * vocabulary));
+      const words = (n: number) => Array.from({ length: n }, pick).join(" ");
+      const shelf: Skill[] = Array.from({ length: 20 + Math.floor(rand() * 100) }, (_, i) =>
+        testSkill({
+          name: `s-${i}`,
+          description: words(2 + Math.floor(rand() * 20)),
+          ...(rand() < 0.4 ? { examples: [words(4), words(5)] } : {}),
+        }),
+      );
+      const matcher = createMatcher();
+      const familiarMatcher = createMatcher({ familiarity: false });
+      for (let k = 0; k < 150; k++) {
+        const unknown = UNKNOWN.slice(0, Math.floor(rand() * UNKNOWN.length)).join(" ");
+        const message = `${words(1 + Math.floor(rand() * 8))} ${unknown}`;
+        const result = matcher.match(shelf, message, { nearMisses: 100 });
+        if (result.candidates.length > 0) continue;
+        const offered = new Set(
+          familiarMatcher.match(shelf, message, { limit: 1000 }).candidates.map((c) => c.name),
+        );
+        for (const miss of result.rejected ?? []) {
+          if (miss.reason !== "unfamiliar-request") continue;
+          unfamiliar++;
+          expect(offered.has(miss.name), `seed ${seed}: ${message} — ${miss.name}`).toBe(true);
+        }
+      }
+    }
+    expect(unfamiliar).toBeGreaterThan(50);
+  });
+});
