@@ -244,9 +244,10 @@ export interface Rejected {
    * `generic-words`: only words common across the shelf's skills matched ("write", "help",
    * "写"); `unfamiliar-request`: its evidence was enough, but much of the request is in words
    * the shelf does not use, far more than in the shelf's own examples, so stage 1 offered
-   * nothing (its score is the one left after that discount); `below-threshold`: the evidence
-   * was under `minScore`, or stage 1 offered nothing because no candidate's evidence, discounted
-   * by the share of the request it leaves unexplained, reached it (its score is the one left).
+   * nothing (its score is the one left after the coverage and familiarity discounts);
+   * `below-threshold`: the evidence was under `minScore`, or stage 1 offered nothing because
+   * no candidate's evidence, discounted by the share of the request it leaves unexplained,
+   * reached it (its score is the one left).
    */
   reason: "generic-words" | "unfamiliar-request" | "below-threshold";
   /** The message words it matched. */
@@ -268,6 +269,11 @@ export interface MatchOptions {
   limit?: number;
   /** Include skills hidden from the model (default false). */
   includeHidden?: boolean;
+  /**
+   * Report up to this many near-misses in `rejected` (skills some words pointed at that are
+   * not candidates, best first, with the reason). Default 0: not reported.
+   */
+  nearMisses?: number;
 }
 
 // ─── Sessions, plans, policy ────────────────────────────────────────────────────

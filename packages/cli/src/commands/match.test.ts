@@ -50,6 +50,19 @@ describeWithSharedData("skillshelf match", () => {
     expect(c.out()).toMatch(/^No candidate: no skill of \d+ applies/u);
   });
 
+  it("says why a skill some words pointed at is not a candidate", async () => {
+    const c = capture(root);
+    await main(["match", "build an MCP server", "--min-score", "0.99"], c.ctx);
+    expect(c.out()).toMatch(/^No candidate: no skill of \d+ applies/u);
+    expect(c.out()).toMatch(/^not a candidate: mcp-builder 0\.\d{3} — below the threshold \(.*mcp.*\)$/mu);
+    const quiet = capture(root);
+    await main(["match", "build an MCP server", "--min-score", "0.99", "--near-misses", "0"], quiet.ctx);
+    expect(quiet.out()).not.toContain("not a candidate");
+    const bad = capture(root);
+    expect(await main(["match", "x", "--near-misses", "two"], bad.ctx)).toBe(2);
+    expect(bad.err()).toContain("--near-misses must be a whole number");
+  });
+
   it("prints the match result as JSON", async () => {
     const c = capture(root);
     await main(["match", "write evals to test my skill's triggering", "--json"], c.ctx);

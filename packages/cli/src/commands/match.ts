@@ -1,10 +1,11 @@
 /**
  * `skillshelf match "<message>"`: stage 1 for one message — the candidates with their
  * scores and the reasons behind each (trigger, name, example, words), the skills an
- * exclusion vetoed, and whether the top two are too close to call.
+ * exclusion vetoed, whether the top two are too close to call, and the near-misses: skills
+ * some words pointed at that are not candidates, and why ("only generic words matched").
  */
 import { parseArgs } from "node:util";
-import type { Candidate, MatchReason, MatchResult } from "@skillshelf/core";
+import type { Candidate, MatchReason, MatchResult, Rejected } from "@skillshelf/core";
 import { startCommand } from "../args.js";
 import type { CommandContext } from "../context.js";
 import { columnWidth, padEndColumns } from "../text-width.js";
@@ -12,10 +13,12 @@ import { openShelf, SHELF_HELP, SHELF_OPTIONS } from "./runtime-shelf.js";
 
 export const HELP = `Usage: skillshelf match "<message>" [options]
 
-Stage-1 candidates for a message: scores, the reasons behind each, vetoes, ambiguity.
+Stage-1 candidates for a message: scores, the reasons behind each, vetoes, ambiguity,
+and the near-misses with why each is not a candidate.
 
 Options:
   --limit N          candidates to show (default 5)
+  --near-misses N    near-misses to show (default 3; 0 for none)
   --include-hidden   also consider disable-model-invocation skills
   --json             print the match result as JSON
 ${SHELF_HELP}
@@ -36,6 +39,11 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
     ctx.err(`skillshelf match: --limit must be a positive whole number, got "${values.limit}"\n`);
     return 2;
   }
+  const nearMisses = values["near-misses"] === undefined ? 3 : Number(values["near-misses"]);
+  if (!Number.isInteger(nearMisses) || nearMisses < 0) {
+    ctx.err(`skillshelf match: --near-misses must be a whole number, got "${values["near-misses"]}"\n`);
+    return 2;
+  }
   const shelf = await openShelf(values, ctx);
   if (typeof shelf === "string") {
     ctx.err(`skillshelf match: ${shelf}\n`);
@@ -43,7 +51,11 @@ export async function run(args: string[], ctx: CommandContext): Promise<number> 
   }
   try {
     const message = positionals[0] as string;
-    const result = shelf.match(message, { limit, includeHidden: values["include-hidden"] ?? false });
+    const result = shelf.match(message, {
+      limit,
+      nearMisses,
+      includeHidden: values["include-hidden"] ?? false,
+    });
     ctx.out(values.json ? `${JSON.stringify(result, null, 2)}\n` : human(result, shelf.skills().length, ctx));
     return 0;
   } finally {
@@ -57,6 +69,7 @@ function parse(args: string[]) {
     allowPositionals: true,
     options: {
       limit: { type: "string" },
+      "near-misses": { type: "string" },
       "include-hidden": { type: "boolean" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -82,6 +95,19 @@ export function describeReason(reason: MatchReason): string {
   }
 }
 
+/** Why a near-miss is not a candidate, in the words of its reason. */
+export function describeRejection(miss: Rejected): string {
+  const words = miss.terms.length > 0 ? ` (${miss.terms.join(", ")})` : "";
+  switch (miss.reason) {
+    case "generic-words":
+      return `only generic words matched${words}`;
+    case "unfamiliar-request":
+      return `most of the request is in words the shelf does not use${words}`;
+    case "below-threshold":
+      return `below the threshold${words}`;
+  }
+}
+
 function line(candidate: Candidate, rank: number, width: number, ctx: CommandContext): string {
   const reasons = candidate.reasons.map(describeReason).join("; ");
   return `${String(rank).padStart(2)}. ${ctx.color.bold(padEndColumns(candidate.name, width))}  ${candidate.score.toFixed(3)}  ${ctx.color.dim(reasons)}`;
@@ -99,6 +125,11 @@ function human(result: MatchResult, skills: number, ctx: CommandContext): string
   }
   for (const v of result.vetoed) {
     out.push(ctx.color.yellow(`vetoed: ${v.name} — exclusion "${v.exclusion}" matched "${v.matched}"`));
+  }
+  for (const miss of result.rejected ?? []) {
+    out.push(
+      ctx.color.dim(`not a candidate: ${miss.name} ${miss.score.toFixed(3)} — ${describeRejection(miss)}`),
+    );
   }
   if (result.ambiguous) {
     out.push(

@@ -100,11 +100,6 @@ export interface MatchCallOptions extends MatchOptions {
   usage?: UsageStore;
   /** The message's embedding, when the host computed it (sync semantic scoring after `prepare`). */
   vector?: readonly number[];
-  /**
-   * Report up to this many near-misses in `rejected` (skills some words pointed at that are
-   * not candidates, best first, with the reason). Default 0: not reported.
-   */
-  nearMisses?: number;
 }
 
 export interface Matcher {
