@@ -46,7 +46,7 @@ function mockModel(model: ScriptedModel): MockLanguageModelV4 {
       return {
         content: reply.calls.map((call) => ({
           type: "tool-call" as const,
-          toolCallId: `call_${++ids}`,
+          toolCallId: call.id ?? `call_${++ids}`,
           toolName: call.name,
           input: JSON.stringify(call.input ?? {}),
         })),
@@ -131,23 +131,32 @@ function aiTool(host: HostTool) {
 export const aiSdkDriver: ConformanceDriver = {
   name: "ai-sdk",
   async conversation({ shelf, tools, model, system, roleModel, models = {}, files }: DriverOptions) {
-    const skills = await createSkills({
-      shelf,
-      onDiagnostic: () => {},
-      resolveModel: (id) => (models[id] ? mockModel(models[id]) : undefined),
-      ...(files && { files: () => files }),
-    });
     const lead = mockModel(model);
+    const role = roleModel && mockModel(roleModel);
     // The host's "delegate" is the delegation tool (what a skill's `Task` maps to).
     const own: ToolSet = Object.fromEntries(
       tools.filter((t) => t.name !== "delegate").map((t) => [t.name, aiTool(t)]),
     );
-    const all: ToolSet =
-      roleModel && tools.some((t) => t.name === "delegate")
-        ? { ...own, ...skills.roleTools({ model: mockModel(roleModel), tools: own }) }
-        : own;
+    /** The skills object and the tool set a route builds (again, in a new process). */
+    const build = async () => {
+      const skills = await createSkills({
+        shelf,
+        onDiagnostic: () => {},
+        resolveModel: (id) => (models[id] ? mockModel(models[id]) : undefined),
+        ...(files && { files: () => files }),
+      });
+      const all: ToolSet =
+        role && tools.some((t) => t.name === "delegate")
+          ? { ...own, ...skills.roleTools({ model: role, tools: own }) }
+          : own;
+      return { skills, all };
+    };
+    let route = await build();
     const messages: ModelMessage[] = [];
     return {
+      async rebuild() {
+        route = await build();
+      },
       async send(text: string) {
         messages.push({ role: "user", content: text });
         const result = await generateText({
@@ -155,7 +164,7 @@ export const aiSdkDriver: ConformanceDriver = {
           instructions: system,
           messages,
           stopWhen: isStepCount(MAX_STEPS),
-          ...skills.wrap({ tools: all }),
+          ...route.skills.wrap({ tools: route.all }),
         });
         messages.push(...result.responseMessages);
       },

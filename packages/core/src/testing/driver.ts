@@ -38,10 +38,18 @@ export interface ModelView {
   messages: SeenMessage[];
 }
 
+/**
+ * A scripted tool call. `id` is the call id the model sends; left out, the driver numbers the
+ * calls itself. A model chooses its ids, so a scenario may repeat one (a hostile model).
+ */
+export interface ScriptedCall {
+  id?: string;
+  name: string;
+  input?: Record<string, unknown>;
+}
+
 /** What the scripted model answers: text (the run ends) or tool calls (the loop goes on). */
-export type ModelReply =
-  | { text: string }
-  | { calls: Array<{ name: string; input?: Record<string, unknown> }> };
+export type ModelReply = { text: string } | { calls: ScriptedCall[] };
 
 /** The model: a function of what it sees (scenarios script it). */
 export type ScriptedModel = (view: ModelView) => ModelReply;
@@ -68,6 +76,11 @@ export interface DriverOptions {
 export interface DriverConversation {
   /** One user message: the framework runs its agent loop until the model answers with text. */
   send(message: string): Promise<void>;
+  /**
+   * Forget everything the conversation holds but its messages, as a host does that rebuilds a
+   * thread from stored messages (a new process, a new agent): the next `send` replays them.
+   */
+  rebuild(): void | Promise<void>;
 }
 
 export interface ConformanceDriver {

@@ -14,6 +14,7 @@ export type {
   HostTool,
   ModelReply,
   ModelView,
+  ScriptedCall,
   ScriptedModel,
   SeenMessage,
   SeenTool,

@@ -68,6 +68,8 @@ export const referenceDriver: ConformanceDriver = {
     };
 
     return {
+      // The history is all this loop keeps, and every step opens its session from it.
+      rebuild() {},
       async send(text) {
         await shelf.refresh();
         history.push({ kind: "user", text });
@@ -100,7 +102,7 @@ export const referenceDriver: ConformanceDriver = {
             return;
           }
           const calls: ToolCall[] = reply.calls.map((c) => ({
-            id: `call_${++counter}`,
+            id: c.id ?? `call_${++counter}`,
             name: c.name,
             input: c.input ?? {},
           }));

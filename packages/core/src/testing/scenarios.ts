@@ -48,8 +48,11 @@ export interface Scenario {
   shelf?: Partial<ShelfOptions> | ((root: string) => Partial<ShelfOptions>);
   /** Host tools the agent has (from the fixture set below). */
   tools: string[];
-  /** The user's messages, in order; `before` runs first (e.g. a hot edit). */
-  turns: Array<{ user: string; before?: (root: string) => Promise<void> }>;
+  /**
+   * The user's messages, in order; `before` runs first (e.g. a hot edit); `rebuilt`: the
+   * conversation is rebuilt from its messages before this one (the driver's `rebuild`).
+   */
+  turns: Array<{ user: string; before?: (root: string) => Promise<void>; rebuilt?: boolean }>;
   /** The main model's replies, in order, one per model call. */
   replies: ModelReply[];
   /** A role sub-agent's replies (delegation scenarios). */
@@ -181,6 +184,7 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
     });
     for (const turn of scenario.turns) {
       await turn.before?.(root);
+      if (turn.rebuilt) await conversation.rebuild();
       await conversation.send(turn.user);
     }
     await shelf.close();
@@ -298,6 +302,12 @@ const stepModel = async ({ prompt }: { prompt: string }): Promise<string> => {
   const step = /Step: .* \(([a-z]+)\)\./.exec(prompt)?.[1] ?? "?";
   const input = /<input name="[^"]+">\n([^\n]*)/.exec(prompt)?.[1] ?? "";
   return `${step}: ${input}`;
+};
+
+/** Two skills of one group: stage 1 gives one its own tool and puts the other in activate_skill's enum. */
+const TONES: Record<string, string> = {
+  "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\nallowed-tools: read_file\n---\nBe formal.\n`,
+  "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\n---\nBe casual.\n`,
 };
 
 export const conformanceScenarios: Scenario[] = [
@@ -1302,4 +1312,81 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "one call id on an activation and a host tool it forbids, in one response: the tool is refused on that step and the next",
+    skills: TONES,
+    tools: ["read_file", "send_email"],
+    turns: [{ user: "write a formal or casual reply" }],
+    replies: [
+      // A model chooses its call ids: this one gives both calls of the response the same id.
+      {
+        calls: [
+          { id: "dup", name: "activate_skill", input: { name: "tone-formal" } },
+          { id: "dup", name: "send_email", input: { to: "boss@example.com" } },
+        ],
+      },
+      call("send_email", { to: "boss@example.com" }),
+      text("Drafted."),
+    ],
+    check: (records) => {
+      repeatedIdCheck(records);
+      expect(
+        errorOf(records.calls[2]?.results[0]?.result) === "TOOL_NOT_ALLOWED",
+        "the next step's call is refused",
+      );
+    },
+  },
+  {
+    name: "one call id on an activation and a host tool it forbids, then a thread rebuilt from its messages: the tool stays refused",
+    skills: TONES,
+    tools: ["read_file", "send_email"],
+    turns: [{ user: "write a formal or casual reply" }, { user: "ok, go ahead", rebuilt: true }],
+    replies: [
+      {
+        calls: [
+          { id: "dup", name: "activate_skill", input: { name: "tone-formal" } },
+          { id: "dup", name: "send_email", input: { to: "boss@example.com" } },
+        ],
+      },
+      text("Shall I send it?"),
+      call("send_email", { to: "boss@example.com" }),
+      text("I can't send email under this skill."),
+    ],
+    check: (records) => {
+      repeatedIdCheck(records);
+      const c = records.calls;
+      expect(
+        c[2]?.system.includes('<skill_content name="tone-formal">'),
+        "the replayed thread keeps the skill",
+      );
+      expect(!c[2]?.tools.includes("send_email"), "and its limits");
+      expect(
+        errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED",
+        "the call after the rebuild is refused",
+      );
+    },
+  },
 ];
+
+/**
+ * What a repeated call id must not change: each call reads its own answer, and the activation
+ * made beside the forbidden call holds, so the skill's limits are in force from the next step.
+ */
+function repeatedIdCheck({ calls: c, ran }: ScenarioRecords): void {
+  expect(
+    c[0]?.skillTools.some((t) => t.name === "activate_skill"),
+    "activate_skill is offered",
+  );
+  const [activation, blocked] = c[1]?.results ?? [];
+  expect(
+    activation?.name === "activate_skill" && (activation.result as { status?: string })?.status === "success",
+    "the activation reads its own success",
+  );
+  expect(
+    blocked?.name === "send_email" && errorOf(blocked.result) === "TOOL_NOT_ALLOWED",
+    "the forbidden call beside it reads its refusal",
+  );
+  expect(c[1]?.system.includes('<skill_content name="tone-formal">'), "the body is in the next call");
+  expect(!c[1]?.tools.includes("send_email"), "the next step is restricted");
+  expect(!ran.some((r) => r.name === "send_email"), "send_email never ran");
+}

@@ -69,7 +69,7 @@ class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions> {
         : new AIMessage({
             content: "",
             tool_calls: reply.calls.map((c, i) => ({
-              id: `call_${this.calls}_${i}`,
+              id: c.id ?? `call_${this.calls}_${i}`,
               name: c.name,
               args: c.input ?? {},
               type: "tool_call" as const,
@@ -120,35 +120,47 @@ export const langchainDriver: ConformanceDriver = {
   name: "langchain",
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const own = tools.filter((t) => !(roleModel && t.name === DELEGATE)).map(langchainTool);
+    const lead = new ScriptedChatModel(model);
+    const role = roleModel && new ScriptedChatModel(roleModel);
     const delegation =
-      roleModel && tools.some((t) => t.name === DELEGATE)
-        ? [
-            delegateTool({
-              shelf,
-              tools: own,
-              model: new ScriptedChatModel(roleModel),
-              onDiagnostic: () => {},
-            }),
-          ]
+      role && tools.some((t) => t.name === DELEGATE)
+        ? [delegateTool({ shelf, tools: own, model: role, onDiagnostic: () => {} })]
         : [];
-    const agent = createAgent({
-      model: new ScriptedChatModel(model),
-      tools: [...own, ...delegation],
-      systemPrompt: system,
-      middleware: [
-        skillsMiddleware({
-          shelf,
-          onDiagnostic: () => {},
-          resolveModel: (id) => (models[id] ? new ScriptedChatModel(models[id]) : undefined),
-          ...(files && { files: () => files }),
-        }),
-      ],
-      checkpointer: new MemorySaver(),
+    /** An agent on a thread of its own: a host that rebuilds one starts it from the messages. */
+    const build = () => ({
+      agent: createAgent({
+        model: lead,
+        tools: [...own, ...delegation],
+        systemPrompt: system,
+        middleware: [
+          skillsMiddleware({
+            shelf,
+            onDiagnostic: () => {},
+            resolveModel: (id) => (models[id] ? new ScriptedChatModel(models[id]) : undefined),
+            ...(files && { files: () => files }),
+          }),
+        ],
+        checkpointer: new MemorySaver(),
+      }),
+      config: { configurable: { thread_id: `conformance-${++threads}` } },
     });
-    const config = { configurable: { thread_id: `conformance-${++threads}` } };
+    let thread = build();
+    /** The thread's messages after its last run: what a rebuilt agent starts from. */
+    let messages: BaseMessage[] = [];
+    /** Messages the next run replays (a rebuilt agent has no state of its own yet). */
+    let replay: BaseMessage[] = [];
     return {
+      rebuild() {
+        replay = messages;
+        thread = build();
+      },
       async send(message) {
-        await agent.invoke({ messages: [new HumanMessage(message)] }, config);
+        const result = await thread.agent.invoke(
+          { messages: [...replay, new HumanMessage(message)] },
+          thread.config,
+        );
+        messages = result.messages;
+        replay = [];
       },
     };
   },

@@ -86,7 +86,7 @@ function contentOf(reply: ModelReply) {
   if ("text" in reply) return [{ type: "text" as const, text: reply.text }];
   return reply.calls.map((call) => ({
     type: "tool-call" as const,
-    toolCallId: `call_${++ids}`,
+    toolCallId: call.id ?? `call_${++ids}`,
     toolName: call.name,
     input: JSON.stringify(call.input ?? {}),
   }));
@@ -141,37 +141,43 @@ function mastraTool(tool: HostTool) {
 export const mastraDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
   name: `mastra (${mode})`,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
-    const skills = createSkills({
-      shelf,
-      onDiagnostic: () => undefined,
-      resolveModel: (id) => (models[id] ? mastraModel(models[id]) : undefined),
-      ...(files && { files: () => files }),
-    });
+    const lead = mastraModel(model);
+    const role = roleModel && mastraModel(roleModel);
     const own = Object.fromEntries(tools.map((tool) => [tool.name, mastraTool(tool)]));
     // A scenario's `delegate` host tool stands for the delegation tool, as in a real app.
     const { delegate: _standIn, ...others } = own;
-    const agentTools =
-      roleModel && "delegate" in own
-        ? {
-            ...others,
-            ...skills.delegateTools({
-              model: mastraModel(roleModel),
-              tools: others,
-              onDiagnostic: () => undefined,
-            }),
-          }
-        : own;
-    const agent = new Agent({
-      id: "conformance",
-      name: "conformance",
-      instructions: system,
-      model: mastraModel(model),
-      tools: agentTools,
-      inputProcessors: [skills.processor],
-      memory: new MockMemory(),
-    });
+    const memory = new MockMemory();
+    /** The skills and the agent an app builds (again, in a new process, on the same memory). */
+    const build = () => {
+      const skills = createSkills({
+        shelf,
+        onDiagnostic: () => undefined,
+        resolveModel: (id) => (models[id] ? mastraModel(models[id]) : undefined),
+        ...(files && { files: () => files }),
+      });
+      const agentTools =
+        role && "delegate" in own
+          ? {
+              ...others,
+              ...skills.delegateTools({ model: role, tools: others, onDiagnostic: () => undefined }),
+            }
+          : own;
+      return new Agent({
+        id: "conformance",
+        name: "conformance",
+        instructions: system,
+        model: lead,
+        tools: agentTools,
+        inputProcessors: [skills.processor],
+        memory,
+      });
+    };
+    let agent = build();
     const thread = { thread: `thread-${++ids}`, resource: "conformance" };
     return {
+      rebuild() {
+        agent = build();
+      },
       async send(message) {
         const options = { memory: thread, maxSteps: MAX_STEPS };
         if (mode === "generate") await agent.generate(message, options);
