@@ -174,7 +174,7 @@ describe("prebuilt shelf", () => {
     for (const request of requests) expect(fromPrebuilt.match(request)).toEqual(scanned.match(request));
     await scanned.close();
     await fromPrebuilt.close();
-  });
+  }, 120_000); // the real corpus scanned and built: 13 s on a loaded CI machine
 
   it("serves the source, not a tampered prebuilt, once a skill is asked for: tools, model invocation, triggers", async () => {
     const { root, skills, options, prebuilt } = await project();

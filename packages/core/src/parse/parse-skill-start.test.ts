@@ -53,7 +53,8 @@ describe("parseSkillStart", () => {
     expect(files).toBeGreaterThan(15_000);
     // Not vacuous: the long files (a third of the mirror) take the short way.
     expect(cut).toBeGreaterThan(files / 5);
-  });
+    // The whole mirror: minutes on a loaded 2-core CI machine, not the default 20 s.
+  }, 300_000);
 
   it("cuts between characters and keeps a surrogate pair whole", () => {
     for (const unit of ["word ", "é", "日本語 ", "🎉", "a🎉", "\u00a0x", "$ARGUMENTS "]) {
