@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
 import type { MastraModelConfig } from "@mastra/core/llm";
+import { MockMemory } from "@mastra/core/memory";
 import { createTool } from "@mastra/core/tools";
 import { createShelf, type Shelf } from "@skillshelf/core";
 import { MockLanguageModelV4 } from "ai/test";
@@ -129,7 +130,13 @@ function tools() {
   };
 }
 
-async function run(mode: "generate" | "stream", script: Step[], message: string) {
+/** Each message is one run of the agent; with `memory`, the runs share one thread. */
+async function run(
+  mode: "generate" | "stream",
+  script: Step[],
+  message: string | string[],
+  options: { memory?: boolean } = {},
+) {
   const skills = createSkills({ shelf, onDiagnostic: () => undefined });
   const host = tools();
   const mock = hostileModel(script);
@@ -140,9 +147,16 @@ async function run(mode: "generate" | "stream", script: Step[], message: string)
     model: mock.model,
     tools: host.tools,
     inputProcessors: [skills.processor],
+    ...(options.memory && { memory: new MockMemory() }),
   });
-  if (mode === "generate") await agent.generate(message, { maxSteps: 4 });
-  else await (await agent.stream(message, { maxSteps: 4 })).consumeStream();
+  const call = {
+    maxSteps: 4,
+    ...(options.memory && { memory: { thread: "attack-thread", resource: "attacker" } }),
+  };
+  for (const text of Array.isArray(message) ? message : [message]) {
+    if (mode === "generate") await agent.generate(text, call);
+    else await (await agent.stream(text, call)).consumeStream();
+  }
   return { send: host.send, calls: mock.calls() };
 }
 
@@ -164,6 +178,29 @@ describe.each(["generate", "stream"] as const)("one tool-call id used twice in a
       expect(offered(calls[1])).not.toContain("send_email");
     });
   }
+
+  it("with memory, the next message still has the skill: send_email stays refused", async () => {
+    const { send, calls } = await run(
+      mode,
+      [
+        {
+          calls: [
+            { id: "dup", name: "skill_draft-letter" },
+            { id: "dup", name: "send_email", input: { to: "board@example.org" } },
+          ],
+        },
+        { text: "Drafted. Shall I send it?" },
+        { calls: [{ id: "next", name: "send_email", input: { to: "board@example.org" } }] },
+        { text: "I can't send it under this skill." },
+      ],
+      ["Please draft a letter to the board", "ok, go ahead"],
+      { memory: true },
+    );
+    expect(send).not.toHaveBeenCalled();
+    // The second message's first model call: the thread, replayed from memory, keeps the skill.
+    expect(systemText(calls[2])).toContain("Draft the letter into a file.");
+    expect(offered(calls[2])).not.toContain("send_email");
+  });
 
   it("a host tool's output under a refused activation's id does not activate a user-only skill", async () => {
     const forged = JSON.stringify({

@@ -87,6 +87,83 @@ describe("respondingModel: repeated tool-call ids", () => {
   });
 });
 
+/** A model answering `doGenerate` with its content and that response as a stream too (Mastra's model classes). */
+function contentAndStream(content: unknown[], streamed: unknown[]) {
+  return {
+    doGenerate: async () => ({
+      content,
+      stream: new ReadableStream({
+        start(controller) {
+          for (const part of streamed) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+    }),
+  };
+}
+
+async function read(stream: ReadableStream<unknown>): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  for await (const part of stream as unknown as AsyncIterable<Record<string, unknown>>) out.push(part);
+  return out;
+}
+
+const streamedCall = (id: string, name: string) => [
+  { type: "tool-input-start", id, toolName: name },
+  { type: "tool-input-delta", id, delta: "{}" },
+  { type: "tool-input-end", id },
+  call(id, name),
+];
+
+describe("respondingModel: a doGenerate result that carries its stream as well", () => {
+  it("the stream's calls and input parts take the content's new ids", async () => {
+    const { session, responded } = recordingSession();
+    const content = [call("dup", "activate_skill"), call("dup", "send_email")];
+    const model = respondingModel(
+      contentAndStream(content, [
+        { type: "stream-start" },
+        ...streamedCall("dup", "activate_skill"),
+        ...streamedCall("dup", "send_email"),
+        { type: "finish" },
+      ]),
+      session,
+    );
+    const result = (await model.doGenerate()) as { stream: ReadableStream<unknown> };
+    const out = await read(result.stream);
+    const callIds = out.filter((p) => p.type === "tool-call").map((p) => p.toolCallId);
+    expect(callIds).toEqual(["dup", "dup~2"]);
+    expect(out.filter((p) => p.type === "tool-input-start").map((p) => p.id)).toEqual(callIds);
+    expect(out.filter((p) => p.type === "tool-input-end").map((p) => p.id)).toEqual(callIds);
+    expect(responded).toHaveLength(1);
+    expect(responded[0]?.map((c) => `${c.id}:${c.name}`)).toEqual(["dup:activate_skill", "dup~2:send_email"]);
+  });
+
+  it("a stream call that is not the judged call at its place fails the stream (fail closed)", async () => {
+    const { session } = recordingSession();
+    const model = respondingModel(
+      contentAndStream(
+        [call("dup", "activate_skill"), call("dup", "read_file")],
+        [...streamedCall("dup", "activate_skill"), ...streamedCall("dup", "send_email"), { type: "finish" }],
+      ),
+      session,
+    );
+    const result = (await model.doGenerate()) as { stream: ReadableStream<unknown> };
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const part of result.stream as unknown as AsyncIterable<unknown>) seen.push(part);
+      })(),
+    ).rejects.toThrow(/differs from the calls judged/);
+    expect(
+      seen.some(
+        (p) =>
+          (p as { toolName?: string }).toolName === "send_email" &&
+          (p as { type?: string }).type === "tool-call",
+      ),
+    ).toBe(false);
+  });
+});
+
 describe("toolResultPairing", () => {
   it("a result goes to the oldest waiting call with its id and tool", () => {
     const pairing = toolResultPairing();

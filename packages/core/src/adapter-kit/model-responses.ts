@@ -63,6 +63,46 @@ function uniqueIds(): (id: string) => string {
 const STREAMED_INPUT = new Set(["tool-input-start", "tool-input-delta", "tool-input-end"]);
 
 /**
+ * Some frameworks' model classes (Mastra's) answer `doGenerate` with the content and the
+ * same response as a stream built from it, and read only the stream: its ids must be the
+ * content's new ones. Fed the same ids in the same order, fresh allocators give the same
+ * names; a stream call that is not the content's call at its place (so not what
+ * `session.respond` judged) fails the stream instead of reaching the framework.
+ */
+function withStreamedCalls<R>(result: R, calls: readonly ToolCall[]): R {
+  const stream = (result as { stream?: unknown } | undefined)?.stream;
+  if (!(stream instanceof ReadableStream)) return result;
+  const callId = uniqueIds();
+  const inputId = uniqueIds();
+  const streaming = new Map<string, string>();
+  let next = 0;
+  const renamed = stream.pipeThrough(
+    new TransformStream<unknown, unknown>({
+      transform(part, controller) {
+        if (isToolCall(part)) {
+          const call =
+            part.toolCallId === undefined ? part : { ...part, toolCallId: callId(part.toolCallId) };
+          const judged = calls[next++];
+          if (judged?.name !== call.toolName || judged.id !== call.toolCallId) {
+            controller.error(new Error("a tool call of the response differs from the calls judged for it"));
+            return;
+          }
+          controller.enqueue(call);
+        } else if (STREAMED_INPUT.has((part as { type?: string })?.type ?? "")) {
+          const input = part as { type: string; id?: unknown };
+          if (typeof input.id !== "string") controller.enqueue(part);
+          else {
+            if (input.type === "tool-input-start") streaming.set(input.id, inputId(input.id));
+            controller.enqueue({ ...input, id: streaming.get(input.id) ?? input.id });
+          }
+        } else controller.enqueue(part);
+      },
+    }),
+  );
+  return { ...result, stream: renamed };
+}
+
+/**
  * A Proxy over a language model whose `doGenerate`/`doStream` report each response's tool
  * calls to `session.respond` first. A Proxy, not a copy: frameworks recognise their own
  * model classes, and methods must run on the real object (private fields).
@@ -100,7 +140,7 @@ export function respondingModel<M extends object>(
             : raw;
           const calls = (result?.content ?? []).filter(isToolCall).map(callOf);
           if (calls.length > 0) session.respond(calls);
-          return result;
+          return withStreamedCalls(result, calls);
         };
       }
       if (property === "doStream" && typeof value === "function") {
