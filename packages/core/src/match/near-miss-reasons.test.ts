@@ -7,23 +7,12 @@
  * words no skill uses.
  */
 import { describe, expect, it } from "vitest";
+import { mulberry32 as random } from "../../test/fixtures/seeded-random.js";
 import type { Skill } from "../types.js";
 import { createMatcher } from "./matcher.js";
+import { madeUpWord as word } from "./test-utils/made-up-words.js";
 import { testSkill } from "./test-utils/skill.js";
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const word = (i: number) =>
-  `qu${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + (Math.floor(i / 26) % 26))}x`;
 const UNKNOWN = ["zebra", "lantern", "volcano", "passport", "harbour", "violin"];
 
 describe("near-miss reasons", () => {

@@ -13,21 +13,11 @@
  *   the informative part already full, both must give the same result.
  */
 import { describe, expect, it } from "vitest";
+import { mulberry32 as random } from "../../test/fixtures/seeded-random.js";
 import type { Skill } from "../types.js";
 import { createMatcher, type MatcherOptions } from "./matcher.js";
 import { everydayShelf } from "./test-utils/everyday-shelf.js";
 import { testSkill } from "./test-utils/skill.js";
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const EVERYDAY = [
   "write",
