@@ -79,20 +79,25 @@ if (mode === "loop") {
   }
 }
 
+/** A `candidates` event for `message` that offered nothing (what a request writes to the log). */
+function candidatesEvent(message: string) {
+  return {
+    type: "candidates" as const,
+    at: new Date().toISOString(),
+    message,
+    candidates: [],
+    vetoed: [],
+    ambiguous: false,
+  };
+}
+
 if (mode === "events") {
   const sink = jsonlEventSink(join(root!, "events.jsonl"), { text: "full", maxBytes: 0 });
   const message = `${process.pid}:`.padEnd(Number(extra), "x");
   process.stdout.write("ready\n");
   await lines.next(); // "go"
   for (let i = 0; i < Number(keep); i++) {
-    sink.emit({
-      type: "candidates",
-      at: new Date().toISOString(),
-      message,
-      candidates: [],
-      vetoed: [],
-      ambiguous: false,
-    });
+    sink.emit(candidatesEvent(message));
   }
   await sink.flush();
   process.stdout.write("done\n");
@@ -100,14 +105,7 @@ if (mode === "events") {
   const sink = jsonlEventSink(join(root!, "events.jsonl"));
   for (let i = 0; i < Number(keep); i++) {
     const message = `${i}: reset the password for alice to hunter2`;
-    sink.emit({
-      type: "candidates",
-      at: new Date().toISOString(),
-      message,
-      candidates: [],
-      vetoed: [],
-      ambiguous: false,
-    });
+    sink.emit(candidatesEvent(message));
   }
   process.stdout.write("emitted\n");
 } else if (mode === "usage") {
