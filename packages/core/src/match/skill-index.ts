@@ -23,7 +23,7 @@ import {
   type SkillTerms,
   skillTerm,
 } from "./lexical-index.js";
-import { canonicalForm, canonicalFormWith } from "./tokenize.js";
+import { canonicalForm } from "./tokenize.js";
 import { type CompiledTrigger, compileNamePhrase, compileTrigger } from "./triggers.js";
 import { sharedVocabulary, type Vocabulary } from "./vocabulary.js";
 
@@ -181,8 +181,6 @@ export class SkillIndexCache {
   private readonly tuningKey: string;
   private readonly maxWords: number | undefined;
   private vocabulary: Vocabulary;
-  /** {@link canonicalForm} with the vocabulary's stems: a skill's name and triggers are read into terms first, so their words are stemmed once. */
-  private phraseForm: (part: string) => string;
   private entries = new WeakMap<Skill, SkillEntry>();
 
   /** `maxWords`: the shared vocabulary's bound (tests lower it). */
@@ -191,7 +189,6 @@ export class SkillIndexCache {
     this.tuningKey = termTuningKey(tuning);
     this.maxWords = maxWords;
     this.vocabulary = sharedVocabulary(maxWords);
-    this.phraseForm = vocabularyPhraseForm(this.vocabulary);
   }
 
   build(skills: readonly Skill[]): SkillIndex {
@@ -199,7 +196,6 @@ export class SkillIndexCache {
     if (vocabulary !== this.vocabulary) {
       // Cached term ids belong to the old vocabulary.
       this.vocabulary = vocabulary;
-      this.phraseForm = vocabularyPhraseForm(vocabulary);
       this.entries = new WeakMap();
     }
     let analysed = 0;
@@ -261,9 +257,7 @@ export class SkillIndexCache {
     const seeded = preRead.get(skill);
     const usable = seeded && seeded.vocabulary === this.vocabulary && seeded.tuning === this.tuningKey;
     const phrases = usable ? seeded.phrases : undefined;
-    // Read first: compiling the name and triggers then finds their words' stems in the vocabulary.
-    const terms = usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning);
-    const phraseForm = phrases === undefined ? this.phraseForm : storedPhraseForm(phrases);
+    const phraseForm = phrases === undefined ? canonicalForm : storedPhraseForm(phrases);
     const diagnostics: Diagnostic[] = [];
     const compile = (
       list: readonly string[],
@@ -290,18 +284,13 @@ export class SkillIndexCache {
     const exclusions = compile(skill.exclusions, "exclusions");
     const name = compileNamePhrase(skill.name, phraseForm);
     return {
-      terms,
+      terms: usable ? seeded.terms : readSkillTerms(skill, this.vocabulary, this.tuning),
       triggers,
       exclusions,
       name,
       diagnostics: diagnostics.length === 0 ? NO_DIAGNOSTICS : diagnostics,
     };
   }
-}
-
-function vocabularyPhraseForm(vocabulary: Vocabulary): (part: string) => string {
-  const stemOf = (word: string) => vocabulary.stemOf(word);
-  return (part) => canonicalFormWith(part, stemOf);
 }
 
 /**

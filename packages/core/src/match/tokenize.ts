@@ -202,25 +202,16 @@ export function analyze(text: string, withCanonical = true): Analysis {
  * from, without the terms and the normalised text `analyze` also builds.
  */
 export function canonicalForm(text: string): string {
-  return canonicalFormWith(text, stem);
-}
-
-/**
- * {@link canonicalForm}, each lower-case word stemmed by `stemOf`, which must give what
- * {@link stem} gives: an index build hands in its vocabulary's (`Vocabulary.stemOf`), which
- * knows the stems of the words its texts held already.
- */
-export function canonicalFormWith(text: string, stemOf: (word: string) => string): string {
   const canonical: string[] = [];
   if (ASCII_TEXT.test(text)) {
     // NFKC leaves ASCII as it is, and RUN's words are its letters and digits.
-    for (const word of text.match(ASCII_RUN) ?? []) canonical.push(stemOf(word.toLowerCase()));
+    for (const word of text.match(ASCII_RUN) ?? []) canonical.push(stem(word.toLowerCase()));
     return canonical.join(" ");
   }
   const nfkc = text.normalize("NFKC");
   RUN.lastIndex = 0;
   for (let m = RUN.exec(nfkc); m !== null; m = RUN.exec(nfkc)) {
-    canonical.push(m[1] ?? stemOf((m[2] as string).toLowerCase()));
+    canonical.push(m[1] ?? stem((m[2] as string).toLowerCase()));
   }
   return canonical.join(" ");
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sharedData, skipWithoutSharedData } from "@skillshelf/test-utils";
 import { describe, expect, it } from "vitest";
-import { analyze, canonicalForm, canonicalFormWith, stem } from "./tokenize.js";
+import { analyze } from "./tokenize.js";
 import { longWordHash, sharedVocabulary, Vocabulary } from "./vocabulary.js";
 
 const DATA = sharedData();
@@ -196,58 +196,6 @@ describe("Vocabulary.read", () => {
     expect(first).toBe(second);
     expect(vocabulary.terms[first as number]).toBe("deploy");
     expect(vocabulary.idOf("deploy")).toBe(first);
-  });
-});
-
-describe("Vocabulary.stemOf", () => {
-  /** Every lower-case form of a word of `text` (letters and digits, as canonicalForm splits it). */
-  const lowerWords = (text: string) =>
-    (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).map((word) => word.toLowerCase());
-
-  it("gives what stem() gives, for words read before and words never read", () => {
-    const vocabulary = new Vocabulary();
-    const texts = [...TRICKY, ...fuzzTexts(1_000)];
-    // Before any text is read: every word is stemmed.
-    for (const text of texts)
-      for (const word of lowerWords(text)) expect(vocabulary.stemOf(word)).toBe(stem(word));
-    for (const text of texts) vocabulary.read(text);
-    for (const text of texts) {
-      for (const word of lowerWords(text)) expect(vocabulary.stemOf(word)).toBe(stem(word));
-      expect(canonicalFormWith(text, (word) => vocabulary.stemOf(word))).toBe(canonicalForm(text));
-    }
-    for (const word of [
-      "the",
-      "a",
-      "deploying",
-      "running",
-      "news",
-      "skies",
-      "",
-      "x".repeat(65),
-      "gpt4",
-      "café",
-    ])
-      expect(vocabulary.stemOf(word)).toBe(stem(word));
-  });
-
-  it("gives what stem() gives for every word of the real corpus", (ctx) => {
-    skipWithoutSharedData(ctx);
-    const vocabulary = new Vocabulary();
-    const texts = corpusTexts();
-    for (const text of texts) vocabulary.read(text);
-    for (const text of texts)
-      for (const word of lowerWords(text)) expect(vocabulary.stemOf(word)).toBe(stem(word));
-  });
-
-  it("learns nothing", () => {
-    const vocabulary = new Vocabulary();
-    vocabulary.read("deploy");
-    const words = vocabulary.words;
-    const terms = vocabulary.terms.length;
-    expect(vocabulary.stemOf("releases")).toBe("releas");
-    expect(vocabulary.stemOf("deploying")).toBe("deploy");
-    expect(vocabulary.words).toBe(words);
-    expect(vocabulary.terms.length).toBe(terms);
   });
 });
 

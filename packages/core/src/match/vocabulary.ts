@@ -96,8 +96,6 @@ function mixed(hash: number): number {
 
 /** Emission of a stop word: no term. */
 const NONE = -1;
-/** What {@link Vocabulary.probe} returns for a word the table does not hold (never an emission). */
-const ABSENT = -0x7fffffff;
 /** Emission of a new CJK run, segmented once the text has been read (never stored). */
 const PENDING = -0x40000000;
 /** Record of the word table: hash, emission, then the word (see {@link Vocabulary.lookup}). */
@@ -302,57 +300,23 @@ export class Vocabulary {
     const front = (hash & FRONT_MASK) * 3;
     const cache = this.front;
     if (a !== 0 && cache[front] === a && cache[front + 1] === b) return cache[front + 2] as number;
-    const emission = this.probe(s, start, length, hash, a, b);
-    if (emission === ABSENT) return this.learn(s, start, end, hash, a, b);
-    if (a !== 0) {
-      cache[front] = a;
-      cache[front + 1] = b;
-      cache[front + 2] = emission;
-    }
-    return emission;
-  }
-
-  /**
-   * The table's emission for the ASCII word s[start … start + length) with `hash`, packed in
-   * a:b (a = 0 for a word of more than 8 characters, b its length); {@link ABSENT} if it holds none.
-   */
-  private probe(s: string, start: number, length: number, hash: number, a: number, b: number): number {
     const { table, mask } = this;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const r = slot * RECORD;
       const word = table[r + 2] as number;
-      if (word === 0) return ABSENT;
+      if (word === 0) break;
       if (table[r] !== hash || table[r + 3] !== b) continue;
-      if (a !== 0 ? word === a : word < 0 && this.sameLong(~word, s, start, length))
-        return table[r + 1] as number;
+      if (a !== 0) {
+        if (word === a) {
+          const emission = table[r + 1] as number;
+          cache[front] = a;
+          cache[front + 1] = b;
+          cache[front + 2] = emission;
+          return emission;
+        }
+      } else if (word < 0 && this.sameLong(~word, s, start, length)) return table[r + 1] as number;
     }
-  }
-
-  /**
-   * `stem(word)` for a lower-case word, from the word table when a text read before held the
-   * word: a word of letters a–z reads as its stem alone, or as nothing (a stop word), so its
-   * one term is its stem. Any other word is stemmed; nothing is learned.
-   */
-  stemOf(word: string): string {
-    const length = word.length;
-    let a = 0;
-    let b = 0;
-    for (let j = 0; j < length; j++) {
-      const code = word.charCodeAt(j);
-      if (code < 97 || code > 122) return stem(word);
-      b = (b << 8) | (a >>> 24);
-      a = (a << 8) | code;
-    }
-    if (length === 0) return word;
-    let hash: number;
-    if (length <= 8) hash = mixed(Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b));
-    else {
-      hash = longWordHash(word, 0, length);
-      a = 0;
-      b = length;
-    }
-    const emission = this.probe(word, 0, length, hash, a, b);
-    return emission >= 0 ? (this.terms[emission] as string) : stem(word);
+    return this.learn(s, start, end, hash, a, b);
   }
 
   /** A word not seen before: read the way `analyze` does, then remembered. */
