@@ -59,8 +59,10 @@ export const MAX_STEM_LENGTH = 64;
 /**
  * Porter2 (Snowball English) stem of a lower-case word; words of fewer than 3 letters, over
  * {@link MAX_STEM_LENGTH} letters, or with anything but a–z (digits, accents) are kept as they
- * are. No cache: the stemmer scans a word's characters once (≈ 0.2 µs), about what a cache
- * lookup costs, and an index build meets each written word once (the vocabulary remembers it).
+ * are. No cache: an index build meets each written word once (the vocabulary remembers it),
+ * and stemming a word (≈ 1–2 µs on the shared 2-core machine) costs about what finding it in
+ * a table of 100,000 words does: compiling the mirror's 8,224 names with their words' stems
+ * taken from the vocabulary instead took as long (28 ms) as stemming them.
  */
 export function stem(word: string): string {
   const length = word.length;
