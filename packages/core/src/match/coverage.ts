@@ -38,6 +38,8 @@ export interface CoverageTuning {
   informativePart: number;
   /** A word whose informativeness is below this is generic on this shelf (never evidence on its own). */
   genericWord: number;
+  /** The verbs a request is framed with ("help", "make", "write", "写", "帮") count as generic (request-verbs.ts). */
+  requestVerbs: boolean;
 }
 
 export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
@@ -46,6 +48,7 @@ export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
   everydayWords: true,
   informativePart: 4,
   genericWord: 0.4,
+  requestVerbs: true,
 };
 
 /** A known term's informativeness on this shelf, 0‥1: its idf over the idf of a word one skill uses. */

@@ -51,6 +51,7 @@ import {
 } from "./coverage.js";
 import { everydayWeightsOf, familiarity, referenceFromSkills, referenceKnownShare } from "./familiarity.js";
 import { DEFAULT_INDEX_TUNING, type IndexTuning, knownTerm, type LexicalIndex } from "./lexical-index.js";
+import { REQUEST_VERB_INFORMATIVENESS, REQUEST_VERB_TERMS } from "./request-verbs.js";
 import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
 import { type CompiledTrigger, type TriggerInput, triggerInput } from "./triggers.js";
@@ -402,7 +403,12 @@ function score(
     }
     knownWords += general;
     queryIds.push(id);
-    queryInfo.push(Math.min(informativeness(lexical, id), general));
+    const info = Math.min(informativeness(lexical, id), general);
+    queryInfo.push(
+      tuning.requestVerbs && REQUEST_VERB_TERMS.has(term)
+        ? Math.min(info, REQUEST_VERB_INFORMATIVENESS)
+        : info,
+    );
     queryWords.push(word);
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
