@@ -15,6 +15,8 @@
  * - exact substring: a skill is a candidate when one of its phrases (its name in words; for
  *   CLINC also its example utterances) occurs verbatim (lower-cased) in the message.
  *
+ * - skillshelf, lone words weak: the option the dev-split choice rule picked for the lone-word
+ *   rule and left off by default (`loneWordWeight: 0.7`, `minScore: 0.18`; bench/RESULTS.md).
  * - skillshelf, baseline: with `SKILLSHELF_BASELINE_CORE=<another build's dist/index.js>`, that
  *   build's `createMatcher()` at its defaults on the same skills and cases, in the same run
  *   (`SKILLSHELF_BASELINE_NAME` names it in the tables, e.g. a commit).
@@ -75,6 +77,8 @@ const BASELINE = `baseline (${process.env.SKILLSHELF_BASELINE_NAME ?? "SKILLSHEL
 
 /** The stage-1 scorer before the everyday-word prior and familiarity: shelf-only informativeness. */
 export const BEFORE: MatcherOptions = { everydayWords: false, familiarity: false, minScore: 0.2 };
+/** The lone-word rule as the dev-split choice rule picked it, left off by default (bench/RESULTS.md). */
+export const LONE_WORDS_WEAK = { loneWordWeight: 0.7, minScore: 0.18 } satisfies MatcherOptions;
 
 const result = (names: string[], scores: number[] = []): MatchResult => ({
   candidates: names.map((name, i) => ({ name, score: scores[i] ?? 0, reasons: [] })),
@@ -140,6 +144,7 @@ export function routers(set: RoutingSet, tuning: MatcherOptions = {}, bm25Thresh
   const ours = createMatcher(tuning);
   const ranking = createMatcher({ ...tuning, minScore: 0 });
   const previous = createMatcher({ ...tuning, ...BEFORE });
+  const lone = createMatcher({ ...tuning, ...LONE_WORDS_WEAK });
   const baseline = baselineCore?.createMatcher(tuning);
   return [
     ["skillshelf", (m) => ours.match(set.skills, m)],
@@ -147,6 +152,7 @@ export function routers(set: RoutingSet, tuning: MatcherOptions = {}, bm25Thresh
       ? [[`skillshelf, ${BASELINE}`, (m: string) => baseline.match(set.skills, m)] as [string, Router]]
       : []),
     ["skillshelf, ranking only", (m) => ranking.match(set.skills, m)],
+    ["skillshelf, lone words weak (0.7, minScore 0.18)", (m) => lone.match(set.skills, m)],
     ["skillshelf, before (no everyday prior, no familiarity)", (m) => previous.match(set.skills, m)],
     ["BM25 (wink), description", winkRouter(set.skills, (s) => s.description)],
     ["BM25 (wink), all fields", winkRouter(set.skills, allFields)],
@@ -260,6 +266,15 @@ export function thresholdSweep(split: "dev" | "test", scores: readonly number[])
         },
       ]);
     }
+  for (const minScore of scores)
+    rows.push([
+      "lone words weak (0.7)",
+      `${minScore}${minScore === LONE_WORDS_WEAK.minScore ? " (its pick)" : ""}`,
+      (set) => {
+        const matcher = createMatcher({ ...LONE_WORDS_WEAK, minScore });
+        return (m) => matcher.match(set.skills, m);
+      },
+    ]);
   for (const minScore of scores) {
     const label = `${minScore}${minScore === BEFORE.minScore ? " (its default)" : ""}`;
     rows.push([

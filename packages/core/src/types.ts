@@ -245,11 +245,14 @@ export interface Rejected {
    * "写"); `unfamiliar-request`: its evidence was enough, but much of the request is in words
    * the shelf does not use, far more than in the shelf's own examples, so stage 1 offered
    * nothing (its score is the one left after the coverage and familiarity discounts);
+   * `lone-word`: stage 1 offered nothing because the skill matched only one telling word of the
+   * request while another telling word of it is not the skill's, and one word with another
+   * pointing elsewhere is weak support (its score is the one left);
    * `below-threshold`: the evidence was under `minScore`, or stage 1 offered nothing because
    * no candidate's evidence, discounted by the share of the request it leaves unexplained,
    * reached it (its score is the one left).
    */
-  reason: "generic-words" | "unfamiliar-request" | "below-threshold";
+  reason: "generic-words" | "unfamiliar-request" | "lone-word" | "below-threshold";
   /** The message words it matched. */
   terms: string[];
 }

@@ -103,6 +103,8 @@ export function describeRejection(miss: Rejected): string {
       return `only generic words matched${words}`;
     case "unfamiliar-request":
       return `most of the request is in words the shelf does not use${words}`;
+    case "lone-word":
+      return `one word matched, and the request's other words point elsewhere${words}`;
     case "below-threshold":
       return `below the threshold${words}`;
   }

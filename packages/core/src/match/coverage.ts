@@ -23,6 +23,13 @@
  * it), and a known word counts the lesser of its shelf and everyday informativeness.
  * The informative part is capped at `informativePart` words' worth, so a long, detailed
  * request is not punished for its detail, only a short one for its unexplained core.
+ *
+ * The verbs a request is framed with ("help", "make", "write", "写", "帮") are generic on every
+ * shelf (request-verbs.ts). And, off by default (`loneWordWeight`), a skill that matched one
+ * telling word of the request while another telling word the shelf knows is not its ("when do
+ * classes start" → jump-start on "start") can be given weak support when the request is
+ * judged: on the dev splits it moved the trade-off little and lowered the threshold the
+ * choice rule picks, which small shelves pay for (bench/RESULTS.md).
  */
 import { everydayInformativeness } from "./everyday-words.js";
 import type { LexicalIndex } from "./lexical-index.js";
@@ -38,6 +45,13 @@ export interface CoverageTuning {
   informativePart: number;
   /** A word whose informativeness is below this is generic on this shelf (never evidence on its own). */
   genericWord: number;
+  /** The verbs a request is framed with ("help", "make", "write", "写", "帮") count as generic (request-verbs.ts). */
+  requestVerbs: boolean;
+  /**
+   * When the request is judged, the share of its evidence a skill keeps when it matched one
+   * non-generic word of the request and another the request holds is not its (1 = off).
+   */
+  loneWordWeight: number;
 }
 
 export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
@@ -46,6 +60,8 @@ export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
   everydayWords: true,
   informativePart: 4,
   genericWord: 0.4,
+  requestVerbs: true,
+  loneWordWeight: 1,
 };
 
 /** A known term's informativeness on this shelf, 0‥1: its idf over the idf of a word one skill uses. */

@@ -51,6 +51,7 @@ import {
 } from "./coverage.js";
 import { everydayWeightsOf, familiarity, referenceFromSkills, referenceKnownShare } from "./familiarity.js";
 import { DEFAULT_INDEX_TUNING, type IndexTuning, knownTerm, type LexicalIndex } from "./lexical-index.js";
+import { REQUEST_VERB_INFORMATIVENESS, REQUEST_VERB_TERMS } from "./request-verbs.js";
 import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
 import { type CompiledTrigger, type TriggerInput, triggerInput } from "./triggers.js";
@@ -156,6 +157,8 @@ interface Prepared {
    */
   lexCover: Float64Array;
   lexTop: Float64Array;
+  /** How many of the message's non-generic words each skill matched (same condition as lexCover). */
+  lexStrong: Int32Array;
   exScore: Float64Array;
   /** The examples a message's words touched. */
   exTouched: Int32Array;
@@ -326,6 +329,7 @@ type Scratch = Pick<
   | "lexMask"
   | "lexCover"
   | "lexTop"
+  | "lexStrong"
   | "exScore"
   | "exTouched"
   | "bestExample"
@@ -344,6 +348,7 @@ function scratch(skills: number, examples: number): Scratch {
     lexMask: new Int32Array(skills),
     lexCover: new Float64Array(skills),
     lexTop: new Float64Array(skills),
+    lexStrong: new Int32Array(skills),
     exScore: new Float64Array(examples),
     exTouched: new Int32Array(examples),
     bestExample: new BestExamples(skills),
@@ -373,7 +378,7 @@ function score(
   tuning: MatchTuning,
   semantic: Float64Array | undefined,
 ): MatchResult {
-  const { skills, lexical, lexScore, lexMask, lexCover, lexTop, exScore } = p;
+  const { skills, lexical, lexScore, lexMask, lexCover, lexTop, lexStrong, exScore } = p;
   const includeHidden = call.includeHidden ?? false;
   const limit = call.limit ?? 5;
   const analysis = analyze(message);
@@ -385,6 +390,10 @@ function score(
   const queryIds: number[] = [];
   const queryWords: string[] = [];
   const queryInfo: number[] = [];
+  // The message's known words that are evidence on their own (not generic): as mask bits (the
+  // first MAX_MASK_TERMS of them), and how many.
+  let strongWords = 0;
+  let strongCount = 0;
   let unknownWords = 0;
   let knownWords = 0;
   let exampleQueryWeight = 0;
@@ -402,7 +411,16 @@ function score(
     }
     knownWords += general;
     queryIds.push(id);
-    queryInfo.push(Math.min(informativeness(lexical, id), general));
+    const info = Math.min(informativeness(lexical, id), general);
+    const weighed =
+      tuning.requestVerbs && REQUEST_VERB_TERMS.has(term)
+        ? Math.min(info, REQUEST_VERB_INFORMATIVENESS)
+        : info;
+    if (weighed >= tuning.genericWord) {
+      strongCount++;
+      if (queryIds.length <= MAX_MASK_TERMS) strongWords |= 1 << (queryIds.length - 1);
+    }
+    queryInfo.push(weighed);
     queryWords.push(word);
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
@@ -415,7 +433,7 @@ function score(
   const masked = queryIds.length <= MAX_MASK_TERMS;
   const lexicalCount = masked
     ? walkMasked(lexical, queryIds, lexScore, lexMask, pool)
-    : walkAll(lexical, queryIds, queryInfo, p);
+    : walkAll(lexical, queryIds, queryInfo, tuning.genericWord, p);
 
   // Examples: the best (idf-weighted Dice) example per skill.
   const { bestExample, exTouched } = p;
@@ -498,6 +516,13 @@ function score(
     }
   }
   const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
+  // A skill that matched one of the request's non-generic words while the request holds
+  // another is weakly supported: the share of its evidence it keeps when the request is judged.
+  const supportOf = (s: number): number => {
+    if (strongCount < 2 || tuning.loneWordWeight >= 1) return 1;
+    const lone = masked ? oneBit((lexMask[s] as number) & strongWords) : lexStrong[s] === 1;
+    return lone ? tuning.loneWordWeight : 1;
+  };
   const nearMisses = call.nearMisses ?? 0;
   const misses: Miss[] = [];
   // Most touched skills share a word or two of little weight with the message: when nothing
@@ -531,9 +556,11 @@ function score(
       // Coverage and familiarity judge the request, not the skill (coverage.ts,
       // familiarity.ts): they do not rank the skills, they decide whether the request is for
       // the shelf at all — the request is when one candidate still reaches the threshold with
-      // its evidence discounted by the share of the request it leaves unexplained and by the
-      // request's familiarity.
+      // its evidence discounted by the share of the request it leaves unexplained, by the
+      // request's familiarity and, when `loneWordWeight` is set, by weak support: one word of
+      // the request matched while another telling word of it is not the skill's.
       const familiar = p.exampled[s] === 1 ? familiarToExamples : familiarToSkills;
+      const support = supportOf(s);
       const judged = trigger
         ? total
         : totalScore(
@@ -541,7 +568,7 @@ function score(
             generic
               ? 0
               : coveredScore(
-                  evidence * familiar,
+                  evidence * familiar * support,
                   masked ? coveredBy(mask, queryInfo) : (lexCover[s] as number),
                   queryMass,
                   tuning,
@@ -564,6 +591,7 @@ function score(
         familiar: 0,
         generic,
         unfamiliar: false,
+        lone: false,
       });
     }
   }
@@ -572,9 +600,10 @@ function score(
     const { result, unfamiliar } = finish(p, passing, found, call.usage, tuning, limit, semantic);
     if (nearMisses > 0) {
       // The request was not for the shelf: what would have been its candidates are near-misses,
-      // with the score left them once judged; unfamiliar when familiarity decided it (the skill
-      // would have been a candidate of a familiar request), not when coverage did anyway.
-      const coveredAlone = (s: Scored) => {
+      // with the score left them once judged. The reason names the judgement that decided it:
+      // the one that, lifted alone, would have made the skill a candidate — familiarity
+      // (unfamiliar), or the lone word's weak support — not coverage, which decided it anyway.
+      const admittedWith = (s: Scored, discount: number) => {
         const mask = lexMask[s.index] as number;
         const top = masked ? topOf(mask, queryInfo) : (lexTop[s.index] as number);
         if (triggerHits.has(s.index) || (s.lex > 0 && top < tuning.genericWord)) return false;
@@ -582,7 +611,7 @@ function score(
         const cover = masked ? coveredBy(mask, queryInfo) : (lexCover[s.index] as number);
         const judged = totalScore(
           s.index,
-          coveredScore(evidence, cover, queryMass, tuning),
+          coveredScore(evidence * discount, cover, queryMass, tuning),
           false,
           found,
           semantic,
@@ -592,8 +621,16 @@ function score(
       };
       for (const s of unfamiliar) {
         const familiar = p.exampled[s.index] === 1 ? familiarToExamples : familiarToSkills;
-        const decided = familiar < 1 && coveredAlone(s);
-        keepBest(misses, nearMisses, { ...s, score: s.familiar, generic: false, unfamiliar: decided });
+        const support = supportOf(s.index);
+        const unfamiliarDecided = familiar < 1 && admittedWith(s, support);
+        const loneDecided = !unfamiliarDecided && support < 1 && admittedWith(s, familiar);
+        keepBest(misses, nearMisses, {
+          ...s,
+          score: s.familiar,
+          generic: false,
+          unfamiliar: unfamiliarDecided,
+          lone: loneDecided,
+        });
       }
       result.rejected = misses.map((miss) => rejection(p, miss, found));
     }
@@ -607,6 +644,7 @@ function score(
     if (!masked) {
       clear(lexCover, pool, lexicalCount);
       clear(lexTop, pool, lexicalCount);
+      clear(lexStrong, pool, lexicalCount);
     }
   }
 }
@@ -646,10 +684,11 @@ function walkAll(
   lexical: LexicalIndex,
   queryIds: readonly number[],
   queryInfo: readonly number[],
+  genericWord: number,
   p: Prepared,
 ): number {
   const { postingStart, postingDocs, postingWeights } = lexical;
-  const { lexScore, lexMask, lexCover, lexTop, pool } = p;
+  const { lexScore, lexMask, lexCover, lexTop, lexStrong, pool } = p;
   let count = 0;
   for (let q = 0; q < queryIds.length; q++) {
     const id = queryIds[q] as number;
@@ -662,6 +701,7 @@ function walkAll(
       lexMask[d] = (lexMask[d] as number) | bit;
       lexCover[d] = (lexCover[d] as number) + info;
       if (info > (lexTop[d] as number)) lexTop[d] = info;
+      if (info >= genericWord) lexStrong[d] = (lexStrong[d] as number) + 1;
     }
   }
   return count;
@@ -672,6 +712,11 @@ function coveredBy(mask: number, queryInfo: readonly number[]): number {
   let sum = 0;
   for (let q = 0, rest = mask; rest !== 0; q++, rest >>>= 1) if (rest & 1) sum += queryInfo[q] as number;
   return sum;
+}
+
+/** Exactly one bit of `bits` is set. */
+function oneBit(bits: number): boolean {
+  return bits !== 0 && (bits & (bits - 1)) === 0;
 }
 
 /** The most informative word in `mask` (0 for none). */
@@ -742,6 +787,8 @@ function nearCopy(s: number, found: Found, tuning: MatchTuning): boolean {
 interface Miss extends Scored {
   generic: boolean;
   unfamiliar: boolean;
+  /** The request was refused because its one word this skill matched had weak support. */
+  lone: boolean;
 }
 
 /** Keep the `size` best misses in `list`, best first (a few; insertion is enough). */
@@ -766,7 +813,13 @@ function rejection(p: Prepared, miss: Miss, found: Found): Rejected {
   return {
     name: (p.skills[miss.index] as Skill).name,
     score: miss.score,
-    reason: miss.generic ? "generic-words" : miss.unfamiliar ? "unfamiliar-request" : "below-threshold",
+    reason: miss.generic
+      ? "generic-words"
+      : miss.unfamiliar
+        ? "unfamiliar-request"
+        : miss.lone
+          ? "lone-word"
+          : "below-threshold",
     terms: matchedWords(p, miss.index, found),
   };
 }

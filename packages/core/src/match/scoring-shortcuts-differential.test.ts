@@ -136,6 +136,8 @@ const TUNINGS: MatcherOptions[] = [
   { exampleMatch: 0 },
   { nameFloor: 0.1, triggerFloor: 0.1 },
   { familiarity: false, coverageWeight: 0 },
+  { loneWordWeight: 0.7, minScore: 0.18 },
+  { loneWordWeight: 0, requestVerbs: false },
 ];
 
 const json = (x: unknown) => JSON.stringify(x);
