@@ -56,6 +56,7 @@ function parseMirror(files: readonly string[], mode: ParseMode) {
 
 describeWithSharedData("the skills mirror", () => {
   // Read in the tests, not while collecting them: a skipped describe still runs its body.
+  // Each test reads or parses the whole mirror: 300 s, so a loaded 2-core CI machine holds.
   let cached: string[] | undefined;
   const mirror = () => {
     cached ??= mirrorSkillFiles();
@@ -64,7 +65,7 @@ describeWithSharedData("the skills mirror", () => {
 
   it("holds the 15,725 files its notice describes", () => {
     expect(mirror()).toHaveLength(15_725);
-  });
+  }, 300_000);
 
   for (const mode of ["lenient", "strict"] as const) {
     it(`${mode}: every file parses or is skipped with a located error, and names resolve`, () => {
@@ -72,6 +73,6 @@ describeWithSharedData("the skills mirror", () => {
       expect(loaded).toBeGreaterThan(0);
       expect(resolution.skills.length).toBeLessThanOrEqual(loaded);
       expect(resolution.skills.length + resolution.overridden.length).toBe(loaded);
-    });
+    }, 300_000);
   }
 });

@@ -64,7 +64,8 @@ afterAll(async () => {
   await Promise.all(folders.map((f) => f.cleanup()));
   await disposeWriterBuild();
   console.info(`SIGKILL fault test: ${JSON.stringify(total)}`);
-});
+  // Removing the folders and the writer build waits on a loaded disk: more than the 10 s default.
+}, 120_000);
 
 const ENTRY = /^.+_([0-9a-f]{8})\.md$/;
 
