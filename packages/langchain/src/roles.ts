@@ -5,7 +5,7 @@
  * checks delegation calls and resolves each role's tools.
  */
 import { type Delegation, type Role, roleAgentSpec, type Shelf } from "@skillshelf/core";
-import { hostDelegationSpec, reportOnce, runDelegation } from "@skillshelf/core/adapter";
+import { hostDelegationSpec, reportOnce, roleAgentGuard, runDelegation } from "@skillshelf/core/adapter";
 import {
   type AgentMiddleware,
   AIMessage,
@@ -56,12 +56,15 @@ export function createRoleAgent(role: string | Role, options: RoleAgentOptions) 
       `skillshelf: there is no role "${String(role)}"; roles: ${names.join(", ") || "(none)"}.`,
     );
   }
-  const spec = roleAgentSpec(found, options.tools.map(toolName), {
+  const hostTools = options.tools.map(toolName);
+  const spec = roleAgentSpec(found, hostTools, {
     toolAliases: options.shelf.options.toolAliases,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
   });
   for (const diagnostic of spec.diagnostics) (options.onDiagnostic ?? defaultReport)(diagnostic);
-  return roleAgent(found, spec.instructions, spec.tools, options, spec.maxSteps);
+  // Run by the host, not delegated: its calls are judged as a delegated sub-agent's are.
+  const guard = roleAgentGuard(found, spec.tools, () => options.shelf.session({ tools: hostTools }));
+  return roleAgent(found, spec.instructions, spec.tools, options, spec.maxSteps, { guard });
 }
 
 function roleAgent(
@@ -70,7 +73,7 @@ function roleAgent(
   toolNames: readonly string[],
   options: RoleAgentOptions,
   maxSteps: number,
-  judge?: Pick<Delegation, "guard">,
+  judge: Pick<Delegation, "guard">,
 ) {
   const allowed = new Set(toolNames);
   const model =
@@ -82,8 +85,8 @@ function roleAgent(
     ...(typeof instructions === "string" ? { systemPrompt: instructions } : {}),
     tools: options.tools.filter((t) => allowed.has(toolName(t))),
     middleware: [
-      // A delegation's calls are judged as the lead's are (a write into a skill folder is refused).
-      ...(judge ? [guardMiddleware(judge)] : []),
+      // Every call is judged as the lead's are (a tool not given, a write into a skill folder).
+      guardMiddleware(judge),
       // Built ahead, the agent runs on later days: the date line is read per model call.
       ...(typeof instructions === "function" ? [dynamicSystemPromptMiddleware(() => instructions())] : []),
       // Core's step limit, counted as model calls (LangGraph's recursionLimit counts graph nodes).

@@ -18,6 +18,7 @@ export {
   type RoleToolsOptions,
   recordDelegation,
   resolveRoleTools,
+  roleAgentGuard,
   roleFromSkill,
   roleInstructions,
   roleOf,

@@ -9,6 +9,7 @@ export {
   prepareDelegation,
   recordDelegation,
 } from "./delegation.js";
+export { roleAgentGuard } from "./role-agent-guard.js";
 export {
   DEFAULT_ROLE_MAX_STEPS,
   type RoleAgentSpec,
