@@ -8,7 +8,7 @@ import { runInSession } from "@skillshelf/core/adapter";
 import { AIMessage, createMiddleware, fakeModel, HumanMessage, ToolMessage, tool } from "langchain";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
-import { createRoleAgent } from "./roles.js";
+import { createRoleAgent, delegateTool } from "./roles.js";
 import { pdfSkill, project, skillFile } from "./test-utils/fixtures.js";
 
 const builderRole = skillFile(
@@ -109,5 +109,30 @@ describe("a role agent built ahead and run by the host", () => {
     await agent.invoke({ messages: [new HumanMessage("Write the app")] });
 
     expect(host.spies.write_file).toHaveBeenCalledTimes(1);
+  });
+
+  it("a read-only role that delegates again reaches no tool it was not given", async () => {
+    const auditor = skillFile(
+      { name: "auditor", description: "Audits.", role: true, "allowed-tools": "read_file handoff" },
+      "AUDITOR: read, then hand writing off.",
+    );
+    const p = await project({ auditor, builder: builderRole });
+    const host = hostTools();
+    const inner = fakeModel()
+      .respondWithTools([{ name: "write_file", args: { path: "src/app.ts", content: "x" }, id: "w1" }])
+      .respond(new AIMessage("wrote it"));
+    const handoff = delegateTool({ shelf: p.shelf, tools: host.tools, model: inner, name: "handoff" });
+    const outer = fakeModel()
+      .respondWithTools([{ name: "handoff", args: { role: "builder", task: "write src/app.ts" }, id: "h1" }])
+      .respond(new AIMessage("done"));
+    const agent = createRoleAgent("auditor", { shelf: p.shelf, tools: [...host.tools, handoff], model: outer });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("Audit and fix")] });
+
+    expect(host.spies.write_file).not.toHaveBeenCalled();
+    expect(toolResults(result.messages)[0]).toMatchObject({
+      status: "success",
+      data: { role: "builder", tools: ["read_file"] },
+    });
   });
 });
