@@ -125,7 +125,11 @@ describe("a role agent built ahead and run by the host", () => {
     const outer = fakeModel()
       .respondWithTools([{ name: "handoff", args: { role: "builder", task: "write src/app.ts" }, id: "h1" }])
       .respond(new AIMessage("done"));
-    const agent = createRoleAgent("auditor", { shelf: p.shelf, tools: [...host.tools, handoff], model: outer });
+    const agent = createRoleAgent("auditor", {
+      shelf: p.shelf,
+      tools: [...host.tools, handoff],
+      model: outer,
+    });
 
     const result = await agent.invoke({ messages: [new HumanMessage("Audit and fix")] });
 
