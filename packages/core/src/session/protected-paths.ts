@@ -264,7 +264,13 @@ function realOf(target: string, known: Map<string, string>, hops = 0): string {
   const parent = path.dirname(target);
   const realParent = parent === target ? parent : realOf(parent, known, hops);
   let real = parent === target ? target : path.join(realParent, path.basename(target));
-  const stat = lstatSync(real, { throwIfNoEntry: false });
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(real, { throwIfNoEntry: false });
+  } catch {
+    // A file used as a folder, a NUL, a name too long: nothing can be written there.
+    stat = undefined;
+  }
   if (stat?.isSymbolicLink() && hops < MAX_LINKS) {
     try {
       real = realOf(path.resolve(realParent, readlinkSync(real)), known, hops + 1);

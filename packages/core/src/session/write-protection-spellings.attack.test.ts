@@ -34,6 +34,7 @@ beforeEach(async () => {
   await writeFile(path.join(project, ".agents", "skills", "notes-writer", "SKILL.md"), NOTES);
   await mkdir(path.join(home, ".agents", "skills"), { recursive: true });
   await mkdir(path.join(project, "notes"), { recursive: true });
+  await writeFile(path.join(project, "notes", "today.md"), "notes\n");
   // Files a cloned repository can carry: symlinks into the skill folders.
   await symlink(path.join("..", ".agents", "skills"), path.join(project, "notes", "shortcut"));
   await symlink(path.join(home, ".agents"), path.join(project, "home-agents"));
@@ -159,6 +160,14 @@ describe("the write protection, spelled around", () => {
     }
     for (const file of ["notes/agents/skills.md", "notes/2026.md", "src/.agents.ts"]) {
       expect(write(file), file).toEqual({ allowed: true });
+    }
+    // Paths the system refuses to look up (a file as a folder, a NUL, a name past 255 bytes).
+    for (const command of [
+      "cat notes/today.md/x",
+      "echo x > notes/a\u0000b",
+      `echo x > notes/${"n".repeat(300)}/x.md`,
+    ]) {
+      expect(bash(command), command).toEqual({ allowed: true });
     }
     // A large file of code with many paths in it.
     const code = Array.from({ length: 2_000 }, (_, i) => `import x${i} from "./lib/m${i}.js";`).join("\n");
