@@ -157,7 +157,11 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
       return real === resolved ? undefined : hitOf(real);
     }
     const resolved = path.resolve(base, expandHome(word, home));
-    if (hasGlob(word)) return STARS_ONLY.test(word) ? undefined : globHitOf(resolved);
+    // A glob as the shell expands it; then as typed, since a tool that does not expand takes it literally.
+    if (hasGlob(word) && !STARS_ONLY.test(word)) {
+      const expanded = globHitOf(resolved);
+      if (expanded) return expanded;
+    }
     const hit = hitOf(resolved);
     // Longer than the system opens (PATH_MAX): no tool can write through it.
     if (hit || !links || resolved.length > MAX_SINGLE_PATH) return hit;

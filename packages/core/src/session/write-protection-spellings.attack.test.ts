@@ -113,6 +113,7 @@ describe("the write protection, spelled around", () => {
     "notes/shortcut/notes-writer/SKILL.md",
     "home-agents/skills/evil/SKILL.md",
     "notes/helper.sh",
+    "notes/shortcut/[draft]/SKILL.md",
     ".agents%2Fskills%2Fevil%2FSKILL.md",
     "%2Eagents/skills/evil/SKILL.md",
     ".agents",
