@@ -5,7 +5,16 @@
  * checks delegation calls and resolves each role's tools.
  */
 import { type Delegation, type Role, roleAgentSpec, type Shelf } from "@skillshelf/core";
-import { hostDelegationSpec, reportOnce, runDelegation } from "@skillshelf/core/adapter";
+import {
+  currentSession,
+  delegationScope,
+  hostDelegationSpec,
+  type RoleAgentGuard,
+  reportOnce,
+  roleAgentGuard,
+  runDelegation,
+  runInSession,
+} from "@skillshelf/core/adapter";
 import {
   type AgentMiddleware,
   AIMessage,
@@ -56,12 +65,22 @@ export function createRoleAgent(role: string | Role, options: RoleAgentOptions) 
       `skillshelf: there is no role "${String(role)}"; roles: ${names.join(", ") || "(none)"}.`,
     );
   }
-  const spec = roleAgentSpec(found, options.tools.map(toolName), {
+  const hostTools = options.tools.map(toolName);
+  const spec = roleAgentSpec(found, hostTools, {
     toolAliases: options.shelf.options.toolAliases,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
   });
   for (const diagnostic of spec.diagnostics) (options.onDiagnostic ?? defaultReport)(diagnostic);
-  return roleAgent(found, spec.instructions, spec.tools, options, spec.maxSteps);
+  // Run by the host, not delegated: its calls are judged as a delegated sub-agent's are.
+  const guard = roleAgentGuard(found, spec.tools, () => options.shelf.session({ tools: hostTools }));
+  return roleAgent(
+    found,
+    spec.instructions,
+    spec.tools,
+    options,
+    spec.maxSteps,
+    hostRunMiddleware(spec.tools, guard),
+  );
 }
 
 function roleAgent(
@@ -70,7 +89,7 @@ function roleAgent(
   toolNames: readonly string[],
   options: RoleAgentOptions,
   maxSteps: number,
-  judge?: Pick<Delegation, "guard">,
+  guard: AgentMiddleware,
 ) {
   const allowed = new Set(toolNames);
   const model =
@@ -82,14 +101,33 @@ function roleAgent(
     ...(typeof instructions === "string" ? { systemPrompt: instructions } : {}),
     tools: options.tools.filter((t) => allowed.has(toolName(t))),
     middleware: [
-      // A delegation's calls are judged as the lead's are (a write into a skill folder is refused).
-      ...(judge ? [guardMiddleware(judge)] : []),
+      // Every call is judged as the lead's are (a tool not given, a write into a skill folder).
+      guard,
       // Built ahead, the agent runs on later days: the date line is read per model call.
       ...(typeof instructions === "function" ? [dynamicSystemPromptMiddleware(() => instructions())] : []),
       // Core's step limit, counted as model calls (LangGraph's recursionLimit counts graph nodes).
       modelCallLimitMiddleware({ runLimit: maxSteps, exitBehavior: "end" }),
       ...(options.middleware ?? []),
     ],
+  });
+}
+
+/**
+ * Run by the host, each call is judged under the session current when it comes in, and its
+ * tool runs under the agent's bound, so a delegation that tool starts gets no more than the
+ * agent has (a delegated agent already runs under its delegation's).
+ */
+function hostRunMiddleware(tools: readonly string[], guardUnder: RoleAgentGuard) {
+  return createMiddleware({
+    name: "skillshelf-role-agent",
+    wrapToolCall: async (request, handler) => {
+      const { toolCall } = request;
+      const parent = currentSession();
+      const guard = guardUnder(parent);
+      const verdict = guard({ name: toolCall.name, input: toolCall.args });
+      if (!verdict.allowed) return resultMessage(verdict.result, toolCall.id ?? "", toolCall.name);
+      return runInSession(delegationScope(parent, { tools: [...tools], guard }), () => handler(request));
+    },
   });
 }
 
@@ -113,7 +151,7 @@ async function runRoleAgent(delegation: Delegation, options: RoleAgentOptions, s
     delegation.tools,
     options,
     delegation.maxSteps,
-    delegation,
+    guardMiddleware(delegation),
   );
   const state = await agent.invoke({ messages: [new HumanMessage(delegation.task)] }, { signal });
   return state.messages.findLast((m) => AIMessage.isInstance(m))?.text ?? "";

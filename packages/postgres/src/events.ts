@@ -14,6 +14,7 @@ import {
   type TextPolicy,
 } from "@skillshelf/core";
 import type pg from "pg";
+import { storableJson } from "./storable-text.js";
 
 export interface PostgresEventOptions {
   text?: TextPolicy;
@@ -41,7 +42,7 @@ export function createPostgresEventStore(
         `INSERT INTO ${q}.events (at, type, skill, session, thread, run, event)
            SELECT e->>'at', e->>'type', e->>'skill', e->>'session', e->>'thread', e->>'run', e
              FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
-        [JSON.stringify(batch)],
+        [storableJson(batch)],
       );
     } catch (error) {
       options.onError(

@@ -16,6 +16,7 @@
 import { type UsageRecord, type UsageStore, withUse } from "@skillshelf/core";
 import { applyUsageChanges, type UsageChange, usageChangeLog } from "@skillshelf/core/store";
 import type pg from "pg";
+import { storableText } from "./storable-text.js";
 
 type Pending = UsageChange;
 
@@ -145,10 +146,12 @@ export function createPostgresUsageStore(
       records.set(name, withUse(records.get(name), at));
       version++;
       changes.note(version, [name]);
-      const change = pending.get(name) ?? { uses: 0 };
+      // Sent under a name the database can store: one it cannot would fail every later send.
+      const key = storableText(name);
+      const change = pending.get(key) ?? { uses: 0 };
       change.uses++;
       change.lastUsed = later(change.lastUsed, iso);
-      pending.set(name, change);
+      pending.set(key, change);
       schedule();
     },
     seen(names, at = new Date()) {
@@ -157,9 +160,10 @@ export function createPostgresUsageStore(
       for (const name of names) {
         if (records.has(name)) continue;
         records.set(name, { count: 0, firstSeen: iso });
-        const change = pending.get(name) ?? { uses: 0 };
+        const key = storableText(name);
+        const change = pending.get(key) ?? { uses: 0 };
         change.firstSeen = earlier(change.firstSeen, iso);
-        pending.set(name, change);
+        pending.set(key, change);
         added.push(name);
       }
       if (added.length > 0) {

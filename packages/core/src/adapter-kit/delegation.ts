@@ -4,6 +4,8 @@
  * lead model reads; an adapter only starts its framework's agent with what it is given.
  */
 import { type Delegation, type DelegationErrorType, delegationToolSpec } from "../roles/delegation.js";
+import { delegationScope } from "../roles/delegation-scope.js";
+import { currentSession, runInSession } from "../session/current-session.js";
 import type { Shelf } from "../shelf.js";
 import type { Diagnostic, Role, ToolResult, ToolSpec } from "../types.js";
 
@@ -87,6 +89,9 @@ export async function runDelegation(
   if (prepared.status === "error") return prepared;
   const delegation = prepared.data;
   if (options.onDiagnostic) for (const diagnostic of delegation.diagnostics) options.onDiagnostic(diagnostic);
-  const text = await options.run(delegation);
+  // Run under the sub-agent's bound: a delegation it starts in turn gets no more than it has.
+  const text = await runInSession(delegationScope(currentSession(), delegation), () =>
+    options.run(delegation),
+  );
   return delegationResult(delegation.role.name, text, delegation.tools, delegation.withheld);
 }

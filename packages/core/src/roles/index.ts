@@ -9,6 +9,8 @@ export {
   prepareDelegation,
   recordDelegation,
 } from "./delegation.js";
+export { delegationScope } from "./delegation-scope.js";
+export { type RoleAgentGuard, roleAgentGuard } from "./role-agent-guard.js";
 export {
   DEFAULT_ROLE_MAX_STEPS,
   type RoleAgentSpec,

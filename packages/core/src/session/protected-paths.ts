@@ -2,18 +2,26 @@
  * Skill files are the whitelist's source, so a model must not be able to edit its way out
  * of a restriction (rewrite, delete, shadow or add a SKILL.md) or into the next
  * conversation's prompt. A guarded tool call whose arguments point into a skill root or
- * skillshelf's state folder is refused, unless the tool only reads.
+ * skillshelf's state folder is refused, unless the tool only reads. So is one that names a
+ * folder above a root inside the project or home (`.agents` for `.agents/skills`): moved
+ * away or replaced by a symlink, the root would be the model's own.
  *
  * This looks at arguments, not at what a tool does: it catches paths and shell commands that
- * name those folders, not a program that computes the path at run time. It is a tripwire
- * for a model that edits files, not a sandbox (SECURITY.md says so).
+ * name those folders (also through a glob, a brace, `$PWD` or a symlink already on disk),
+ * not a program that computes the path at run time. It is a tripwire for a model that edits
+ * files, not a sandbox (SECURITY.md says so).
  */
+import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { globSegmentMatches, hasGlob } from "./glob-segment.js";
 
-const MAX_DEPTH = 6;
-const MAX_LEAVES = 256;
-const MAX_STRING = 16_384;
+/** Arguments nested deeper, or with more strings, than this are refused unread (fail closed). */
+const MAX_DEPTH = 32;
+const MAX_LEAVES = 4096;
+/** Past this length a string's words are checked without following symlinks, but its first line's are. */
+const MAX_LINKED_STRING = 16_384;
+const MAX_SINGLE_PATH = 4096;
 
 export interface ProtectedPaths {
   /** The protected folder a call's arguments point into, if any. */
@@ -21,11 +29,20 @@ export interface ProtectedPaths {
 }
 
 /** What separates the words of a command line that could each be a path. */
-const WORD_BREAK = /[\s'"`;&|<>()=,]+/;
-const MAX_WORDS = 512;
+const WORD_BREAK = /[\s'"`;&|<>()=,+]+/;
+/** `$PWD`, `${PWD}`, `$(pwd)` and `` `pwd` ``: the working folder, as the shell expands it. */
+const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`/g;
+/** `{a,b}` inside a word, as the shell expands it: read as a wildcard, so either branch is caught. */
+const BRACE = /\{[^{}\s'"]*,[^{}\s'"]*\}/g;
+/** A word of stars alone (a Markdown bullet, `rm *`) is not read as a glob: it names no folder. */
+const STARS_ONLY = /^\*+$/;
+const PERCENT = /%([0-9a-fA-F]{2})/g;
+/** A word that is one file name: no separator, no glob, nothing the shell expands first. */
+const PLAIN_NAME = /^[^/\\~$*?[]+$/;
 
 /** `~/x`, `$HOME/x` and `${HOME}/x` as the shell expands them. */
 function expandHome(word: string, home: string): string {
+  if (word === "~") return home;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
   for (const prefix of ["~/", "$HOME/", "${HOME}/"]) {
     if (word.startsWith(prefix)) return path.join(home, word.slice(prefix.length));
@@ -36,6 +53,24 @@ function expandHome(word: string, home: string): string {
 function inside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** `child` is `parent` or below it; both absolute and normalised (cheaper than path.relative). */
+function under(child: string, parent: string): boolean {
+  return (
+    child === parent || (child.startsWith(parent) && child[parent.length] === path.sep) || parent === path.sep
+  );
+}
+
+const segmentsOf = (p: string) => p.split(path.sep).filter((s) => s !== "");
+
+interface Guarded {
+  /** The root reported. */
+  root: string;
+  /** Lower-cased and absolute: the root itself (anything below it is refused). */
+  key: string;
+  /** Lower-cased: the folders above it, up to the project or home (naming one is refused). */
+  above: string[];
 }
 
 /** `roots`: absolute folders to protect; `base`: what relative paths in arguments are relative to. */
@@ -54,45 +89,152 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   const forms = [...spellings.entries()].map(
     ([form, root]) => [form.split(path.sep).join("/").toLowerCase(), root] as const,
   );
-  const folded = absolute.map((root) => [root.toLowerCase(), root] as const);
 
-  const rootOf = (word: string): string | undefined => {
-    const resolved = path.resolve(base, expandHome(word, home)).toLowerCase();
-    for (const [key, root] of folded) if (inside(resolved, key)) return root;
+  const guarded: Guarded[] = [];
+  const addGuarded = (target: string, root: string) => {
+    // The folders above it that belong to it: below the project (or home) it lives in.
+    const anchor =
+      inside(target, base) && target !== base
+        ? base
+        : inside(target, home) && target !== home
+          ? home
+          : path.dirname(target);
+    const above: string[] = [];
+    for (let dir = path.dirname(target); dir !== anchor && inside(dir, anchor); dir = path.dirname(dir)) {
+      above.push(dir.toLowerCase());
+    }
+    guarded.push({ root, key: target.toLowerCase(), above });
+  };
+  for (const root of absolute) {
+    addGuarded(root, root);
+    // The same folder reached through a symlink in its own path (macOS's /tmp, a linked project).
+    const real = realOf(root, new Map());
+    if (real !== root) addGuarded(real, root);
+  }
+
+  const hitOf = (resolved: string): string | undefined => {
+    const key = resolved.toLowerCase();
+    for (const g of guarded) {
+      if (under(key, g.key) || g.above.includes(key)) return g.root;
+    }
     return undefined;
   };
 
-  const check = (text: string): string | undefined => {
-    const value = text.length > MAX_STRING ? text.slice(0, MAX_STRING) : text;
-    const slashed = value.replace(/\\/g, "/");
+  const globHitOf = (resolved: string): string | undefined => {
+    const pattern = segmentsOf(resolved.toLowerCase());
+    const prefixMatches = (target: string[]): "inside" | "equal" | "no" => {
+      for (let i = 0; i < target.length; i++) {
+        const part = pattern[i];
+        if (part === undefined) return "no";
+        if (part === "**") return "inside";
+        if (!globSegmentMatches(part, target[i]!)) return "no";
+      }
+      return pattern.length === target.length ? "equal" : "inside";
+    };
+    for (const g of guarded) {
+      if (prefixMatches(segmentsOf(g.key)) !== "no") return g.root;
+      for (const dir of g.above) if (prefixMatches(segmentsOf(dir)) === "equal") return g.root;
+    }
+    return undefined;
+  };
+
+  // A plain name (most words of a command or a file) resolves to a child of the project: only
+  // a protected folder that is one can be hit, so those are looked up by name.
+  const lowerBase = base.toLowerCase();
+  const children = new Map<string, string>();
+  for (const g of guarded) {
+    for (const dir of [g.key, ...g.above]) {
+      if (path.dirname(dir) === lowerBase) children.set(path.basename(dir), g.root);
+    }
+  }
+
+  const pathHit = (word: string, links: Map<string, string> | undefined): string | undefined => {
+    if (PLAIN_NAME.test(word) && word !== "." && word !== "..") {
+      const hit = children.get(word.toLowerCase());
+      if (hit || !links) return hit;
+      const resolved = path.join(base, word);
+      const real = realOf(resolved, links);
+      return real === resolved ? undefined : hitOf(real);
+    }
+    const resolved = path.resolve(base, expandHome(word, home));
+    // A glob as the shell expands it; then as typed, since a tool that does not expand takes it literally.
+    if (hasGlob(word) && !STARS_ONLY.test(word)) {
+      const expanded = globHitOf(resolved);
+      if (expanded) return expanded;
+    }
+    const hit = hitOf(resolved);
+    // Longer than the system opens (PATH_MAX): no tool can write through it.
+    if (hit || !links || resolved.length > MAX_SINGLE_PATH) return hit;
+    // A symlink already on disk (a cloned repository can carry one) may lead into a root.
+    const real = realOf(resolved, links);
+    return real === resolved ? undefined : hitOf(real);
+  };
+
+  const checkWords = (text: string, links: Map<string, string> | undefined): string | undefined => {
+    for (const word of text.split(WORD_BREAK)) {
+      if (word === "") continue;
+      const hit = pathHit(word, links);
+      if (hit) return hit;
+      // Normalised, a word still spelling a root after an unknown prefix (`$D/.agents//skills`).
+      if (word.includes("/")) {
+        const normal = path.posix.normalize(word).toLowerCase();
+        for (const [form, root] of forms) if (normal.includes(form)) return root;
+      }
+    }
+    return undefined;
+  };
+
+  const checkText = (value: string, links: Map<string, string>): string | undefined => {
+    const slashed = value.replace(/\\/g, "/").replace(WORKING_FOLDER, base.split(path.sep).join("/"));
     const lower = slashed.toLowerCase();
     for (const [form, root] of forms) if (lower.includes(form)) return root;
-    if (!value.includes("\n") && value.length < 4096) {
-      const hit = rootOf(value);
+    if (!value.includes("\n") && value.length < MAX_SINGLE_PATH) {
+      const hit = pathHit(slashed, links);
       if (hit) return hit;
     }
     // A command line: each word that could be a path, resolved as the shell would spell it
-    // out (`.agents//skills`, `a/../.agents/skills`, `$HOME/…`), not only as typed.
-    let words = 0;
-    for (const word of slashed.split(WORD_BREAK)) {
-      if (!word.includes("/") || ++words > MAX_WORDS) continue;
-      const hit = rootOf(word);
-      if (hit) return hit;
+    // out (`.agents//skills`, `a/../.agents/skills`, `$HOME/…`, a glob), not only as typed.
+    // Symlinks are followed for command-sized strings; in a longer one (a file's content)
+    // only on its first line, where a heredoc's command names its target.
+    const long = slashed.length > MAX_LINKED_STRING;
+    const hit = checkWords(slashed, long ? undefined : links);
+    if (hit) return hit;
+    if (long) {
+      const end = slashed.indexOf("\n");
+      const first = checkWords(slashed.slice(0, end < 0 ? slashed.length : end), links);
+      if (first) return first;
+    }
+    if (slashed.includes("{")) {
+      const braced = checkWords(slashed.replace(BRACE, "*"), undefined);
+      if (braced) return braced;
     }
     return undefined;
+  };
+
+  const check = (text: string, links: Map<string, string>): string | undefined => {
+    const hit = checkText(text, links);
+    if (hit || !text.includes("%")) return hit;
+    // A tool that reads URLs or encoded names decodes `%2E`, `%2F`.
+    return checkText(
+      text.replace(PERCENT, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+      links,
+    );
   };
 
   return {
     find(input) {
+      const links = new Map<string, string>();
       let leaves = 0;
+      // Arguments too deep or too many to read are refused: what is not read is not let through.
+      const unread = absolute[0];
       const visit = (value: unknown, depth: number): string | undefined => {
         if (typeof value === "string") {
-          leaves++;
-          return check(value);
+          if (++leaves > MAX_LEAVES) return unread;
+          return check(value, links);
         }
-        if (depth >= MAX_DEPTH || value === null || typeof value !== "object") return undefined;
+        if (value === null || typeof value !== "object") return undefined;
+        if (depth >= MAX_DEPTH) return unread;
         for (const item of Array.isArray(value) ? value : Object.values(value)) {
-          if (leaves >= MAX_LEAVES) return undefined;
           const hit = visit(item, depth + 1);
           if (hit) return hit;
         }
@@ -109,6 +251,39 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
       return visit(value, 0);
     },
   };
+}
+
+/** Symlinks followed for one path before giving up (a loop fails to open anyway). */
+const MAX_LINKS = 40;
+
+/**
+ * `target` with every symlink on its way resolved, also a dangling one (writing through it
+ * creates its target); the parts that do not exist yet are kept as they are. `known`
+ * remembers answers within one call's check, so the words of a command share the walk.
+ * `lstat` without throwing: an exception per missing file would cost more than the check.
+ */
+function realOf(target: string, known: Map<string, string>, hops = 0): string {
+  const cached = known.get(target);
+  if (cached !== undefined) return cached;
+  const parent = path.dirname(target);
+  const realParent = parent === target ? parent : realOf(parent, known, hops);
+  let real = parent === target ? target : path.join(realParent, path.basename(target));
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(real, { throwIfNoEntry: false });
+  } catch {
+    // A file used as a folder, a NUL, a name too long: nothing can be written there.
+    stat = undefined;
+  }
+  if (stat?.isSymbolicLink() && hops < MAX_LINKS) {
+    try {
+      real = realOf(path.resolve(realParent, readlinkSync(real)), known, hops + 1);
+    } catch {
+      // unreadable link: judged by its own path
+    }
+  }
+  known.set(target, real);
+  return real;
 }
 
 /** The first file path in a read tool's arguments (`path`, `file_path`, `filePath`, `file`). */
