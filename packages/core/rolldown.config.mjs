@@ -62,6 +62,9 @@ export default {
     // compiles hundreds of them. Legal and annotation comments (`@__PURE__`) are kept for
     // apps that bundle core themselves.
     comments: { legal: true, annotation: true, jsdoc: false },
+    // Escaped, the few characters past ASCII in strings and patterns leave each chunk a one-byte
+    // string to the engine, which it reads faster when compiling a function on its first call.
+    charset: "ascii",
     codeSplitting: {
       groups: [
         { name: "shared", priority: 2, test: (id) => shared.has(id) && !entries.has(id) },
