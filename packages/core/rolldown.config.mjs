@@ -57,6 +57,14 @@ export default {
     format: "esm",
     chunkFileNames: "chunks/[name]-[hash].js",
     sourcemap: true,
+    // The doc comments stay in the .d.ts files (tsc writes them); in the bundle each one was
+    // scanned again whenever the engine compiled the function it sits in, and a cold start
+    // compiles hundreds of them. Legal and annotation comments (`@__PURE__`) are kept for
+    // apps that bundle core themselves.
+    comments: { legal: true, annotation: true, jsdoc: false },
+    // Escaped, the few characters past ASCII in strings and patterns leave each chunk a one-byte
+    // string to the engine, which it reads faster when compiling a function on its first call.
+    charset: "ascii",
     codeSplitting: {
       groups: [
         { name: "shared", priority: 2, test: (id) => shared.has(id) && !entries.has(id) },

@@ -21,6 +21,7 @@ import {
   PREBUILT_FORMAT,
   PREBUILT_VERSION,
   type StoredFile,
+  type StoredLostStub,
   type StoredShelf,
 } from "./prebuilt-format.js";
 import { encodeLayout, type StoredLayout } from "./prebuilt-layout.js";
@@ -82,9 +83,11 @@ export async function buildPrebuiltShelf(options: BuildShelfOptions = {}): Promi
     };
     if (signatureOf(path.join(path.dirname(record.file), SCHEMA_FILE)) !== undefined) stored.schema = true;
     if (record.skill) {
-      stored.skill = storedSkill(record.skill);
-      if (record.lost) stored.lost = true;
-      else {
+      if (record.lost) {
+        stored.skill = lostStub(record.skill);
+        stored.lost = true;
+      } else {
+        stored.skill = storedSkill(record.skill);
         skills++;
         const terms = readSkillTerms(record.skill, vocabulary, tuning);
         stored.terms = [termCount, terms.length];
@@ -234,6 +237,11 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
 const NOT_STORED = new Set(["scope", "file", "dir", "locked", "body"]);
 
 /** The skill's stored fields, copied key by key: reading `body` would read a deferred body from its file. */
+/** What a start needs to remake a lost file's stub (its other fields are the defaults). */
+function lostStub(skill: Skill): StoredLostStub & Record<string, unknown> {
+  return { name: skill.name, hash: skill.hash, bodyLine: skill.bodyLine };
+}
+
 function storedSkill(skill: Skill): Record<string, unknown> {
   const stored: Record<string, unknown> = {};
   for (const key of Object.keys(skill)) {

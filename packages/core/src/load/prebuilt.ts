@@ -28,6 +28,7 @@ import { type StoredIndexLayout, seedSkillTerms } from "../match/skill-index.js"
 import { STAGE1_TERMS_VERSION } from "../match/tokenize.js";
 import { sharedVocabulary, Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
+import { defaultSkillMeta } from "./builtin.js";
 import type { PrebuiltEntry, PrebuiltSource } from "./loader.js";
 import {
   checkStoredShelf,
@@ -36,6 +37,7 @@ import {
   PrebuiltTooLargeError,
   readPrebuiltFile,
   type StoredFile,
+  type StoredLostStub,
   type StoredShelf,
 } from "./prebuilt-format.js";
 import { decodeLayout, type LaidOutSkill, type StoredLayout, storedIndexLayout } from "./prebuilt-layout.js";
@@ -357,7 +359,25 @@ function storedResult(root: string, recorded: StoredFile): ParseResult {
       ? []
       : recorded.diagnostics.map((d) => ({ ...d, file: resolvedPath(root, d.file) }));
   if (!recorded.skill) return { diagnostics };
+  if (recorded.lost === true)
+    return { skill: lostStubSkill(recorded.skill as unknown as StoredLostStub), diagnostics };
   return { skill: recorded.skill as unknown as NonNullable<ParseResult["skill"]>, diagnostics };
+}
+
+/** The defaults a lost file's stub is made of (the loader's own stubs take the same), frozen as they are shared. */
+const LOST_STUB_META = Object.freeze(defaultSkillMeta());
+for (const value of Object.values(LOST_STUB_META)) if (typeof value === "object") Object.freeze(value);
+
+/** The stub resolution needs of a file that lost, from what the file stores of it. */
+function lostStubSkill(stored: StoredLostStub): NonNullable<ParseResult["skill"]> {
+  const stub = {
+    ...LOST_STUB_META,
+    name: stored.name,
+    description: "",
+    hash: stored.hash,
+    bodyLine: stored.bodyLine,
+  };
+  return stub as unknown as NonNullable<ParseResult["skill"]>;
 }
 
 /** The line of a JSON syntax error, when the engine's message gives its position. */
