@@ -83,23 +83,12 @@ import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
 /**
- * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message).
- * `turn`: the turn the message opens and the skills active in it, so a memo can tell the
- * uses that turn made itself apart from others.
+ * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). It
+ * is asked again on every plan of a turn, so the answer must depend only on the skills, the
+ * message and the usage records, never on which session asks: a session kept for a whole
+ * run then offers what a session opened afresh for each model call offers.
  */
-export type SessionMatcher = (skills: readonly Skill[], message: string, turn?: MatchTurn) => MatchResult;
-
-/** The turn a message is matched for: its id and the skills active in it. */
-export interface MatchTurn {
-  id: string;
-  active: readonly string[];
-}
-
-/** The turn a use was recorded in: its id and the message it plans. */
-export interface UsageTurn {
-  id: string;
-  message: string;
-}
+export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
 
 /** The catalog, as the session calls it (the shelf passes its budgeted catalog builder). */
 export type SessionCatalog = (input: {
@@ -125,7 +114,7 @@ export type SessionCatalog = (input: {
 
 /** Where activations are recorded as use (so the catalog order follows real use). */
 export interface UsageRecorder {
-  record(name: string, at: Date, turn?: UsageTurn): void;
+  record(name: string, at: Date): void;
 }
 
 export interface SessionOptions {
@@ -455,8 +444,12 @@ export function createSession(options: SessionOptions): Session {
   let match: MatchResult = EMPTY_MATCH;
   let matchProblem: Diagnostic | undefined;
   let turnMessage: string | undefined;
-  /** The id of the turn `turnMessage` opened (set before its command runs, unlike `state.turn`). */
-  let currentTurn: string | undefined;
+  /**
+   * `match` is stage 1's answer for `turnMessage` (not a command's empty one), and whether a
+   * plan has used it since it was asked: a later plan asks again, since an activation of this
+   * turn may have changed the usage records a tie was broken by.
+   */
+  let stage1: { used: boolean } | undefined;
   /** The note a refused "/name" (or a "/done" with nothing to end) leaves for its turn. */
   let turnNote: string | undefined;
   let explicit: ActivationResult | undefined;
@@ -518,17 +511,9 @@ export function createSession(options: SessionOptions): Session {
   const runMatch = (message: string): void => {
     const v = skillsView();
     matchProblem = undefined;
+    stage1 = { used: false };
     try {
-      match =
-        options.match && v.offerable.length > 0
-          ? options.match(
-              v.offerable,
-              message,
-              currentTurn === undefined
-                ? undefined
-                : { id: currentTurn, active: state.active.map((a) => a.name) },
-            )
-          : EMPTY_MATCH;
+      match = options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
       match = withinPaths(match, message);
     } catch (error) {
       match = EMPTY_MATCH;
@@ -536,13 +521,8 @@ export function createSession(options: SessionOptions): Session {
     }
   };
 
-  /** A use, with the turn it happened in (its own uses do not re-rank the turn's candidates). */
   const recordUse = (name: string, at: Date): void => {
-    const turn =
-      currentTurn !== undefined && turnMessage !== undefined
-        ? { id: currentTurn, message: turnMessage }
-        : undefined;
-    options.usage?.record(name, at, turn);
+    options.usage?.record(name, at);
   };
 
   const end = (name: string, why: EndReason): boolean => {
@@ -860,7 +840,7 @@ export function createSession(options: SessionOptions): Session {
   /** A new user message: the end command, a "/name" command, stage 1 and the scope rule. */
   const beginTurn = (message: string, id: string): void => {
     turnMessage = message;
-    currentTurn = id;
+    stage1 = undefined;
     turnNote = undefined;
     explicit = undefined;
     forkRequest = undefined;
@@ -928,7 +908,7 @@ export function createSession(options: SessionOptions): Session {
   /** The latest message of a turn already planned (by this state, or earlier in the history). */
   const resumeTurn = (message: string): void => {
     turnMessage = message;
-    currentTurn = state.turn?.id;
+    stage1 = undefined;
     // The command ran when its turn began: a replay reports it no more than a checkpoint does.
     explicit = undefined;
     forkRequest = undefined;
@@ -1086,6 +1066,10 @@ export function createSession(options: SessionOptions): Session {
       if (state.turn?.id === id) quietly(() => resumeTurn(input.message!));
       else beginTurn(input.message, id);
     }
+    // A later plan of the turn asks stage 1 again (its memo answers unless the usage changed),
+    // as a session opened for this model call would.
+    if (stage1?.used && turnMessage !== undefined) runMatch(turnMessage);
+    if (stage1) stage1.used = true;
     const now = clock();
     const v = skillsView();
     const names = toolNames();
