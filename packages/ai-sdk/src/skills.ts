@@ -242,6 +242,8 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       const plan = session.plan();
       for (const diagnostic of plan.diagnostics) report(diagnostic);
       offer(plan.tools);
+      // Registered hidden, so a call to one reaches core's refusal instead of the SDK's NoSuchToolError.
+      offer(plan.unoffered ?? []);
 
       // The host's restriction (per step, else static) decides which of its tools exist for
       // this step; of those, the ones the skills rule out stay active but are hidden from the

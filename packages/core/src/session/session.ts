@@ -66,6 +66,7 @@ import {
   SKILL_TOOL_PREFIX,
   skillToolSpec,
   type ToolNameIndex,
+  unofferedToolSpec,
 } from "./activation-tools.js";
 import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
@@ -468,6 +469,13 @@ export function createSession(options: SessionOptions): Session {
   /** "/name args" on a workflow skill this turn: the model is asked to start its run. */
   let workflowRequest: { name: string; command: string; input: Record<string, unknown> } | undefined;
 
+  /**
+   * skillshelf's tools the latest plan offered, by name: once this session has planned a model
+   * call, the model activates a skill only through one of them (undefined: never planned, as
+   * a host calling the session's tools itself).
+   */
+  let offeredNow: Map<string, ToolSpec> | undefined;
+
   const isActive = (name: string) => state.active.some((a) => a.name === name);
   const running = () => state.active.filter((a) => !a.finished);
   const vetoOf = (name: string): Vetoed | undefined => match.vetoed.find((v) => v.name === name);
@@ -659,16 +667,33 @@ export function createSession(options: SessionOptions): Session {
     return { status: "success", data, message: text };
   };
 
+  /** How the latest plan lets the model activate this skill, said as a call (undefined: it does not). */
+  const offeredWay = (name: string): string | undefined => {
+    const names = toolNames();
+    const own = names.toolName(name);
+    if (own !== undefined && offeredNow?.has(own)) return own;
+    const generic = names.generic !== undefined ? offeredNow?.get(names.generic) : undefined;
+    const properties = generic?.inputSchema.properties as { name?: { enum?: unknown } } | undefined;
+    const listed = properties?.name?.enum;
+    return Array.isArray(listed) && listed.includes(name)
+      ? `${generic!.name} with {"name": "${name}"}`
+      : undefined;
+  };
+
   const activateInternal = (
     requested: string,
     by: ActiveSkill["by"],
     args: string | undefined,
-    extra: { call?: string; pinned?: PinnedPolicy; values?: Record<string, unknown> } = {},
+    extra: { call?: string; pinned?: PinnedPolicy; values?: Record<string, unknown>; tool?: string } = {},
   ): ActivationResult => {
     const skill =
       source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
     if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
+    // Fail closed: a tool the step did not offer activates nothing new (a skill already in
+    // the state is answered below as before: already active, or active again after its end).
+    if (extra.tool !== undefined && offeredNow && !offeredNow.has(extra.tool) && !isActive(skill.name))
+      return refuse(skill.name, by, say.notOffered(extra.tool, skill.name, offeredWay(skill.name)));
     const typed = skillParameters(skill);
     if (typed.parameters || typed.broken) {
       // Typed arguments are checked before anything of the skill is loaded: the model gets
@@ -1136,6 +1161,9 @@ export function createSession(options: SessionOptions): Session {
     if (withScripts.length > 0 && names.script !== undefined)
       tools.push(runSkillScriptToolSpec(withScripts, names.script));
     for (const tool of tools) offered.add(tool.name);
+    const unoffered = [names.generic, names.end, names.read, scriptsOn ? names.script : undefined]
+      .filter((name): name is string => name !== undefined && !tools.some((t) => t.name === name))
+      .map(unofferedToolSpec);
 
     const p = policy();
     const allowedTools = p.allowedTools(hostTools);
@@ -1194,6 +1222,7 @@ export function createSession(options: SessionOptions): Session {
     const plan: TurnPlan = {
       system,
       tools,
+      unoffered,
       allowedTools,
       activeToolNames: [...allowedTools, ...tools.map((t) => t.name)],
       candidates,
@@ -1427,7 +1456,9 @@ export function createSession(options: SessionOptions): Session {
             target ?? parsed.name!,
             "model",
             parsed.args,
-            call.id !== undefined ? { call: call.id, values: parsed.values } : { values: parsed.values },
+            call.id !== undefined
+              ? { call: call.id, values: parsed.values, tool: call.name }
+              : { values: parsed.values, tool: call.name },
           )
         : refuse(target ?? "", "model", {
             error_type: "INVALID_ARGUMENTS",
@@ -1504,11 +1535,14 @@ export function createSession(options: SessionOptions): Session {
       return state;
     },
     plan(input = {}) {
+      let plan: TurnPlan;
       try {
-        return planTurn(input);
+        plan = planTurn(input);
       } catch (error) {
-        return safePlan(error);
+        plan = safePlan(error);
       }
+      offeredNow = new Map(plan.tools.map((t) => [t.name, t]));
+      return plan;
     },
     respond(calls) {
       // Reads are answered in response order (after an activation before them, before an

@@ -1366,6 +1366,38 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "an activation through activate_skill on a step that did not offer it is refused with a result naming the offered way; nothing is restricted",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "web_search"],
+    turns: [{ user: "Write the release notes for v2.0" }],
+    replies: [
+      // The only skill has its own tool, so activate_skill is not offered: the model calls it anyway.
+      calls(["activate_skill", { name: "release-notes" }], ["web_search", { query: "v2.0 changes" }]),
+      call("skill_release-notes"),
+      text("Here are the notes."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[0]?.tools.includes("activate_skill"), "activate_skill is not offered on the first step");
+      const [activation, search] = c[1]?.results ?? [];
+      expect(
+        activation?.name === "activate_skill" && errorOf(activation.result) === "TOOL_NOT_OFFERED",
+        "the activation through it reads a structured refusal",
+      );
+      expect(
+        String((activation?.result as { message?: string })?.message).includes("skill_release-notes"),
+        "which names the tool that was offered for it",
+      );
+      expect(
+        search?.name === "web_search" && (search.result as { ok?: boolean })?.ok === true,
+        "nothing was active, so the host call beside it ran",
+      );
+      expect(!c[1]?.system.includes("<skill_content"), "no skill is active on the next step");
+      expect(c[1]?.tools.includes("web_search"), "and nothing is restricted");
+      expect(c[2]?.system.includes('<skill_content name="release-notes">'), "the offered tool activates it");
+      expect(ran.map((r) => r.name).join() === "web_search", "only the unrestricted call ran");
+    },
+  },
 ];
 
 /**
