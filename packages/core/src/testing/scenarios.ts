@@ -1398,6 +1398,50 @@ export const conformanceScenarios: Scenario[] = [
       expect(ran.map((r) => r.name).join() === "web_search", "only the unrestricted call ran");
     },
   },
+  {
+    name: "a small everyday shelf and a request of generic words only: the writing skill its exclusion vetoes is offered through no path, and no other skill gets a tool",
+    skills: Object.fromEntries(
+      [
+        [
+          "copywriting",
+          "Write compelling copy for ads, landing pages and product pages.",
+          "triggers: [compelling copy, ad copy]\nexclusions: [headline]\n",
+        ],
+        ["write-tests", "Write unit tests for a function or module.", ""],
+        ["sql-query", "Write and optimise SQL queries for a database.", ""],
+        ["commit-message", "Write a clear git commit message from the staged changes.", ""],
+        ["meeting-notes", "Turn a meeting transcript into notes with decisions and action items.", ""],
+        ["email-reply", "Draft a polite reply to an email.", ""],
+        ["trip-plan", "Plan a trip: flights, hotels and a day-by-day schedule.", ""],
+        ["recipe", "Suggest a recipe from the ingredients at hand.", ""],
+      ].map(([name, description, extra]) => [
+        name as string,
+        `---\nname: ${name}\ndescription: ${description}\n${extra}---\nDo it.\n`,
+      ]),
+    ),
+    tools: ["read_file"],
+    turns: [
+      { user: "How do I write a compelling headline?" },
+      { user: "write ad copy for the landing page of our spring sale" },
+    ],
+    replies: [text("Lead with the benefit."), call("skill_copywriting"), text("Here is the copy.")],
+    check({ calls: c }) {
+      const first = c[0];
+      expect(
+        !first?.skillTools.some((t) => t.name.startsWith("skill_")),
+        `no skill gets its own tool on generic words (got ${first?.skillTools.map((t) => t.name).join(", ")})`,
+      );
+      expect(
+        !JSON.stringify(first?.skillTools ?? []).includes('"copywriting"'),
+        "the vetoed skill is in no tool's enum",
+      );
+      expect(!first?.system.includes("- copywriting:"), "nor in the catalog");
+      expect(
+        c[1]?.skillTools.some((t) => t.name === "skill_copywriting"),
+        "a request it is for is offered it",
+      );
+    },
+  },
 ];
 
 /**
