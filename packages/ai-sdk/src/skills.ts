@@ -204,7 +204,12 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
         ...(ids && { ids }),
       };
     };
-    const sessions = stepSessions((messages) => shelf.session(open(messages)));
+    const sessions = stepSessions((messages) => {
+      // Planned, so its calls are judged by what the step it answers offered.
+      const session = shelf.session(open(messages));
+      session.plan();
+      return session;
+    });
     // The step's own model (before a skill's `model:`): a forked skill's sub-agent runs on it.
     let agentModel: LanguageModel | undefined;
     const fork = (f: Fork, abortSignal?: AbortSignal) =>
