@@ -204,7 +204,12 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
         ...(ids && { ids }),
       };
     };
-    const sessions = stepSessions((messages) => shelf.session(open(messages)));
+    const sessions = stepSessions((messages) => {
+      // Planned, so its calls are judged by what the step it answers offered.
+      const session = shelf.session(open(messages));
+      session.plan();
+      return session;
+    });
     // The step's own model (before a skill's `model:`): a forked skill's sub-agent runs on it.
     let agentModel: LanguageModel | undefined;
     const fork = (f: Fork, abortSignal?: AbortSignal) =>
@@ -242,6 +247,8 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       const plan = session.plan();
       for (const diagnostic of plan.diagnostics) report(diagnostic);
       offer(plan.tools);
+      // Registered hidden, so a call to one reaches core's refusal instead of the SDK's NoSuchToolError.
+      offer(plan.unoffered ?? []);
 
       // The host's restriction (per step, else static) decides which of its tools exist for
       // this step; of those, the ones the skills rule out stay active but are hidden from the

@@ -348,7 +348,9 @@ export type ActivationErrorType =
   /** A skill on the disable list (the config file's `disabled`, or the shelf's option). */
   | "DISABLED"
   /** A `context: fork` skill, and the host starts no sub-agent for it (its body never joins the conversation). */
-  | "FORK_UNAVAILABLE";
+  | "FORK_UNAVAILABLE"
+  /** The model called an activation tool the plan of this step did not offer it. */
+  | "TOOL_NOT_OFFERED";
 
 /** What a model reads back. Structured, with a message that tells it what to do next. */
 export type ToolResult<TData = unknown, TError extends string = string> =
@@ -535,6 +537,12 @@ export interface TurnPlan {
   system: string;
   /** skillshelf's own tools to offer this call: `skill_<name>`, `activate_skill`, `end_skill`. */
   tools: ToolSpec[];
+  /**
+   * skillshelf's fixed tools (`activate_skill`, `end_skill`, …) this call does not offer. A
+   * model may call one anyway: register these beside `tools`, hidden from the model, so the
+   * call reaches the session and reads its structured refusal, not a framework's unknown-tool error.
+   */
+  unoffered?: ToolSpec[];
   /** Host tools the model may use now (all of them when no skill restricts). */
   allowedTools: string[];
   /** Names the model should see: allowedTools + skillshelf's tool names. */

@@ -286,8 +286,9 @@ describe("skillsMiddleware", () => {
     const model = fakeModel()
       .respondWithTools([
         { name: "shell", args: { cmd: "mail boss" }, id: "s1" },
-        { name: "skill_tone-formal", args: {}, id: "f1" },
-        { name: "skill_tone-casual", args: {}, id: "c1" },
+        // Through activate_skill, which this step offers (stage 1 gives one of the two its own tool).
+        { name: "activate_skill", args: { name: "tone-formal" }, id: "f1" },
+        { name: "activate_skill", args: { name: "tone-casual" }, id: "c1" },
       ])
       .respond(new AIMessage("drafted"));
     const agent = createAgent({

@@ -122,6 +122,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       // One per response, however many of its calls run at once.
       const index = state.messages.indexOf(message);
       pending = open(state, index < 0 ? state.messages : state.messages.slice(0, index)).then((session) => {
+        // Planned as the lost one was, so its calls are judged by what that step offered.
+        session.plan();
         const response = { session, planned: session.toJSON() };
         responses.answered(message, [], response);
         return response;
@@ -215,6 +217,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   /** A tool call no response in the state holds (a host running the tool node on its own). */
   async function reopenFor(state: ThreadState, call: ToolCall): Promise<Response> {
     const session = await open(state);
+    session.plan();
     const planned = session.toJSON();
     session.respond([call]);
     return { session, planned };

@@ -109,6 +109,12 @@ interface Run {
    * Per run, never shared: each tool answers through this run's session.
    */
   skillTools: Map<ToolSpec, unknown>;
+  /**
+   * Every skill tool the run has registered, by name, as its latest plan made it: one a step
+   * does not offer stays registered, hidden from the model, so a call to it reaches core's
+   * answer (a structured refusal) instead of Mastra's unknown-tool error.
+   */
+  registered: Map<string, unknown>;
   /** The last step's model, the model it wrapped and the tools it hid: reused while they hold. */
   responding?: { from: unknown; hide: string; model: unknown };
 }
@@ -175,6 +181,7 @@ export function createSkillsProcessor(
           ...(abortSignal && { abortSignal }),
         }),
       skillTools: new Map(),
+      registered: new Map(),
     };
   }
 
@@ -200,21 +207,25 @@ export function createSkillsProcessor(
       args.messageList.clearSystemMessages(id);
       if (plan.system) args.messageList.addSystem(plan.system, id);
 
-      const ours: Record<string, unknown> = {};
-      for (const spec of plan.tools) {
+      for (const spec of [...plan.tools, ...(plan.unoffered ?? [])]) {
         let tool = run.skillTools.get(spec);
         if (!tool) {
           tool = skillTool(spec, session, run.save, { fork: run.fork, onDiagnostic: report });
           run.skillTools.set(spec, tool);
         }
-        ours[spec.name] = tool;
+        run.registered.set(spec.name, tool);
       }
+      const ours = Object.fromEntries(run.registered);
+      const offered = new Set(plan.tools.map((spec) => spec.name));
       const usable = Object.keys(run.hostTools).filter((name) => run.callerActive?.has(name) ?? true);
       const allowed = new Set(session.allowedTools(usable));
       // Host tools a skill rules out stay registered and active, so a call the model makes
       // anyway (it saw the tool earlier) reaches the guard: core's structured refusal and a
-      // `tool-blocked` event. The model is not sent them.
-      const hide = usable.filter((name) => !allowed.has(name));
+      // `tool-blocked` event. The model is not sent them, nor the skill tools this step does not offer.
+      const hide = [
+        ...usable.filter((name) => !allowed.has(name)),
+        ...[...run.registered.keys()].filter((name) => !offered.has(name)),
+      ];
       // Resolved here, not by Mastra: the response must pass through `respondingModel`.
       const skillModel = modelFor(plan.model, session);
       const model = skillModel

@@ -290,6 +290,26 @@ export const END_SKILL_TOOL_NAMES: readonly string[] = [
   `end_skill_${fnv1a("end_skill")}`,
 ];
 
+/**
+ * One of skillshelf's fixed tools as registered while a step does not offer it: hidden from
+ * the model, there only so that a call to it reaches the session (one object per name).
+ */
+const unofferedSpecs = new Map<string, ToolSpec>();
+
+export function unofferedToolSpec(toolName: string): ToolSpec {
+  let spec = unofferedSpecs.get(toolName);
+  if (!spec) {
+    spec = {
+      name: toolName,
+      description: "Not offered on this step.",
+      inputSchema: { type: "object", properties: {}, additionalProperties: true },
+    };
+    if (unofferedSpecs.size >= 64) unofferedSpecs.clear();
+    unofferedSpecs.set(toolName, spec);
+  }
+  return spec;
+}
+
 /** The tool the model calls when an active skill's task is done. */
 export function endSkillToolSpec(
   active: readonly string[],

@@ -20,12 +20,10 @@ export {
 export { DEFAULT_SCOPE, END_COMMAND, isContinuation } from "./scope.js";
 export {
   createSession,
-  type MatchTurn,
   type SessionCatalog,
   type SessionMatcher,
   type SessionOptions,
   type UsageRecorder,
-  type UsageTurn,
 } from "./session.js";
 export {
   createShelfSessions,

@@ -76,6 +76,15 @@ export function alreadyActive(name: string): Why {
   };
 }
 
+export function notOffered(tool: string, name: string, way: string | undefined): Why {
+  return {
+    error_type: "TOOL_NOT_OFFERED",
+    message: `${tool} is not one of the tools offered to you now, so skill "${name}" was not activated. ${
+      way ? `To activate it, call ${way}.` : "Continue without it, with the tools you are offered."
+    }`,
+  };
+}
+
 export function groupConflict(name: string, rival: string, group: string): Why {
   return {
     error_type: "GROUP_CONFLICT",

@@ -80,8 +80,31 @@ describe("respond(): a response's calls before any runs", () => {
     const { session } = setup();
     session.respond([activation]);
     session.plan({ message: "/done" });
-    // A call id reused in the new turn is a new call, not last turn's answer.
-    expect(session.callSkillTool(activation)).toMatchObject({ status: "success" });
-    expect(session.state.active.map((a) => a.name)).toEqual(["notes"]);
+    // A call id reused in the new turn is a new call, not last turn's answer: judged by this
+    // turn's plan, which does not offer the skill's tool.
+    expect(session.callSkillTool(activation)).toMatchObject({
+      status: "error",
+      error_type: "TOOL_NOT_OFFERED",
+    });
+    expect(session.state.active).toEqual([]);
+  });
+
+  it("an activation through a tool the latest plan did not offer is refused, naming the way it offers", () => {
+    const { session, events } = setup();
+    const plan = session.plan();
+    // The model calls a skill tool it was never offered (it guessed the name).
+    const guessed: ToolCall = { id: "x1", name: "skill_formal-tone", input: {} };
+    session.respond([guessed, email]);
+    expect(plan.tools.map((t) => t.name)).not.toContain("skill_formal-tone");
+    expect(session.callSkillTool(guessed)).toMatchObject({
+      status: "error",
+      error_type: "TOOL_NOT_OFFERED",
+      message: expect.stringContaining('activate_skill with {"name": "formal-tone"}'),
+    });
+    expect(session.state.active).toEqual([]);
+    expect(session.guard(email)).toEqual({ allowed: true });
+    expect(events.events.filter((e) => e.type === "activated")).toHaveLength(0);
+    // The plan lists the fixed tools it did not offer, for adapters to register hidden.
+    expect(plan.unoffered?.map((t) => t.name)).toEqual(["end_skill", "read_skill_file"]);
   });
 });

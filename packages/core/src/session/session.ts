@@ -66,6 +66,7 @@ import {
   SKILL_TOOL_PREFIX,
   skillToolSpec,
   type ToolNameIndex,
+  unofferedToolSpec,
 } from "./activation-tools.js";
 import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
@@ -83,23 +84,12 @@ import { missingTools } from "./tool-dependencies.js";
 import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
 
 /**
- * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message).
- * `turn`: the turn the message opens and the skills active in it, so a memo can tell the
- * uses that turn made itself apart from others.
+ * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). It
+ * is asked again on every plan of a turn, so the answer must depend only on the skills, the
+ * message and the usage records, never on which session asks: a session kept for a whole
+ * run then offers what a session opened afresh for each model call offers.
  */
-export type SessionMatcher = (skills: readonly Skill[], message: string, turn?: MatchTurn) => MatchResult;
-
-/** The turn a message is matched for: its id and the skills active in it. */
-export interface MatchTurn {
-  id: string;
-  active: readonly string[];
-}
-
-/** The turn a use was recorded in: its id and the message it plans. */
-export interface UsageTurn {
-  id: string;
-  message: string;
-}
+export type SessionMatcher = (skills: readonly Skill[], message: string) => MatchResult;
 
 /** The catalog, as the session calls it (the shelf passes its budgeted catalog builder). */
 export type SessionCatalog = (input: {
@@ -125,7 +115,7 @@ export type SessionCatalog = (input: {
 
 /** Where activations are recorded as use (so the catalog order follows real use). */
 export interface UsageRecorder {
-  record(name: string, at: Date, turn?: UsageTurn): void;
+  record(name: string, at: Date): void;
 }
 
 export interface SessionOptions {
@@ -455,8 +445,12 @@ export function createSession(options: SessionOptions): Session {
   let match: MatchResult = EMPTY_MATCH;
   let matchProblem: Diagnostic | undefined;
   let turnMessage: string | undefined;
-  /** The id of the turn `turnMessage` opened (set before its command runs, unlike `state.turn`). */
-  let currentTurn: string | undefined;
+  /**
+   * `match` is stage 1's answer for `turnMessage` (not a command's empty one), and whether a
+   * plan has used it since it was asked: a later plan asks again, since an activation of this
+   * turn may have changed the usage records a tie was broken by.
+   */
+  let stage1: { used: boolean } | undefined;
   /** The note a refused "/name" (or a "/done" with nothing to end) leaves for its turn. */
   let turnNote: string | undefined;
   let explicit: ActivationResult | undefined;
@@ -474,6 +468,13 @@ export function createSession(options: SessionOptions): Session {
   let forkRequest: { name: string; command: string; args?: string } | undefined;
   /** "/name args" on a workflow skill this turn: the model is asked to start its run. */
   let workflowRequest: { name: string; command: string; input: Record<string, unknown> } | undefined;
+
+  /**
+   * skillshelf's tools the latest plan offered, by name: once this session has planned a model
+   * call, the model activates a skill only through one of them (undefined: never planned, as
+   * a host calling the session's tools itself).
+   */
+  let offeredNow: Map<string, ToolSpec> | undefined;
 
   const isActive = (name: string) => state.active.some((a) => a.name === name);
   const running = () => state.active.filter((a) => !a.finished);
@@ -518,17 +519,9 @@ export function createSession(options: SessionOptions): Session {
   const runMatch = (message: string): void => {
     const v = skillsView();
     matchProblem = undefined;
+    stage1 = { used: false };
     try {
-      match =
-        options.match && v.offerable.length > 0
-          ? options.match(
-              v.offerable,
-              message,
-              currentTurn === undefined
-                ? undefined
-                : { id: currentTurn, active: state.active.map((a) => a.name) },
-            )
-          : EMPTY_MATCH;
+      match = options.match && v.offerable.length > 0 ? options.match(v.offerable, message) : EMPTY_MATCH;
       match = withinPaths(match, message);
     } catch (error) {
       match = EMPTY_MATCH;
@@ -536,13 +529,8 @@ export function createSession(options: SessionOptions): Session {
     }
   };
 
-  /** A use, with the turn it happened in (its own uses do not re-rank the turn's candidates). */
   const recordUse = (name: string, at: Date): void => {
-    const turn =
-      currentTurn !== undefined && turnMessage !== undefined
-        ? { id: currentTurn, message: turnMessage }
-        : undefined;
-    options.usage?.record(name, at, turn);
+    options.usage?.record(name, at);
   };
 
   const end = (name: string, why: EndReason): boolean => {
@@ -679,16 +667,33 @@ export function createSession(options: SessionOptions): Session {
     return { status: "success", data, message: text };
   };
 
+  /** How the latest plan lets the model activate this skill, said as a call (undefined: it does not). */
+  const offeredWay = (name: string): string | undefined => {
+    const names = toolNames();
+    const own = names.toolName(name);
+    if (own !== undefined && offeredNow?.has(own)) return own;
+    const generic = names.generic !== undefined ? offeredNow?.get(names.generic) : undefined;
+    const properties = generic?.inputSchema.properties as { name?: { enum?: unknown } } | undefined;
+    const listed = properties?.name?.enum;
+    return Array.isArray(listed) && listed.includes(name)
+      ? `${generic!.name} with {"name": "${name}"}`
+      : undefined;
+  };
+
   const activateInternal = (
     requested: string,
     by: ActiveSkill["by"],
     args: string | undefined,
-    extra: { call?: string; pinned?: PinnedPolicy; values?: Record<string, unknown> } = {},
+    extra: { call?: string; pinned?: PinnedPolicy; values?: Record<string, unknown>; tool?: string } = {},
   ): ActivationResult => {
     const skill =
       source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
     if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
+    // Fail closed: a tool the step did not offer activates nothing new (a skill already in
+    // the state is answered below as before: already active, or active again after its end).
+    if (extra.tool !== undefined && offeredNow && !offeredNow.has(extra.tool) && !isActive(skill.name))
+      return refuse(skill.name, by, say.notOffered(extra.tool, skill.name, offeredWay(skill.name)));
     const typed = skillParameters(skill);
     if (typed.parameters || typed.broken) {
       // Typed arguments are checked before anything of the skill is loaded: the model gets
@@ -860,7 +865,7 @@ export function createSession(options: SessionOptions): Session {
   /** A new user message: the end command, a "/name" command, stage 1 and the scope rule. */
   const beginTurn = (message: string, id: string): void => {
     turnMessage = message;
-    currentTurn = id;
+    stage1 = undefined;
     turnNote = undefined;
     explicit = undefined;
     forkRequest = undefined;
@@ -928,7 +933,7 @@ export function createSession(options: SessionOptions): Session {
   /** The latest message of a turn already planned (by this state, or earlier in the history). */
   const resumeTurn = (message: string): void => {
     turnMessage = message;
-    currentTurn = state.turn?.id;
+    stage1 = undefined;
     // The command ran when its turn began: a replay reports it no more than a checkpoint does.
     explicit = undefined;
     forkRequest = undefined;
@@ -1086,6 +1091,10 @@ export function createSession(options: SessionOptions): Session {
       if (state.turn?.id === id) quietly(() => resumeTurn(input.message!));
       else beginTurn(input.message, id);
     }
+    // A later plan of the turn asks stage 1 again (its memo answers unless the usage changed),
+    // as a session opened for this model call would.
+    if (stage1?.used && turnMessage !== undefined) runMatch(turnMessage);
+    if (stage1) stage1.used = true;
     const now = clock();
     const v = skillsView();
     const names = toolNames();
@@ -1152,6 +1161,9 @@ export function createSession(options: SessionOptions): Session {
     if (withScripts.length > 0 && names.script !== undefined)
       tools.push(runSkillScriptToolSpec(withScripts, names.script));
     for (const tool of tools) offered.add(tool.name);
+    const unoffered = [names.generic, names.end, names.read, scriptsOn ? names.script : undefined]
+      .filter((name): name is string => name !== undefined && !tools.some((t) => t.name === name))
+      .map(unofferedToolSpec);
 
     const p = policy();
     const allowedTools = p.allowedTools(hostTools);
@@ -1210,6 +1222,7 @@ export function createSession(options: SessionOptions): Session {
     const plan: TurnPlan = {
       system,
       tools,
+      unoffered,
       allowedTools,
       activeToolNames: [...allowedTools, ...tools.map((t) => t.name)],
       candidates,
@@ -1443,7 +1456,9 @@ export function createSession(options: SessionOptions): Session {
             target ?? parsed.name!,
             "model",
             parsed.args,
-            call.id !== undefined ? { call: call.id, values: parsed.values } : { values: parsed.values },
+            call.id !== undefined
+              ? { call: call.id, values: parsed.values, tool: call.name }
+              : { values: parsed.values, tool: call.name },
           )
         : refuse(target ?? "", "model", {
             error_type: "INVALID_ARGUMENTS",
@@ -1520,11 +1535,14 @@ export function createSession(options: SessionOptions): Session {
       return state;
     },
     plan(input = {}) {
+      let plan: TurnPlan;
       try {
-        return planTurn(input);
+        plan = planTurn(input);
       } catch (error) {
-        return safePlan(error);
+        plan = safePlan(error);
       }
+      offeredNow = new Map(plan.tools.map((t) => [t.name, t]));
+      return plan;
     },
     respond(calls) {
       // Reads are answered in response order (after an activation before them, before an

@@ -11,6 +11,7 @@ import { readEvents } from "../events/read-events.js";
 import { summarizeEvents } from "../events/summarize.js";
 import { createMatcher } from "../match/matcher.js";
 import { createShelf, type Shelf } from "../shelf.js";
+import type { HistoryItem } from "../types.js";
 import { createMemoryUsageStore } from "../usage/store.js";
 import { TOOL_NAME_PATTERN } from "./activation-tools.js";
 import { createShelfSessions } from "./shelf-sessions.js";
@@ -341,31 +342,44 @@ describeWithSharedData("createShelfSessions: what rebuilt sessions share", () =>
     expect(calls).toEqual([tied, plain, tied]);
   });
 
-  it("keeps a turn's candidates through its own activation; a new turn or conversation with the same text is matched again", () => {
-    const { calls, sessions } = tiedTwins();
+  it("offers a turn's next model call the same whether its session was kept, resumed from the state or rebuilt from the history", () => {
+    const { calls, matcher } = counted();
+    // One group: stage 1 offers the one of the two that wins the tie, and usage breaks it.
+    const twins = fixedSource([
+      makeSkill("alpha-maker", { description: "Builds PDF reports from tables.", group: "maker" }),
+      makeSkill("omega-maker", { description: "Builds PDF reports from tables.", group: "maker" }),
+      makeSkill("xlsx-sheet", { description: "Edits XLSX spreadsheets." }),
+    ]);
+    const usage = createMemoryUsageStore();
+    const sessions = createShelfSessions({ skills: twins, matcher, events: false, stateDir: root, usage });
+    sessions.session().plan({ message: "hello", tools: [] });
+    usage.record("omega-maker", new Date(Date.now() - 60_000));
+    calls.length = 0;
     const tied = "build a pdf report from this table";
-    const first = sessions.session({ message: tied });
-    const before = first.plan({ tools: [] }).candidates.map((c) => c.name);
-    expect(before.slice(0, 2)).toEqual(["omega-maker", "alpha-maker"]);
-    // The model picks the second of the tie: its use would now win the tie.
-    expect(first.activate("alpha-maker", { by: "model" }).status).toBe("success");
-    // The turn's next model call: the same candidates in the same order (less the active
-    // skill, which a plan never offers), stage 1 not run again.
-    const next = sessions.session({ state: first.state, message: tied }).plan({ tools: [] });
-    expect(next.candidates.map((c) => c.name)).toEqual(before.filter((n) => n !== "alpha-maker"));
-    expect(calls).toEqual([tied]);
-    // Another conversation opening with the same text (the same turn id) has no such activation.
-    const other = sessions.session().plan({ message: tied, tools: [] });
-    expect(other.candidates.map((c) => c.name).slice(0, 2)).toEqual(["alpha-maker", "omega-maker"]);
-    expect(calls).toEqual([tied, tied]);
-    // The same conversation's next turn with the same text: matched again, the use counts.
-    const history = [
-      { kind: "user" as const, text: tied },
-      { kind: "user" as const, text: tied },
-    ];
-    const later = sessions.session({ history }).plan({ tools: [] });
-    expect(later.candidates.map((c) => c.name).slice(0, 2)).toEqual(["alpha-maker", "omega-maker"]);
-    expect(calls.length).toBeGreaterThanOrEqual(2);
+    const history: HistoryItem[] = [{ kind: "user", text: tied }];
+    const kept = sessions.session({ history, tools: [] });
+    const first = kept.plan();
+    expect(first.candidates.map((c) => c.name)).toContain("omega-maker");
+    expect(first.candidates.map((c) => c.name)).not.toContain("alpha-maker");
+    // The model picks the other one of the group through activate_skill: its use now wins the tie.
+    const call = { id: "c1", name: "activate_skill", input: { name: "alpha-maker" } };
+    kept.respond([call]);
+    const output = kept.callSkillTool(call);
+    expect(output?.status).toBe("success");
+    history.push({ kind: "tool-call", id: "c1", toolName: "activate_skill", input: call.input, output });
+
+    const offer = (plan: ReturnType<typeof kept.plan>) => ({
+      candidates: plan.candidates.map((c) => c.name),
+      tools: plan.tools,
+      system: plan.system,
+    });
+    const next = offer(kept.plan());
+    expect(offer(sessions.session({ state: kept.state, history, tools: [] }).plan())).toEqual(next);
+    expect(offer(sessions.session({ history, tools: [] }).plan())).toEqual(next);
+    // The kept session asked stage 1 again and the use changed the tie: omega is no candidate now.
+    expect(next.candidates).not.toContain("omega-maker");
+    expect(calls[0]).toBe(tied);
+    expect(calls.filter((m) => m === tied).length).toBe(2);
   });
 
   it("matches a message once for every session that plans it, a use of another skill changing nothing", () => {

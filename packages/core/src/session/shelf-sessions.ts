@@ -23,12 +23,10 @@ import type { UsageStore } from "../usage/store.js";
 import type { ProtectedPaths } from "./protected-paths.js";
 import {
   createSession,
-  type MatchTurn,
   offerableSkills,
   type SessionCatalog,
   type SessionMatcher,
   type SessionOptions,
-  type UsageTurn,
 } from "./session.js";
 
 export const EVENTS_FILE = "events.jsonl";
@@ -123,17 +121,9 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
   // candidates and the usage order; uses recorded by sessions bump `usageVersion`.
   let usageVersion = 0;
   const recorder = usage && {
-    record(name: string, at: Date, turn?: UsageTurn) {
-      const held = turn ? heldForTurn(turn) : undefined;
+    record(name: string, at: Date) {
       usage.record(name, at);
       usageVersion++;
-      // The turn's own activation does not re-rank the candidates of the message it is
-      // answering: they hold for the rest of that turn (its next model calls), while another
-      // turn, even with the same text, and any other use see the new order.
-      if (turn && held?.usageAt !== undefined) {
-        const uses = held.turn?.id === turn.id ? [...held.turn.uses, name] : [name];
-        held.turn = { id: turn.id, usageAt: usageNow(), uses };
-      }
     },
   };
   const catalogs = new Map<string, { text: string; names: readonly string[] | undefined }>();
@@ -167,23 +157,13 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
     return built;
   };
 
-  // Stage 1 per message, shared by every session: each model call of a turn opens a session
-  // that plans the same message. A result holds while the skill list stays the same, and,
-  // when usage broke a tie in it (the matcher read a record), while the usage records do: most
-  // results never read one, and a use (every activation) re-matched the turn's next step.
+  // Stage 1 per message, shared by every session: each model call of a turn plans the same
+  // message. A result holds while the skill list stays the same, and, when usage broke a tie
+  // in it (the matcher read a record), while the usage records do: most results never read
+  // one. The answer is a function of the skills, the message and the records alone, whichever
+  // session asks (one kept for a run, one opened per model call, one in another process).
   // `semantic`: computed by prepare() with the embedding signal (a plain match is replaced by it).
-  // `turn`: the one turn the result still holds for after that turn's own uses (of the skills
-  // it activated: a session of that turn with them active; a new conversation whose first
-  // message has the same text and turn id does not have them).
-  const matches = new Map<
-    string,
-    {
-      result: MatchResult;
-      usageAt: string | undefined;
-      semantic: boolean;
-      turn?: { id: string; usageAt: string; uses: readonly string[] };
-    }
-  >();
+  const matches = new Map<string, { result: MatchResult; usageAt: string | undefined; semantic: boolean }>();
   let matchList: readonly Skill[] | undefined;
   const usageNow = () => `${usageVersion}:${usage?.version?.() ?? ""}`;
   const current = (skills: readonly Skill[]) => {
@@ -192,36 +172,19 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       matchList = skills;
     }
   };
-  const cachedMatch = (message: string, turn?: MatchTurn) => {
+  const cachedMatch = (message: string) => {
     const cached = matches.get(message);
     if (!cached) return undefined;
-    const now = usageNow();
-    if (cached.usageAt === undefined || cached.usageAt === now) return cached;
-    const own = cached.turn;
-    return turn !== undefined &&
-      own?.id === turn.id &&
-      own.usageAt === now &&
-      own.uses.every((name) => turn.active.includes(name))
-      ? cached
-      : undefined;
-  };
-  /** The result of the message a turn is answering, while it still holds for that turn. */
-  const heldForTurn = (turn: UsageTurn) => {
-    const cached = matches.get(turn.message);
-    if (cached?.usageAt === undefined) return undefined;
-    const now = usageNow();
-    return cached.usageAt === now || (cached.turn?.id === turn.id && cached.turn.usageAt === now)
-      ? cached
-      : undefined;
+    return cached.usageAt === undefined || cached.usageAt === usageNow() ? cached : undefined;
   };
   const remember = (message: string, result: MatchResult, probe: UsageProbe, semantic: boolean) => {
     if (matches.size >= MATCH_CACHE_SIZE) matches.delete(matches.keys().next().value!);
     matches.set(message, { result, usageAt: probe.read() ? usageNow() : undefined, semantic });
     return result;
   };
-  const match: SessionMatcher = (skills, message, turn) => {
+  const match: SessionMatcher = (skills, message) => {
     current(skills);
-    const cached = cachedMatch(message, turn);
+    const cached = cachedMatch(message);
     if (cached) return cached.result;
     const probe = usageProbe(usage);
     return remember(message, matcher.match(skills, message, { usage: probe.store }), probe, false);

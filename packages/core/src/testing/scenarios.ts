@@ -1366,6 +1366,82 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "an activation through activate_skill on a step that did not offer it is refused with a result naming the offered way; nothing is restricted",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "web_search"],
+    turns: [{ user: "Write the release notes for v2.0" }],
+    replies: [
+      // The only skill has its own tool, so activate_skill is not offered: the model calls it anyway.
+      calls(["activate_skill", { name: "release-notes" }], ["web_search", { query: "v2.0 changes" }]),
+      call("skill_release-notes"),
+      text("Here are the notes."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[0]?.tools.includes("activate_skill"), "activate_skill is not offered on the first step");
+      const [activation, search] = c[1]?.results ?? [];
+      expect(
+        activation?.name === "activate_skill" && errorOf(activation.result) === "TOOL_NOT_OFFERED",
+        "the activation through it reads a structured refusal",
+      );
+      expect(
+        String((activation?.result as { message?: string })?.message).includes("skill_release-notes"),
+        "which names the tool that was offered for it",
+      );
+      expect(
+        search?.name === "web_search" && (search.result as { ok?: boolean })?.ok === true,
+        "nothing was active, so the host call beside it ran",
+      );
+      expect(!c[1]?.system.includes("<skill_content"), "no skill is active on the next step");
+      expect(c[1]?.tools.includes("web_search"), "and nothing is restricted");
+      expect(c[2]?.system.includes('<skill_content name="release-notes">'), "the offered tool activates it");
+      expect(ran.map((r) => r.name).join() === "web_search", "only the unrestricted call ran");
+    },
+  },
+  {
+    name: "a small everyday shelf and a request of generic words only: the writing skill its exclusion vetoes is offered through no path, and no other skill gets a tool",
+    skills: Object.fromEntries(
+      [
+        [
+          "copywriting",
+          "Write compelling copy for ads, landing pages and product pages.",
+          "triggers: [compelling copy, ad copy]\nexclusions: [headline]\n",
+        ],
+        ["write-tests", "Write unit tests for a function or module.", ""],
+        ["sql-query", "Write and optimise SQL queries for a database.", ""],
+        ["commit-message", "Write a clear git commit message from the staged changes.", ""],
+        ["meeting-notes", "Turn a meeting transcript into notes with decisions and action items.", ""],
+        ["email-reply", "Draft a polite reply to an email.", ""],
+        ["trip-plan", "Plan a trip: flights, hotels and a day-by-day schedule.", ""],
+        ["recipe", "Suggest a recipe from the ingredients at hand.", ""],
+      ].map(([name, description, extra]) => [
+        name as string,
+        `---\nname: ${name}\ndescription: ${description}\n${extra}---\nDo it.\n`,
+      ]),
+    ),
+    tools: ["read_file"],
+    turns: [
+      { user: "How do I write a compelling headline?" },
+      { user: "write ad copy for the landing page of our spring sale" },
+    ],
+    replies: [text("Lead with the benefit."), call("skill_copywriting"), text("Here is the copy.")],
+    check({ calls: c }) {
+      const first = c[0];
+      expect(
+        !first?.skillTools.some((t) => t.name.startsWith("skill_")),
+        `no skill gets its own tool on generic words (got ${first?.skillTools.map((t) => t.name).join(", ")})`,
+      );
+      expect(
+        !JSON.stringify(first?.skillTools ?? []).includes('"copywriting"'),
+        "the vetoed skill is in no tool's enum",
+      );
+      expect(!first?.system.includes("- copywriting:"), "nor in the catalog");
+      expect(
+        c[1]?.skillTools.some((t) => t.name === "skill_copywriting"),
+        "a request it is for is offered it",
+      );
+    },
+  },
 ];
 
 /**
