@@ -12,7 +12,14 @@ import type { MastraModelConfig } from "@mastra/core/llm";
 import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@mastra/core/processors";
 import { createTool } from "@mastra/core/tools";
 import { type Delegation, type Diagnostic, type Role, roleAgentSpec, type Shelf } from "@skillshelf/core";
-import { currentSession, hostDelegationSpec, reportOnce, runDelegation } from "@skillshelf/core/adapter";
+import {
+  currentSession,
+  delegationScope,
+  hostDelegationSpec,
+  reportOnce,
+  runDelegation,
+  runInSession,
+} from "@skillshelf/core/adapter";
 import { latestUserText } from "./history.js";
 
 export interface RoleAgentsOptions {
@@ -48,7 +55,9 @@ function modelFor(id: string | undefined, options: RoleAgentsOptions): MastraMod
  * Each of a sub-agent's tool calls is judged by its delegation's guard (the session of the
  * conversation that delegated, or the shelf's write protection when none did): a tool the
  * parent's active skills rule out, or a write into a skill folder, is refused with core's
- * structured result.
+ * structured result. Each tool runs under the delegation's scope, so code it calls (a host
+ * delegation tool, anything asking `currentSession()`) gets the sub-agent's bound, not the
+ * wider one of the conversation above it: a read-only role cannot delegate to one that writes.
  */
 function boundedTools(tools: Record<string, unknown>, delegation: Delegation): Record<string, unknown> {
   const bounded: Record<string, unknown> = {};
@@ -60,7 +69,9 @@ function boundedTools(tools: Record<string, unknown>, delegation: Delegation): R
       execute: async (input: unknown, context: unknown) => {
         const verdict = delegation.guard({ name, input });
         if (!verdict.allowed) return verdict.result;
-        return execute.call(tool, input, context);
+        return runInSession(delegationScope(currentSession(), delegation), () =>
+          execute.call(tool, input, context),
+        );
       },
     };
   }
