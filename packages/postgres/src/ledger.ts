@@ -1,15 +1,16 @@
 /** The decision ledger as an append-only table: one row per record, the record kept whole as JSON. */
 import type { LedgerRecord, LedgerStore } from "@skillshelf/core";
 import type { Queryable } from "./sql.js";
+import { storableJson, storableText } from "./storable-text.js";
 
 export function ledgerOn(db: Queryable, q: string): LedgerStore {
   return {
     async append(input) {
       const record: LedgerRecord = { ...input, at: input.at ?? new Date().toISOString() };
       await db.query(`INSERT INTO ${q}.ledger (skill, type, record) VALUES ($1, $2, $3)`, [
-        record.skill,
+        storableText(record.skill),
         record.type,
-        JSON.stringify(record),
+        storableJson(record),
       ]);
       return record;
     },

@@ -9,6 +9,7 @@ import { ImproveError, type ImprovementProposal } from "@skillshelf/core";
 import { type ProposalStore, parseStoredProposal } from "@skillshelf/core/store";
 import type pg from "pg";
 import { inTransaction, type Queryable } from "./sql.js";
+import { storableJson, storableText } from "./storable-text.js";
 
 export function createPostgresProposalStore(pool: pg.Pool, q: string): ProposalStore {
   // The connection of the update under way in this async context, and the proposal it holds.
@@ -59,7 +60,7 @@ export function createPostgresProposalStore(pool: pg.Pool, q: string): ProposalS
       await db.query(
         `INSERT INTO ${q}.proposals (id, skill, status, proposal) VALUES ($1, $2, $3, $4)
          ON CONFLICT (id) DO UPDATE SET skill = EXCLUDED.skill, status = EXCLUDED.status, proposal = EXCLUDED.proposal`,
-        [proposal.id, proposal.skill, proposal.status, JSON.stringify(proposal)],
+        [proposal.id, storableText(proposal.skill), proposal.status, storableJson(proposal)],
       );
     },
     async load(idOrPrefix) {

@@ -8,6 +8,7 @@
 import { assertRunId, type WorkflowCheckpoint, type WorkflowRunStore } from "@skillshelf/core";
 import type pg from "pg";
 import { sqlState } from "./sql.js";
+import { storableJson, storableText } from "./storable-text.js";
 
 export function createPostgresRunStore(
   pool: pg.Pool,
@@ -37,15 +38,15 @@ export function createPostgresRunStore(
          VALUES ($1, $2, $3, $4, now())
          ON CONFLICT (run_id) DO UPDATE
            SET skill = EXCLUDED.skill, status = EXCLUDED.status, checkpoint = EXCLUDED.checkpoint, updated_at = now()`,
-        [checkpoint.runId, checkpoint.skill, checkpoint.status, JSON.stringify(checkpoint)],
+        [checkpoint.runId, storableText(checkpoint.skill), checkpoint.status, storableJson(checkpoint)],
       );
     },
     async append(record) {
       assertRunId(record.run_id);
       await pool.query(`INSERT INTO ${q}.workflow_log (run_id, type, record) VALUES ($1, $2, $3)`, [
         record.run_id,
-        record.type,
-        JSON.stringify(record),
+        storableText(record.type),
+        storableJson(record),
       ]);
     },
     async hold(runId, task) {
