@@ -449,7 +449,7 @@ describe("very many skills", () => {
     expect(result.skills).toHaveLength(1);
     expect(result.overridden).toHaveLength(139_999);
     expect(result.diagnostics.filter((d) => d.code === "duplicate-name")).toHaveLength(139_999);
-  });
+  }, 300_000);
 });
 
 describe("refreshFile", () => {

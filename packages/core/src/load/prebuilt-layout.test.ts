@@ -255,5 +255,5 @@ describe("the index laid out by the build", () => {
     expect(fromPrebuilt.problems).toEqual([]);
     expect(fromPrebuilt.plans).toEqual(scanned.plans);
     expect(fromPrebuilt.matched).toEqual(scanned.matched);
-  });
+  }, 300_000);
 });

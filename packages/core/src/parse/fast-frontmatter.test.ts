@@ -55,7 +55,7 @@ describe("fast frontmatter path = full path", () => {
     expect(CORPUS_FILES).toHaveLength(939);
     // Not vacuous: the fast path reads every real frontmatter (the full path only breaks ties).
     expect(fast).toBe(939);
-  });
+  }, 300_000);
 
   it("on every parser edge case", (ctx) => {
     skipWithoutSharedData(ctx);
@@ -255,5 +255,5 @@ describe("fast frontmatter path = full path", () => {
     // Both sides are exercised: many mutants stay fast-readable, many do not.
     expect(readFast).toBeGreaterThan(mutants / 4);
     expect(readFast).toBeLessThan(mutants);
-  });
+  }, 300_000);
 });

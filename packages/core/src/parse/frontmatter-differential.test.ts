@@ -296,6 +296,6 @@ describe("fast frontmatter readers = the full path, on generated frontmatters", 
           );
         }
       }
-    });
+    }, 300_000);
   }
 });

@@ -227,7 +227,7 @@ describe("line frontmatter reader = event reader = full path", () => {
     // Not vacuous: most are read, and many refused.
     expect(read).toBeGreaterThan(8_000);
     expect(refused).toBeGreaterThan(1_000);
-  });
+  }, 300_000);
 
   it("on seeded mutations of real frontmatters", (ctx) => {
     skipWithoutSharedData(ctx);
