@@ -1452,14 +1452,11 @@ export function createSession(options: SessionOptions): Session {
       if (!generic && target === undefined) return undefined;
       const parsed = readActivationInput(call.input, generic);
       result = parsed.ok
-        ? activateInternal(
-            target ?? parsed.name!,
-            "model",
-            parsed.args,
-            call.id !== undefined
-              ? { call: call.id, values: parsed.values, tool: call.name }
-              : { values: parsed.values, tool: call.name },
-          )
+        ? activateInternal(target ?? parsed.name!, "model", parsed.args, {
+            ...(call.id !== undefined && { call: call.id }),
+            values: parsed.values,
+            tool: call.name,
+          })
         : refuse(target ?? "", "model", {
             error_type: "INVALID_ARGUMENTS",
             message: `${call.name} was called with invalid input: ${parsed.problem}. Call it again with ${
