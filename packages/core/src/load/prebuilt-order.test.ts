@@ -92,7 +92,8 @@ describe("prebuilt shelf: finding each scanned file's record", () => {
     const { descriptions, stale } = await served(options);
     expect(descriptions.gamma).toBe("Gamma, edited since the build, longer.");
     expect(descriptions.beta).toBeUndefined();
-    for (const name of ["alpha", "delta", "epsilon"]) expect(descriptions[name]).toBe(`${name} from the prebuilt.`);
+    for (const name of ["alpha", "delta", "epsilon"])
+      expect(descriptions[name]).toBe(`${name} from the prebuilt.`);
     expect(stale).toContain("1 skill file(s) are new or changed");
     expect(stale).toContain("1 recorded file(s) are gone");
   });
