@@ -404,13 +404,23 @@ function storedResult(root: string, recorded: StoredFile): ParseResult {
 const LOST_STUB_META = Object.freeze(defaultSkillMeta());
 for (const value of Object.values(LOST_STUB_META)) if (typeof value === "object") Object.freeze(value);
 
-/** The stub resolution needs of a file that lost, from what the file stores of it. */
+/**
+ * The stub resolution needs of a file that lost, from what the file stores of it. Made with
+ * every field the loader gives a stub (its body, and scope, file, dir and locked, which the
+ * loader then sets in place), in the loader's order: 7,000 stubs on the mirror then take no
+ * new field each after they are made.
+ */
 function lostStubSkill(stored: StoredLostStub): NonNullable<ParseResult["skill"]> {
   const stub = {
     ...LOST_STUB_META,
     name: stored.name,
     description: "",
+    body: "",
+    scope: "project",
+    file: "",
+    dir: "",
     hash: stored.hash,
+    locked: false,
     bodyLine: stored.bodyLine,
   };
   return stub as unknown as NonNullable<ParseResult["skill"]>;
