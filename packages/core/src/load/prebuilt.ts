@@ -226,23 +226,59 @@ interface StoredFileLookup {
 
 /**
  * The recorded files by the path the scan finds them at. Where paths are `/`-separated, by the
- * path as stored: a found file inside the root is looked up by its relative path (what a
- * build writes for it), then by its absolute one — no path made for each of 15,000 records.
- * A stored path in any other form (a build writes none) matches no file, and that file's
- * skill is read from its source.
+ * path as stored: a found file inside the root is matched against its relative path (what a
+ * build writes for it), else against its absolute one — no path made for each of 15,000
+ * records. A stored path in any other form (a build writes none) matches no file, and that
+ * file's skill is read from its source.
+ *
+ * The build writes the files in about the order a scan finds them, so each lookup first tries
+ * the record after the last one found: a comparison instead of hashing every path into a
+ * map, and no map at all for a start whose folders are as built. A lookup that misses there
+ * builds the map once.
  */
 function storedFileLookup(root: string, files: readonly StoredFile[]): StoredFileLookup {
-  const byPath = new Map<string, StoredFile>();
   if (path.sep !== "/") {
+    const byPath = new Map<string, StoredFile>();
     for (const file of files) byPath.set(resolvedPath(root, file.path), file);
     return byPath;
   }
-  for (const file of files) byPath.set(file.path, file);
   const inside = root.endsWith("/") ? root : `${root}/`;
+  const isPathOf = (stored: string, file: string) =>
+    stored === file ||
+    (file.length === inside.length + stored.length && file.endsWith(stored) && file.startsWith(inside));
+  let byPath: Map<string, number> | undefined;
+  const mapped = () => {
+    if (byPath) return byPath;
+    byPath = new Map();
+    for (let i = 0; i < files.length; i++) byPath.set((files[i] as StoredFile).path, i);
+    return byPath;
+  };
+  let next = 0;
+  let lastFile: string | undefined;
+  let lastFound: StoredFile | undefined;
+  const find = (file: string): StoredFile | undefined => {
+    const expected = files[next];
+    if (expected !== undefined && isPathOf(expected.path, file)) {
+      next++;
+      return expected;
+    }
+    const map = mapped();
+    const at = (file.startsWith(inside) ? map.get(file.slice(inside.length)) : undefined) ?? map.get(file);
+    if (at === undefined) return undefined;
+    next = at + 1;
+    return files[at];
+  };
   return {
-    size: byPath.size,
-    get: (file) =>
-      (file.startsWith(inside) ? byPath.get(file.slice(inside.length)) : undefined) ?? byPath.get(file),
+    // A path stored twice (no build writes one) counts as a recorded file that is gone.
+    size: files.length,
+    get(file) {
+      // `has` asks again for a file `entry` just looked up.
+      if (file !== lastFile) {
+        lastFile = file;
+        lastFound = find(file);
+      }
+      return lastFound;
+    },
   };
 }
 
@@ -368,13 +404,23 @@ function storedResult(root: string, recorded: StoredFile): ParseResult {
 const LOST_STUB_META = Object.freeze(defaultSkillMeta());
 for (const value of Object.values(LOST_STUB_META)) if (typeof value === "object") Object.freeze(value);
 
-/** The stub resolution needs of a file that lost, from what the file stores of it. */
+/**
+ * The stub resolution needs of a file that lost, from what the file stores of it. Made with
+ * every field the loader gives a stub (its body, and scope, file, dir and locked, which the
+ * loader then sets in place), in the loader's order: 7,000 stubs on the mirror then take no
+ * new field each after they are made.
+ */
 function lostStubSkill(stored: StoredLostStub): NonNullable<ParseResult["skill"]> {
   const stub = {
     ...LOST_STUB_META,
     name: stored.name,
     description: "",
+    body: "",
+    scope: "project",
+    file: "",
+    dir: "",
     hash: stored.hash,
+    locked: false,
     bodyLine: stored.bodyLine,
   };
   return stub as unknown as NonNullable<ParseResult["skill"]>;
