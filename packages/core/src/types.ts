@@ -57,6 +57,7 @@ export type DiagnosticCode =
   | "parameters-conflict"
   | "invalid-steps"
   | "missing-step-file"
+  | "paths-over-budget"
   // load
   | "shadowed"
   | "duplicate-name"

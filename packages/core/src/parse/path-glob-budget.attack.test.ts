@@ -10,8 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createShelf } from "../shelf.js";
-import type { Shelf } from "../types.js";
+import { createShelf, type Shelf } from "../shelf.js";
 import { parseSkill } from "./parse-skill.js";
 import { matchesSkillPaths } from "./path-globs.js";
 
@@ -47,7 +46,7 @@ describe("a skill's paths globs are bounded at load", () => {
   it("an over-budget glob matches nothing even when no load reported it (a prebuilt shelf's record)", () => {
     expect(matchesSkillPaths({ paths: [RANGES] }, ["1".repeat(32)])).toBe(false);
     // Within the budget the same kind of glob means what it says.
-    expect(matchesSkillPaths({ paths: ["{1..255}".repeat(2)] }, ["1255"])).toBe(true);
+    expect(matchesSkillPaths({ paths: ["{1..99}".repeat(2)] }, ["1199"])).toBe(true);
   });
 
   it("globs past the count and length caps are named in a diagnostic too", () => {
@@ -76,7 +75,7 @@ describe("a skill's paths globs are bounded at load", () => {
 
 describe("matching one skill's globs in one plan is bounded", () => {
   it("a hit only past the work budget is not taken (fail closed)", () => {
-    const stars = Array.from({ length: 2 }, (_, i) => `${STARS.slice(0, 200)}${i}`);
+    const stars = [STARS.slice(0, 200)];
     const long = Array.from({ length: 63 }, (_, i) => `${"a".repeat(500)}${i}.ts`);
     expect(matchesSkillPaths({ paths: [...stars, "**/*.sql"] }, ["db/x.sql"])).toBe(true);
     expect(matchesSkillPaths({ paths: [...stars, "**/*.sql"] }, [...long, "db/x.sql"])).toBe(false);
