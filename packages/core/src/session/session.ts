@@ -72,6 +72,7 @@ import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
 import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork } from "./fork.js";
+import { rivalsOfActive } from "./group-rivals.js";
 import * as say from "./messages.js";
 import type { ProtectedPaths } from "./protected-paths.js";
 import { readPath } from "./protected-paths.js";
@@ -1103,8 +1104,11 @@ export function createSession(options: SessionOptions): Session {
       ? undefined
       : missingTools(v.list, v.offerable, hostTools, aliases);
     const lacking = missing?.unusable;
-    // Left out of this plan: the active skills, the vetoed ones, and those whose tools the host lacks.
-    const left = [...state.active.map((a) => a.name), ...vetoed];
+    // Left out of this plan: the active skills and their group rivals, the vetoed ones, and those
+    // whose tools the host lacks.
+    const activeNames = state.active.map((a) => a.name);
+    const rivals = rivalsOfActive(v.offerable, activeNames, (name) => source.get(name)?.group);
+    const left = [...activeNames, ...rivals, ...vetoed];
     if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
     const leftOut = new Set(left);
     const usable = (name: string) => v.offerableNames.has(name) && !leftOut.has(name);

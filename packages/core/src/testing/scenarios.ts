@@ -1442,6 +1442,32 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "while a skill of a group is active, its rivals are offered through no tool, enum or catalog line; once it ends they are",
+    skills: {
+      "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\n---\nBe formal.\n`,
+      "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\n---\nBe casual.\n`,
+      "summarize-diff": SUMMARIZE_DIFF,
+    },
+    tools: ["read_file"],
+    turns: [{ user: "write a formal reply to the customer" }, { user: "summarize the diff of my branch" }],
+    replies: [call("skill_tone-formal"), text("Dear customer, …"), text("The diff renames one file.")],
+    check({ calls: c }) {
+      const offered = (call: CallRecord | undefined) => JSON.stringify(call?.skillTools ?? []);
+      expect(
+        offered(c[0]).includes("tone-casual") || c[0]?.system.includes("tone-casual"),
+        "offered at first",
+      );
+      expect(c[1]?.system.includes('<skill_content name="tone-formal">'), "the formal tone is active");
+      expect(!offered(c[1]).includes("tone-casual"), "its rival is in no skill tool and no enum");
+      expect(!c[1]?.system.includes("- tone-casual"), "nor in the catalog");
+      expect(!c[2]?.system.includes("<skill_content"), "a new request ended the formal tone");
+      expect(
+        offered(c[2]).includes("tone-casual") || c[2]?.system.includes("- tone-casual"),
+        "and its rival is offered again",
+      );
+    },
+  },
 ];
 
 /**
