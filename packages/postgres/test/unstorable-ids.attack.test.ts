@@ -32,7 +32,7 @@ describe.skipIf(!databaseUrl)("reads by ids PostgreSQL cannot store as text", ()
       { skill: "notes\u0000writer" },
     ]) {
       const { events } = await store.events.read(query);
-      expect(events.map((e) => e.skill)).toEqual(["notes\ufffdwriter"]);
+      expect(events.map((e) => (e as { skill?: string }).skill)).toEqual(["notes\ufffdwriter"]);
     }
     expect((await store.events.read({ session: "other\u0000" })).events).toEqual([]);
     await store.close();
