@@ -71,7 +71,7 @@ import {
 import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
-import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork } from "./fork.js";
+import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork, whenForkEnds } from "./fork.js";
 import { rivalsOfActive } from "./group-rivals.js";
 import * as say from "./messages.js";
 import type { ProtectedPaths } from "./protected-paths.js";
@@ -811,6 +811,9 @@ export function createSession(options: SessionOptions): Session {
     const event: SkillEvent = { type: "activated", at: now.toISOString(), skill: skill.name, by: "model" };
     if (args !== undefined && args !== "") event.args = args;
     emit(event);
+    whenForkEnds(fork, () =>
+      emit({ type: "deactivated", at: clock().toISOString(), skill: skill.name, why: "sub-agent-done" }),
+    );
     try {
       recordUse(skill.name, now);
     } catch {
