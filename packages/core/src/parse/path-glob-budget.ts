@@ -24,8 +24,8 @@ export const MAX_GLOBS = 32;
 export const MAX_GLOB_LENGTH = 256;
 /** Characters of RE2 regex all of one skill's globs may compile to (≈ 25 usual globs). */
 export const MAX_SKILL_GLOB_REGEX = 1_024;
-/** Regex characters × path characters one skill's globs may be tried over in one plan (≈ 1 ms). */
-export const MAX_MATCH_WORK = 16_000_000;
+/** Regex characters × path characters one skill's globs may be tried over in one plan (≈ 0.5 ms). */
+export const MAX_MATCH_WORK = 8_000_000;
 
 export interface AdmittedGlob {
   /** As written, backslashes read as `/`, no leading `./` or `/`. */
