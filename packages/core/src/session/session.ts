@@ -82,7 +82,7 @@ import { DEFAULT_SCOPE, END_COMMAND, endsOnNewMessage } from "./scope.js";
 import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "./state.js";
 import { currentDateLine, splitArguments } from "./substitute.js";
 import { missingTools } from "./tool-dependencies.js";
-import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
+import { type ActivationToolNames, calledSkillTools, resolveActivationToolNames } from "./tool-names.js";
 
 /**
  * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). It
@@ -1034,6 +1034,8 @@ export function createSession(options: SessionOptions): Session {
 
   // ── open: from the state or the history, then the latest user message ──
   const history = (options.history ?? []).filter(wellFormed);
+  const historyToolNames = new Set<string>();
+  for (const item of history) if (item.kind === "tool-call") historyToolNames.add(item.toolName);
   let latest = -1;
   let ordinal = 0;
   history.forEach((item, index) => {
@@ -1168,7 +1170,13 @@ export function createSession(options: SessionOptions): Session {
     if (withScripts.length > 0 && names.script !== undefined)
       tools.push(runSkillScriptToolSpec(withScripts, names.script));
     for (const tool of tools) offered.add(tool.name);
-    const unoffered = [names.generic, names.end, names.read, scriptsOn ? names.script : undefined]
+    const unoffered = [
+      names.generic,
+      names.end,
+      names.read,
+      scriptsOn ? names.script : undefined,
+      ...calledSkillTools(historyToolNames, names),
+    ]
       .filter((name): name is string => name !== undefined && !tools.some((t) => t.name === name))
       .map(unofferedToolSpec);
 

@@ -1468,6 +1468,32 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "a skill tool the model called in an earlier request, called again when no step offers it, reads core's refusal in every framework",
+    skills: { "release-notes": RELEASE_NOTES, "summarize-diff": SUMMARIZE_DIFF },
+    tools: ["git_log", "read_file"],
+    turns: [
+      { user: "draft the release notes" },
+      { user: "what time is it in Tokyo" },
+      { user: "and in Paris" },
+    ],
+    replies: [
+      call("skill_release-notes"),
+      text("Here are the notes."),
+      text("It is noon."),
+      call("skill_release-notes"),
+      text("It is five in the morning."),
+    ],
+    check({ calls: c }) {
+      expect(!c[3]?.tools.includes("skill_release-notes"), "the third request's step does not offer it");
+      const [again] = c[4]?.results ?? [];
+      expect(
+        again?.name === "skill_release-notes" && errorOf(again.result) === "TOOL_NOT_OFFERED",
+        `the call reads core's TOOL_NOT_OFFERED (got ${JSON.stringify(again?.result)})`,
+      );
+      expect(!c[4]?.system.includes("<skill_content"), "nothing became active");
+    },
+  },
 ];
 
 /**
