@@ -67,6 +67,8 @@ function range(body: string): string | undefined {
   const from = numeric ? Number(m[1]) : m[1]!.charCodeAt(0);
   const to = numeric ? Number(m[2]) : m[2]!.charCodeAt(0);
   if (Math.abs(to - from) >= MAX_RANGE) return undefined;
+  // At least one character and a `|` per item: past the budget, it is known before building it.
+  if (2 * (Math.abs(to - from) + 1) + 3 > expansionLeft) throw new OverLength();
   const step = from <= to ? 1 : -1;
   const items: string[] = [];
   for (let v = from; v !== to + step; v += step)
