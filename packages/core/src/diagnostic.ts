@@ -49,6 +49,8 @@ export const DEFAULT_HINTS: Readonly<Record<DiagnosticCode, string>> = {
     "Write `steps` as a list of `{id, title, input: [...], output, verify}`; each input must be a parameter or an earlier step's output.",
   "missing-step-file":
     "Add the step's prompt as `steps/NN-<id>.md` beside SKILL.md (NN = its position, from 01).",
+  "paths-over-budget":
+    "Write fewer or simpler `paths` globs (a `{a,b}` list rather than a long `{1..n}` range, one `*` per segment); until then the skill is not offered for the files that glob names.",
   "invalid-parameters":
     "Fix the parameter schema (JSON Schema draft-07, an object at the root, only local `$ref`s); until then the skill cannot be activated.",
   "parameters-conflict":

@@ -57,6 +57,7 @@ export type DiagnosticCode =
   | "parameters-conflict"
   | "invalid-steps"
   | "missing-step-file"
+  | "paths-over-budget"
   // load
   | "shadowed"
   | "duplicate-name"
@@ -320,7 +321,9 @@ export type EndReason =
   /** The host's code. */
   | "code"
   /** The user's next message after the model ended it: its held tool limits are dropped. */
-  | "released";
+  | "released"
+  /** A `context: fork` skill's sub-agent answered (or failed); it never became active in the conversation. */
+  | "sub-agent-done";
 
 export interface EndedSkill {
   name: string;

@@ -14,7 +14,7 @@ import {
   type TextPolicy,
 } from "@skillshelf/core";
 import type pg from "pg";
-import { storableJson } from "./storable-text.js";
+import { storableJson, storableText } from "./storable-text.js";
 
 export interface PostgresEventOptions {
   text?: TextPolicy;
@@ -73,13 +73,10 @@ export function createPostgresEventStore(
             AND ($3::text IS NULL OR run = $3) AND ($4::text IS NULL OR skill = $4)
             AND ($5::text IS NULL OR at >= $5)
           ORDER BY seq`,
-        [
-          query.session ?? null,
-          query.thread ?? null,
-          query.run ?? null,
-          query.skill ?? null,
-          query.since ?? null,
-        ],
+        // As the rows were written: an id with a NUL finds the events stored under its U+FFFD form.
+        [query.session, query.thread, query.run, query.skill, query.since].map((value) =>
+          value === undefined || value === null ? null : storableText(value),
+        ),
       );
       // The same check as a log file's lines: a row that is not an event is skipped and counted.
       return parseEvents(rows.map((r) => JSON.stringify(r.event)).join("\n"));

@@ -19,7 +19,11 @@ export function ledgerOn(db: Queryable, q: string): LedgerStore {
         `SELECT record FROM ${q}.ledger
           WHERE ($1::text IS NULL OR skill = $1) AND ($2::text[] IS NULL OR type = ANY($2))
           ORDER BY seq`,
-        [filter.skill ?? null, filter.types ? [...filter.types] : null],
+        // As the rows were written (a skill name with a NUL was stored with U+FFFD).
+        [
+          filter.skill === undefined ? null : storableText(filter.skill),
+          filter.types ? filter.types.map(storableText) : null,
+        ],
       );
       return { records: rows.map((r) => r.record), malformedLines: [] };
     },

@@ -21,7 +21,7 @@ export function createPostgresProposalStore(pool: pg.Pool, q: string): ProposalS
   async function read(db: Queryable, id: string, lock: boolean): Promise<ImprovementProposal> {
     const { rows } = await db.query<{ proposal: unknown }>(
       `SELECT proposal FROM ${q}.proposals WHERE id = $1${lock ? " FOR UPDATE" : ""}`,
-      [id],
+      [storableText(id)],
     );
     if (!rows[0]) throw new ImproveError("NOT_FOUND", `no improvement proposal "${id}"`, { id });
     return decode(id, rows[0].proposal);
@@ -36,10 +36,10 @@ export function createPostgresProposalStore(pool: pg.Pool, q: string): ProposalS
       `SELECT id FROM ${q}.proposals
         WHERE id = $1 OR starts_with(id, $1) OR right(id, length($1)) = $1
         ORDER BY id DESC LIMIT 9`,
-      [wanted],
+      [storableText(wanted)],
     );
     const matches = rows.map((r) => r.id);
-    if (matches.includes(wanted)) return wanted;
+    if (matches.includes(storableText(wanted))) return storableText(wanted);
     if (matches.length === 1) return matches[0]!;
     if (matches.length > 1) {
       throw new ImproveError(
@@ -60,7 +60,7 @@ export function createPostgresProposalStore(pool: pg.Pool, q: string): ProposalS
       await db.query(
         `INSERT INTO ${q}.proposals (id, skill, status, proposal) VALUES ($1, $2, $3, $4)
          ON CONFLICT (id) DO UPDATE SET skill = EXCLUDED.skill, status = EXCLUDED.status, proposal = EXCLUDED.proposal`,
-        [proposal.id, storableText(proposal.skill), proposal.status, storableJson(proposal)],
+        [storableText(proposal.id), storableText(proposal.skill), proposal.status, storableJson(proposal)],
       );
     },
     async load(idOrPrefix) {

@@ -6,6 +6,7 @@
 import { type HistoryEntry, SkillWriteError, sha256, type VersionStore } from "@skillshelf/core";
 import { type AddResult, assertSafeName, formatVersionId } from "@skillshelf/core/store";
 import type { Queryable } from "./sql.js";
+import { storableText } from "./storable-text.js";
 
 interface VersionRow {
   id: string;
@@ -51,7 +52,8 @@ export function versionsOn(db: Queryable, q: string): VersionStore {
       assertSafeName(name);
       const { rows } = await db.query<{ content: Buffer }>(
         `SELECT content FROM ${q}.versions WHERE skill = $1 AND id = $2`,
-        [name, id],
+        // The ids this store writes never hold one; such an id is simply not found.
+        [name, storableText(id)],
       );
       if (!rows[0])
         throw new SkillWriteError("NOT_FOUND", `no kept version "${id}" of ${name}`, { name, id });

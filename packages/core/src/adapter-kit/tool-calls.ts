@@ -4,7 +4,7 @@
  * (so a sub-agent it starts is bounded by the conversation's active skills).
  */
 import { runInSession } from "../session/current-session.js";
-import { type ForkToolResult, forkResult, forkSession } from "../session/fork.js";
+import { endFork, type ForkToolResult, forkResult, forkSession } from "../session/fork.js";
 import type { ActivationResult, Diagnostic, Fork, GuardResult, Session, ToolCall } from "../types.js";
 
 /** What the model reads when a call names none of skillshelf's tools (any more). */
@@ -54,7 +54,12 @@ async function runFork(
   onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined,
 ): Promise<ForkToolResult> {
   if (onDiagnostic) for (const diagnostic of fork.diagnostics) onDiagnostic(diagnostic);
-  const text = await runInSession(forkSession(session, fork), () => run(fork));
+  let text: string;
+  try {
+    text = await runInSession(forkSession(session, fork), () => run(fork));
+  } finally {
+    endFork(fork);
+  }
   return forkResult(fork, typeof text === "string" ? text : String(text ?? ""));
 }
 

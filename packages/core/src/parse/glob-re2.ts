@@ -20,6 +20,14 @@ import { re2js } from "../deferred-libraries.js";
 const MAX_RANGE = 256;
 
 class Unsupported extends Error {}
+class OverLength extends Error {}
+
+/**
+ * Characters the `{a..b}` ranges of the glob being translated may still expand to (the only
+ * part of a glob whose regex grows faster than the glob): past it, translating stops, so judging
+ * a glob too costly costs no more than an admitted one. Set only by `globRegexCost`.
+ */
+let expansionLeft = Number.POSITIVE_INFINITY;
 
 const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
 const literal = (text: string) => text.replace(REGEX_SPECIAL, "\\$&");
@@ -59,11 +67,16 @@ function range(body: string): string | undefined {
   const from = numeric ? Number(m[1]) : m[1]!.charCodeAt(0);
   const to = numeric ? Number(m[2]) : m[2]!.charCodeAt(0);
   if (Math.abs(to - from) >= MAX_RANGE) return undefined;
+  // At least one character and a `|` per item: past the budget, it is known before building it.
+  if (2 * (Math.abs(to - from) + 1) + 3 > expansionLeft) throw new OverLength();
   const step = from <= to ? 1 : -1;
   const items: string[] = [];
   for (let v = from; v !== to + step; v += step)
     items.push(literal(numeric ? String(v) : String.fromCharCode(v)));
-  return `(?:${items.join("|")})`;
+  const expanded = `(?:${items.join("|")})`;
+  expansionLeft -= expanded.length;
+  if (expansionLeft < 0) throw new OverLength();
+  return expanded;
 }
 
 /** The regex of a glob fragment (no `/` handling of `**` segments: see `translate`). */
@@ -152,20 +165,49 @@ export type GlobTest = (path: string) => boolean;
 const NEVER: GlobTest = () => false;
 const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
 
+const isNegated = (glob: string) => glob.startsWith("!") && !glob.startsWith("!(");
+
+/** The RE2 regex a glob compiles to, or undefined when it cannot be written without a look-ahead. */
+function globRegexSource(glob: string): string | undefined {
+  try {
+    // picomatch also takes a path with a trailing `/`.
+    return `^(?:${translate(isNegated(glob) ? glob.slice(1) : glob)})/?$`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The length of the RE2 regex a glob compiles to, judged before RE2 is asked to compile it (text
+ * only); 0 for a glob that compiles to nothing (it needs a look-ahead), and Infinity as soon as
+ * it is known to pass `maxLength`.
+ */
+export function globRegexCost(glob: string, maxLength: number): number {
+  expansionLeft = maxLength;
+  try {
+    return `^(?:${translate(isNegated(glob) ? glob.slice(1) : glob)})/?$`.length;
+  } catch (error) {
+    return error instanceof OverLength ? Number.POSITIVE_INFINITY : 0;
+  } finally {
+    expansionLeft = Number.POSITIVE_INFINITY;
+  }
+}
+
 /**
  * A test for one glob (backslashes already read as `/`, no leading `./` or `/`); `basename`:
  * match the last segment of the path (a glob without a `/`, as in `.gitignore`).
  */
 export function compileGlob(glob: string, options: { basename: boolean }): GlobTest {
-  const negated = glob.startsWith("!") && !glob.startsWith("!(");
+  const negated = isNegated(glob);
   const pattern = negated ? glob.slice(1) : glob;
   let regex: RE2JS;
   try {
     const { RE2JS } = re2js();
-    // picomatch also takes a path with a trailing `/`.
-    regex = RE2JS.compile(`^(?:${translate(pattern)})/?$`);
+    const source = globRegexSource(glob);
+    if (source === undefined) return NEVER;
+    regex = RE2JS.compile(source);
   } catch {
-    // Not expressible without a look-ahead, or not a regex RE2 compiles: matches nothing.
+    // Not a regex RE2 compiles: matches nothing.
     return NEVER;
   }
   return (path) => {

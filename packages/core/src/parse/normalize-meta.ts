@@ -11,6 +11,7 @@ import type { SkillMeta } from "../types.js";
 import { contractProblems } from "../workflow/step-fields.js";
 import { COMPATIBILITY_MAX_LENGTH, DESCRIPTION_MAX_LENGTH, MAX_YAML_ALIASES } from "./limits.js";
 import { checkName, codePointLength, normalizeName, suggestName } from "./name-rules.js";
+import { reportRefusedGlobs } from "./path-glob-budget.js";
 import type { Locator, Report } from "./report.js";
 import { defineOwn, FIELD_BY_KEY, type FieldSpec } from "./schema.js";
 import {
@@ -256,6 +257,9 @@ export function normalizeMeta(
       );
     }
   }
+
+  const paths = get<string[]>("paths");
+  if (paths !== undefined) reportRefusedGlobs(report, paths, lineOf("paths", "paths"));
 
   if (name === undefined || description === "") return undefined;
   const meta: SkillMeta = {

@@ -15,15 +15,14 @@
  *   `Dockerfile`) matches the file name at any depth, as in `.gitignore`.
  *
  * Bounded for hostile input: at most 64 mentioned paths of at most 512 characters are taken
- * from a message, and at most 32 globs of at most 256 characters from a skill.
+ * from a message; what a skill's globs may cost to compile and to match is path-glob-budget.ts.
  */
 import type { SkillMeta } from "../types.js";
-import { compileGlob } from "./glob-re2.js";
+import { compileGlob, type GlobTest } from "./glob-re2.js";
+import { admitGlobs, MAX_MATCH_WORK } from "./path-glob-budget.js";
 
 const MAX_MENTIONED_PATHS = 64;
 const MAX_PATH_LENGTH = 512;
-const MAX_GLOBS = 32;
-const MAX_GLOB_LENGTH = 256;
 
 /** Runs of characters a path can hold; everything else (spaces, quotes, brackets, commas) separates. */
 const PATH_TOKEN = /[\p{L}\p{N}_.\-~/\\@+*=#%$:]+/gu;
@@ -67,33 +66,43 @@ export function mentionedPaths(text: string): string[] {
   return [...found];
 }
 
-/** Compiled matchers per skill's glob list (the list is the skill's own, so it is the key). */
-const compiled = new WeakMap<readonly string[], (path: string) => boolean>();
+interface CompiledGlobTest {
+  test: GlobTest;
+  cost: number;
+}
 
-function matcherFor(globs: readonly string[]): (path: string) => boolean {
-  let matcher = compiled.get(globs);
-  if (matcher === undefined) {
-    const tests: Array<(path: string) => boolean> = [];
-    for (const glob of globs.slice(0, MAX_GLOBS)) {
-      if (glob.length > MAX_GLOB_LENGTH) continue;
-      const pattern = glob.replaceAll("\\", "/").replace(/^(?:\.\/|\/)+/, "");
-      if (pattern === "") continue;
-      tests.push(compileGlob(pattern, { basename: !pattern.includes("/") }));
-    }
-    matcher = (path) => tests.some((test) => test(path));
-    compiled.set(globs, matcher);
+/** Compiled tests per skill's glob list (the list is the skill's own, so it is the key). */
+const compiled = new WeakMap<readonly string[], CompiledGlobTest[]>();
+
+function testsFor(globs: readonly string[]): CompiledGlobTest[] {
+  let tests = compiled.get(globs);
+  if (tests === undefined) {
+    tests = admitGlobs(globs).admitted.map(({ pattern, cost }) => ({
+      test: compileGlob(pattern, { basename: !pattern.includes("/") }),
+      cost,
+    }));
+    compiled.set(globs, tests);
   }
-  return matcher;
+  return tests;
 }
 
 /**
  * Whether a skill may be a candidate given the files in play: always for a skill without
- * `paths`; for one with `paths`, only when one of `files` matches one of its globs.
+ * `paths`; for one with `paths`, only when one of `files` matches one of its admitted globs
+ * within one plan's work budget (path-glob-budget.ts).
  */
 export function matchesSkillPaths(skill: Pick<SkillMeta, "paths">, files: readonly string[]): boolean {
   const globs = skill.paths;
   if (globs === undefined || globs.length === 0) return true;
   if (files.length === 0) return false;
-  const matches = matcherFor(globs);
-  return files.some((file) => matches(file));
+  const tests = testsFor(globs);
+  let work = 0;
+  for (const file of files) {
+    for (const { test, cost } of tests) {
+      work += cost * (file.length + 1);
+      if (work > MAX_MATCH_WORK) return false;
+      if (test(file)) return true;
+    }
+  }
+  return false;
 }

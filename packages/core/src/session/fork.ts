@@ -164,6 +164,21 @@ export function forkSession(session: Session, fork: Fork): Session {
   return Object.assign(Object.create(session) as Session, bounded);
 }
 
+/** What each started fork does when its sub-agent is done (the session logs the skill's end). */
+const endings = new WeakMap<Fork, () => void>();
+
+/** Called once, when `fork`'s sub-agent has answered or failed. */
+export function whenForkEnds(fork: Fork, end: () => void): void {
+  endings.set(fork, end);
+}
+
+/** `fork`'s sub-agent is done (answered, or threw): its skill ends, once. */
+export function endFork(fork: Fork): void {
+  const end = endings.get(fork);
+  endings.delete(fork);
+  end?.();
+}
+
 /** Is this recorded output a forked skill's answer? (It activated nothing in the conversation.) */
 export function isForkOutput(value: unknown): boolean {
   const data = (value as { data?: { forked?: unknown } } | null | undefined)?.data;

@@ -71,7 +71,8 @@ import {
 import { commandNote } from "./command-note.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
-import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork } from "./fork.js";
+import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork, whenForkEnds } from "./fork.js";
+import { rivalsOfActive } from "./group-rivals.js";
 import * as say from "./messages.js";
 import type { ProtectedPaths } from "./protected-paths.js";
 import { readPath } from "./protected-paths.js";
@@ -81,7 +82,7 @@ import { DEFAULT_SCOPE, END_COMMAND, endsOnNewMessage } from "./scope.js";
 import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "./state.js";
 import { currentDateLine, splitArguments } from "./substitute.js";
 import { missingTools } from "./tool-dependencies.js";
-import { type ActivationToolNames, resolveActivationToolNames } from "./tool-names.js";
+import { type ActivationToolNames, calledSkillTools, resolveActivationToolNames } from "./tool-names.js";
 
 /**
  * Stage 1, as the session calls it (the shelf passes its matcher, memoised per message). It
@@ -810,6 +811,9 @@ export function createSession(options: SessionOptions): Session {
     const event: SkillEvent = { type: "activated", at: now.toISOString(), skill: skill.name, by: "model" };
     if (args !== undefined && args !== "") event.args = args;
     emit(event);
+    whenForkEnds(fork, () =>
+      emit({ type: "deactivated", at: clock().toISOString(), skill: skill.name, why: "sub-agent-done" }),
+    );
     try {
       recordUse(skill.name, now);
     } catch {
@@ -1030,6 +1034,8 @@ export function createSession(options: SessionOptions): Session {
 
   // ── open: from the state or the history, then the latest user message ──
   const history = (options.history ?? []).filter(wellFormed);
+  const historyToolNames = new Set<string>();
+  for (const item of history) if (item.kind === "tool-call") historyToolNames.add(item.toolName);
   let latest = -1;
   let ordinal = 0;
   history.forEach((item, index) => {
@@ -1103,8 +1109,11 @@ export function createSession(options: SessionOptions): Session {
       ? undefined
       : missingTools(v.list, v.offerable, hostTools, aliases);
     const lacking = missing?.unusable;
-    // Left out of this plan: the active skills, the vetoed ones, and those whose tools the host lacks.
-    const left = [...state.active.map((a) => a.name), ...vetoed];
+    // Left out of this plan: the active skills and their group rivals, the vetoed ones, and those
+    // whose tools the host lacks.
+    const activeNames = state.active.map((a) => a.name);
+    const rivals = rivalsOfActive(v.offerable, activeNames, (name) => source.get(name)?.group);
+    const left = [...activeNames, ...rivals, ...vetoed];
     if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
     const leftOut = new Set(left);
     const usable = (name: string) => v.offerableNames.has(name) && !leftOut.has(name);
@@ -1161,7 +1170,13 @@ export function createSession(options: SessionOptions): Session {
     if (withScripts.length > 0 && names.script !== undefined)
       tools.push(runSkillScriptToolSpec(withScripts, names.script));
     for (const tool of tools) offered.add(tool.name);
-    const unoffered = [names.generic, names.end, names.read, scriptsOn ? names.script : undefined]
+    const unoffered = [
+      names.generic,
+      names.end,
+      names.read,
+      scriptsOn ? names.script : undefined,
+      ...calledSkillTools(historyToolNames, names),
+    ]
       .filter((name): name is string => name !== undefined && !tools.some((t) => t.name === name))
       .map(unofferedToolSpec);
 

@@ -123,3 +123,19 @@ function clash(
     hint: `Nothing breaks, but the model sees two similar names: rename the host tool "${host}" if you can. Pass the host's tools when you open a session (shelf.openSession({ tools }) or shelf.session({ tools })) so calls in a rebuilt session resolve the same way.`,
   };
 }
+
+/**
+ * The `skill_<name>` tools among the tool names a conversation's history called that resolve
+ * to a skill here (a host's own tool of that name excluded), once each. A model may call such
+ * a tool again in a later request, when no step offers it: a framework that was never told
+ * the name answers with its own unknown-tool text, so a plan lists these among the tools it
+ * does not offer (`plan.unoffered`), for the adapter to register hidden and core to answer.
+ */
+export function calledSkillTools(calledNames: ReadonlySet<string>, names: ActivationToolNames): string[] {
+  const tools: string[] = [];
+  for (const name of calledNames) {
+    if (names.isGeneric(name)) continue;
+    if (names.skillName(name) !== undefined) tools.push(name);
+  }
+  return tools;
+}

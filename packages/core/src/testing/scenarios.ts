@@ -1442,6 +1442,58 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: "while a skill of a group is active, its rivals are offered through no tool, enum or catalog line; once it ends they are",
+    skills: {
+      "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\n---\nBe formal.\n`,
+      "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\n---\nBe casual.\n`,
+      "summarize-diff": SUMMARIZE_DIFF,
+    },
+    tools: ["read_file"],
+    turns: [{ user: "write a formal reply to the customer" }, { user: "summarize the diff of my branch" }],
+    replies: [call("skill_tone-formal"), text("Dear customer, …"), text("The diff renames one file.")],
+    check({ calls: c }) {
+      const offered = (call: CallRecord | undefined) => JSON.stringify(call?.skillTools ?? []);
+      expect(
+        offered(c[0]).includes("tone-casual") || c[0]?.system.includes("tone-casual"),
+        "offered at first",
+      );
+      expect(c[1]?.system.includes('<skill_content name="tone-formal">'), "the formal tone is active");
+      expect(!offered(c[1]).includes("tone-casual"), "its rival is in no skill tool and no enum");
+      expect(!c[1]?.system.includes("- tone-casual"), "nor in the catalog");
+      expect(!c[2]?.system.includes("<skill_content"), "a new request ended the formal tone");
+      expect(
+        offered(c[2]).includes("tone-casual") || c[2]?.system.includes("- tone-casual"),
+        "and its rival is offered again",
+      );
+    },
+  },
+  {
+    name: "a skill tool the model called in an earlier request, called again when no step offers it, reads core's refusal in every framework",
+    skills: { "release-notes": RELEASE_NOTES, "summarize-diff": SUMMARIZE_DIFF },
+    tools: ["git_log", "read_file"],
+    turns: [
+      { user: "draft the release notes" },
+      { user: "what time is it in Tokyo" },
+      { user: "and in Paris" },
+    ],
+    replies: [
+      call("skill_release-notes"),
+      text("Here are the notes."),
+      text("It is noon."),
+      call("skill_release-notes"),
+      text("It is five in the morning."),
+    ],
+    check({ calls: c }) {
+      expect(!c[3]?.tools.includes("skill_release-notes"), "the third request's step does not offer it");
+      const [again] = c[4]?.results ?? [];
+      expect(
+        again?.name === "skill_release-notes" && errorOf(again.result) === "TOOL_NOT_OFFERED",
+        `the call reads core's TOOL_NOT_OFFERED (got ${JSON.stringify(again?.result)})`,
+      );
+      expect(!c[4]?.system.includes("<skill_content"), "nothing became active");
+    },
+  },
 ];
 
 /**
