@@ -209,28 +209,35 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
   for (let f = 0; f < FIELD_COUNT; f++) {
     const count = vocabulary.read(texts[f] as string);
     ensureScratch(vocabulary.terms.length, size + count);
+    // The scratch arrays as locals: module variables are read again on every use, and this
+    // loop runs once per term of every skill (millions on a large shelf).
     const read = vocabulary.ids;
+    const inField = fieldAt;
+    const inSkill = skillAt;
+    const terms = outTerms;
+    const slots = outSlots;
+    const counts = outCounts;
     const weighted = tuning.fields[FIELDS[f] as FieldName] !== 0;
     const first = size;
     for (let i = 0; i < count; i++) {
       const id = read[i] as number;
-      const at = fieldAt[id] as number;
+      const at = inField[id] as number;
       if (at !== 0) {
-        (outCounts[first + at - 1] as number)++;
+        (counts[first + at - 1] as number)++;
         continue;
       }
-      let u = (skillAt[id] as number) - 1;
+      let u = (inSkill[id] as number) - 1;
       if (u < 0) {
         u = distinct++;
-        outTerms[u] = ~id;
-        skillAt[id] = distinct;
+        terms[u] = ~id;
+        inSkill[id] = distinct;
       }
-      if (weighted) outTerms[u] = id;
-      outSlots[size] = u;
-      outCounts[size] = 1;
-      fieldAt[id] = ++size - first;
+      if (weighted) terms[u] = id;
+      slots[size] = u;
+      counts[size] = 1;
+      inField[id] = ++size - first;
     }
-    for (let i = first; i < size; i++) fieldAt[skillTermOf(outTerms[outSlots[i] as number] as number)] = 0;
+    for (let i = first; i < size; i++) inField[skillTermOf(terms[slots[i] as number] as number)] = 0;
     header[LENGTHS + f] = count;
     header[FIELD_START + f + 1] = size;
   }
