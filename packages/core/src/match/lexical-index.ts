@@ -18,7 +18,7 @@
  * term ids (the expensive part, kept per skill by skill-index.ts), `buildLexicalIndex` lays
  * the whole list out from those parts.
  */
-import { bodyStart } from "../load/lazy-body.js";
+import { BODY_HEAD_CHARS, bodyStart, bodyStartUtf8 } from "../load/lazy-body.js";
 import type { Skill } from "../types.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -53,6 +53,7 @@ type FieldName = keyof IndexTuning["fields"];
 export const BODY_INDEX_CHARS = 3_000;
 const FIELDS: readonly FieldName[] = ["name", "description", "whenToUse", "triggers", "examples", "body"];
 const FIELD_COUNT = FIELDS.length;
+const BODY = FIELDS.indexOf("body");
 
 export interface LexicalIndex {
   readonly size: number;
@@ -201,13 +202,20 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
     withoutNegativeClauses(skill.whenToUse ?? ""),
     skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
     skill.examples.join(" . "),
-    tuning.fields.body > 0 ? bodyStart(skill, BODY_INDEX_CHARS) : "",
+    "",
   ];
+  // The body start is read from its UTF-8 bytes when they are kept, else as text.
+  const bodyBytes =
+    tuning.fields.body > 0 && BODY_INDEX_CHARS <= BODY_HEAD_CHARS ? bodyStartUtf8(skill) : undefined;
+  if (bodyBytes === undefined && tuning.fields.body > 0) texts[BODY] = bodyStart(skill, BODY_INDEX_CHARS);
   const header = skillHeader.fill(0);
   let distinct = 0;
   let size = 0;
   for (let f = 0; f < FIELD_COUNT; f++) {
-    const count = vocabulary.read(texts[f] as string);
+    const count =
+      f === BODY && bodyBytes !== undefined
+        ? vocabulary.readUtf8(bodyBytes, BODY_INDEX_CHARS)
+        : vocabulary.read(texts[f] as string);
     ensureScratch(vocabulary.terms.length, size + count);
     // The scratch arrays as locals: module variables are read again on every use, and this
     // loop runs once per term of every skill (millions on a large shelf).
