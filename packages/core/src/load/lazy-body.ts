@@ -92,6 +92,15 @@ export function bodyStart(skill: Skill, chars: number): string {
 }
 
 /**
+ * The kept start of a deferred body as UTF-8, undecoded: `bodyStart(skill, chars)` for `chars`
+ * up to {@link BODY_HEAD_CHARS} is its text cut after `chars` units. Undefined when the body is
+ * not deferred.
+ */
+export function bodyStartUtf8(skill: Skill): Buffer | undefined {
+  return heads.get(skill);
+}
+
+/**
  * `text` as UTF-8 in a buffer of its own, exactly as long: a start is kept for the skill's
  * life, and slices of Node's shared buffer pool left a sixth of the pooled space unused.
  */

@@ -18,7 +18,7 @@
  * term ids (the expensive part, kept per skill by skill-index.ts), `buildLexicalIndex` lays
  * the whole list out from those parts.
  */
-import { bodyStart } from "../load/lazy-body.js";
+import { BODY_HEAD_CHARS, bodyStart, bodyStartUtf8 } from "../load/lazy-body.js";
 import type { Skill } from "../types.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -53,6 +53,7 @@ type FieldName = keyof IndexTuning["fields"];
 export const BODY_INDEX_CHARS = 3_000;
 const FIELDS: readonly FieldName[] = ["name", "description", "whenToUse", "triggers", "examples", "body"];
 const FIELD_COUNT = FIELDS.length;
+const BODY = FIELDS.indexOf("body");
 
 export interface LexicalIndex {
   readonly size: number;
@@ -201,36 +202,50 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
     withoutNegativeClauses(skill.whenToUse ?? ""),
     skill.triggers.filter((t) => !t.startsWith("/")).join(" . "),
     skill.examples.join(" . "),
-    tuning.fields.body > 0 ? bodyStart(skill, BODY_INDEX_CHARS) : "",
+    "",
   ];
+  // The body start is read from its UTF-8 bytes when they are kept, else as text.
+  const bodyBytes =
+    tuning.fields.body > 0 && BODY_INDEX_CHARS <= BODY_HEAD_CHARS ? bodyStartUtf8(skill) : undefined;
+  if (bodyBytes === undefined && tuning.fields.body > 0) texts[BODY] = bodyStart(skill, BODY_INDEX_CHARS);
   const header = skillHeader.fill(0);
   let distinct = 0;
   let size = 0;
   for (let f = 0; f < FIELD_COUNT; f++) {
-    const count = vocabulary.read(texts[f] as string);
+    const count =
+      f === BODY && bodyBytes !== undefined
+        ? vocabulary.readUtf8(bodyBytes, BODY_INDEX_CHARS)
+        : vocabulary.read(texts[f] as string);
     ensureScratch(vocabulary.terms.length, size + count);
+    // The scratch arrays as locals: module variables are read again on every use, and this
+    // loop runs once per term of every skill (millions on a large shelf).
     const read = vocabulary.ids;
+    const inField = fieldAt;
+    const inSkill = skillAt;
+    const terms = outTerms;
+    const slots = outSlots;
+    const counts = outCounts;
     const weighted = tuning.fields[FIELDS[f] as FieldName] !== 0;
     const first = size;
     for (let i = 0; i < count; i++) {
       const id = read[i] as number;
-      const at = fieldAt[id] as number;
+      const at = inField[id] as number;
       if (at !== 0) {
-        (outCounts[first + at - 1] as number)++;
+        (counts[first + at - 1] as number)++;
         continue;
       }
-      let u = (skillAt[id] as number) - 1;
+      let u = (inSkill[id] as number) - 1;
       if (u < 0) {
         u = distinct++;
-        outTerms[u] = ~id;
-        skillAt[id] = distinct;
+        terms[u] = ~id;
+        inSkill[id] = distinct;
       }
-      if (weighted) outTerms[u] = id;
-      outSlots[size] = u;
-      outCounts[size] = 1;
-      fieldAt[id] = ++size - first;
+      if (weighted) terms[u] = id;
+      slots[size] = u;
+      counts[size] = 1;
+      inField[id] = ++size - first;
     }
-    for (let i = first; i < size; i++) fieldAt[skillTermOf(outTerms[outSlots[i] as number] as number)] = 0;
+    for (let i = first; i < size; i++) inField[skillTermOf(terms[slots[i] as number] as number)] = 0;
     header[LENGTHS + f] = count;
     header[FIELD_START + f + 1] = size;
   }

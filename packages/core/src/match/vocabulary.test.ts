@@ -199,6 +199,57 @@ describe("Vocabulary.read", () => {
   });
 });
 
+/** The terms `vocabulary.readUtf8` yields for `text` as UTF-8, cut after `maxUnits` units, as strings. */
+function readUtf8(vocabulary: Vocabulary, bytes: Buffer, maxUnits: number): string[] {
+  const count = vocabulary.readUtf8(bytes, maxUnits);
+  return Array.from(vocabulary.ids.subarray(0, count), (id) => vocabulary.terms[id] as string);
+}
+
+/** What `readUtf8` must yield: the terms of the decoded text cut after `maxUnits` units. */
+function decodedTerms(bytes: Buffer, maxUnits: number): string[] {
+  return analyze(bytes.toString("utf8").slice(0, maxUnits), false).terms;
+}
+
+describe("Vocabulary.readUtf8", () => {
+  it("yields the terms of the decoded text, on the real corpus and the parser edge cases, whole and cut", (ctx) => {
+    skipWithoutSharedData(ctx);
+    const vocabulary = new Vocabulary();
+    const texts = [...corpusTexts(), ...edgeCaseTexts()];
+    for (const text of texts) {
+      const bytes = Buffer.from(text, "utf8");
+      for (const maxUnits of [text.length, 3_000, 1_001]) {
+        expect(readUtf8(vocabulary, bytes, maxUnits)).toEqual(decodedTerms(bytes, maxUnits));
+      }
+    }
+  });
+
+  it("yields the terms of the decoded text on tricky and random text, cut anywhere (inside a word, a pair, a stretch)", () => {
+    const vocabulary = new Vocabulary();
+    for (const text of [...TRICKY, ...fuzzTexts(3_000)]) {
+      const bytes = Buffer.from(text, "utf8");
+      for (let maxUnits = 0; maxUnits <= text.length + 1; maxUnits += text.length > 40 ? 7 : 1) {
+        expect(readUtf8(vocabulary, bytes, maxUnits)).toEqual(decodedTerms(bytes, maxUnits));
+      }
+    }
+  });
+
+  it("reads into the same ids as read(), and words met in one form are known in the other", () => {
+    const vocabulary = new Vocabulary();
+    const text = `Deploying FinanceTool ${"deploy".repeat(20)}ing café 帮我写一篇文章 internationalization`;
+    const ids = (count: number) => Array.from(vocabulary.ids.subarray(0, count));
+    const fromText = ids(vocabulary.read(text));
+    const words = vocabulary.words;
+    expect(ids(vocabulary.readUtf8(Buffer.from(text, "utf8"), text.length))).toEqual(fromText);
+    expect(vocabulary.words).toBe(words);
+    const other = new Vocabulary();
+    const fromBytes = Array.from(
+      other.ids.subarray(0, other.readUtf8(Buffer.from(text, "utf8"), text.length)),
+    );
+    expect(Array.from(other.ids.subarray(0, other.read(text)))).toEqual(fromBytes);
+    expect(other.terms).toEqual(vocabulary.terms);
+  });
+});
+
 describe("sharedVocabulary", () => {
   it("is one vocabulary until it outgrows its bound, then a new one", () => {
     const first = sharedVocabulary();

@@ -195,6 +195,83 @@ export class Vocabulary {
   }
 
   /**
+   * Reads the terms of the text that `bytes` (valid UTF-8) decode to, cut after its first
+   * `maxUnits` UTF-16 code units — those of `read(bytes.toString("utf8").slice(0, maxUnits))`
+   * — without decoding the whole text: ASCII bytes are ASCII characters one for one (UTF-8
+   * never uses a byte below 0x80 inside a longer character), so the ASCII words are read
+   * straight from the bytes, and only each stretch that holds something else is decoded, the
+   * same stretch {@link scan} normalises on its own (from the ASCII character before it to the
+   * next ASCII separator). A skill's body start is kept as UTF-8: decoding all of them was a
+   * string of several kilobytes per skill at every first index build.
+   */
+  readUtf8(bytes: Buffer, maxUnits: number): number {
+    if (this.pendingRuns.length !== 0) this.clearPending();
+    const count = this.scanUtf8(bytes, maxUnits);
+    return this.pendingRuns.length === 0 ? count : this.learnCjkRuns(count);
+  }
+
+  private scanUtf8(bytes: Buffer, maxUnits: number): number {
+    const n = bytes.length;
+    let count = 0;
+    // units − bytes read so far: a decoded stretch is fewer units than bytes.
+    let shift = 0;
+    let limit = Math.min(n, maxUnits);
+    let i = 0;
+    while (i < limit) {
+      let code = bytes[i] as number;
+      let start = i;
+      if (code < 128) {
+        if (ASCII_CLASS[code] === SEPARATOR) {
+          i++;
+          continue;
+        }
+        let a = code;
+        let b = 0;
+        while (++i < limit) {
+          code = bytes[i] as number;
+          if (code >= 128 || ASCII_CLASS[code] === SEPARATOR) break;
+          b = (b << 8) | (a >>> 24);
+          a = (a << 8) | code;
+        }
+        if (i === limit || code < 128) {
+          const emission = this.lookupBytes(bytes, start, i, a, b);
+          count = this.appendEmission(count, emission);
+          continue;
+        }
+        // The word goes on with non-ASCII letters: it is part of the stretch that follows.
+      } else if (i > 0) start = i - 1;
+      let end = i;
+      while (++end < n) {
+        const next = bytes[end] as number;
+        if (next < 128 && ASCII_CLASS[next] === SEPARATOR) break;
+      }
+      let stretch = bytes.toString("utf8", start, end);
+      const units = start + shift;
+      if (units + stretch.length > maxUnits) {
+        stretch = stretch.slice(0, maxUnits - units);
+        limit = 0;
+      } else {
+        shift += stretch.length - (end - start);
+        limit = Math.min(n, maxUnits - shift);
+      }
+      count = this.scan(stretch.normalize("NFKC"), count, true);
+      i = end;
+    }
+    return count;
+  }
+
+  /** Puts the ids of a word's `emission` at `ids[count …)`, the pending place of a new CJK run included; returns the new count. */
+  private appendEmission(count: number, emission: number): number {
+    if (emission === PENDING) {
+      if (count === this.ids.length) this.grownIds(count);
+      this.pendingAt.push(count);
+      this.ids[count] = this.pendingNumber;
+      return count + 1;
+    }
+    return this.append(count, emission);
+  }
+
+  /**
    * Reads the terms of `s` into `ids` from `count` on; returns the new count. NFKC leaves
    * ASCII as it is, so only the stretches that hold something else are normalised, each on
    * its own (`normalized` says `s` is one): from the ASCII character before the first
@@ -317,6 +394,46 @@ export class Vocabulary {
       } else if (word < 0 && this.sameLong(~word, s, start, length)) return table[r + 1] as number;
     }
     return this.learn(s, start, end, hash, a, b);
+  }
+
+  /** {@link lookup} for the ASCII word bytes[start … end): the same table, a string made only for a word not seen before. */
+  private lookupBytes(bytes: Buffer, start: number, end: number, a: number, b: number): number {
+    const length = end - start;
+    let hash: number;
+    if (length <= 8) hash = mixed(Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b));
+    else {
+      hash = FNV_OFFSET;
+      for (let j = start; j < end; j++) hash = Math.imul(hash ^ (bytes[j] as number), FNV_PRIME);
+      hash = mixed(hash);
+      a = 0;
+      b = length;
+    }
+    const front = (hash & FRONT_MASK) * 3;
+    const cache = this.front;
+    if (a !== 0 && cache[front] === a && cache[front + 1] === b) return cache[front + 2] as number;
+    const { table, mask } = this;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const r = slot * RECORD;
+      const word = table[r + 2] as number;
+      if (word === 0) break;
+      if (table[r] !== hash || table[r + 3] !== b) continue;
+      if (a !== 0) {
+        if (word === a) {
+          const emission = table[r + 1] as number;
+          cache[front] = a;
+          cache[front + 1] = b;
+          cache[front + 2] = emission;
+          return emission;
+        }
+      } else if (word < 0 && this.sameLongBytes(~word, bytes, start, length)) return table[r + 1] as number;
+    }
+    return this.learn(bytes.toString("latin1", start, end), 0, length, hash, a, b);
+  }
+
+  private sameLongBytes(offset: number, bytes: Buffer, start: number, length: number): boolean {
+    const known = this.longBytes;
+    for (let j = 0; j < length; j++) if (known[offset + j] !== bytes[start + j]) return false;
+    return true;
   }
 
   /** A word not seen before: read the way `analyze` does, then remembered. */
