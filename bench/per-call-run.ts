@@ -9,6 +9,7 @@
 // turn is a new real request (rotating through the list), so nothing is served from a
 // per-message cache across turns.
 // Usage: per-call-run.ts <langchain|ai-sdk|ai-sdk-stream|mastra> <skills dir> <messages.json> [turns] [scenario,…]
+// (PER_CALL_SETTLE=1: see `settle` below.)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -116,6 +117,19 @@ async function timed(run: () => Promise<void>): Promise<{ ms: number; cpuMs: num
   return { ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
+// PER_CALL_SETTLE=1: the event loop turns twice before every timed turn, outside the timing.
+// Without it the turns follow each other in one promise chain that never yields to the event
+// loop, so whatever the process has pending (V8's GC tasks, timers, I/O callbacks) runs in the
+// first turn that yields and is timed with it: the adapters' `refresh()` waits two event-loop
+// turns for its watcher, a bare agent's turn never does. A server's requests arrive through
+// the event loop, which has turned between them.
+const settle = process.env.PER_CALL_SETTLE === "1";
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const settled = async () => {
+  await nextTurn();
+  await nextTurn();
+};
+
 const results = [];
 for (const scenario of scenarios) {
   if (only && !only.split(",").includes(scenario.name)) continue;
@@ -127,6 +141,7 @@ for (const scenario of scenarios) {
   for (let i = 0; i < warmup + turns; i++) {
     const { message, bare: bareScript, skills: skillScript } = scenario.at(i);
     const conversation = conversationFor(message);
+    if (settle) await settled();
     const runBare = () => bare.turn(conversation, bareScript);
     const runSkills = () => withSkills.turn(conversation, skillScript);
     // Alternate which goes first, so neither always runs right after the other's garbage.
@@ -134,9 +149,11 @@ for (const scenario of scenarios) {
     let s: { ms: number; cpuMs: number };
     if (i % 2 === 0) {
       b = await timed(runBare);
+      if (settle) await settled();
       s = await timed(runSkills);
     } else {
       s = await timed(runSkills);
+      if (settle) await settled();
       b = await timed(runBare);
     }
     if (i < warmup) continue;
@@ -167,5 +184,5 @@ const activated = fs.existsSync(eventsFile)
       .split("\n")
       .filter((line) => line.includes('"type":"activated"')).length
   : 0;
-console.log(JSON.stringify({ framework, skills: shelf.skills().length, loadMs, activated, results }));
+console.log(JSON.stringify({ framework, skills: shelf.skills().length, loadMs, activated, settle, results }));
 fs.rmSync(root, { recursive: true, force: true });
