@@ -248,11 +248,14 @@ export interface Rejected {
    * `lone-word`: stage 1 offered nothing because the skill matched only one telling word of the
    * request while another telling word of it is not the skill's, and one word with another
    * pointing elsewhere is weak support (its score is the one left);
+   * `unpaired-words`: stage 1 offered nothing because no two of the request words the skill
+   * matched stand together in one sentence of its texts (or it matched one word only), and a
+   * scattered overlap is weak support (its score is the one left);
    * `below-threshold`: the evidence was under `minScore`, or stage 1 offered nothing because
    * no candidate's evidence, discounted by the share of the request it leaves unexplained,
    * reached it (its score is the one left).
    */
-  reason: "generic-words" | "unfamiliar-request" | "lone-word" | "below-threshold";
+  reason: "generic-words" | "unfamiliar-request" | "lone-word" | "unpaired-words" | "below-threshold";
   /** The message words it matched. */
   terms: string[];
 }

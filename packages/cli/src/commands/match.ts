@@ -105,6 +105,8 @@ export function describeRejection(miss: Rejected): string {
       return `most of the request is in words the shelf does not use${words}`;
     case "lone-word":
       return `one word matched, and the request's other words point elsewhere${words}`;
+    case "unpaired-words":
+      return `no two of its matched words stand together in its texts${words}`;
     case "below-threshold":
       return `below the threshold${words}`;
   }

@@ -52,6 +52,13 @@ export interface CoverageTuning {
    * non-generic word of the request and another the request holds is not its (1 = off).
    */
   loneWordWeight: number;
+  /**
+   * When the request is judged, the share of its evidence a skill keeps when no two of the
+   * request words it matched stand near each other in one of its texts (word-pairs.ts; 1 = off).
+   */
+  unpairedWeight: number;
+  /** How many terms apart (stop words aside) two words may stand in a skill's sentence to count as a pair. */
+  pairWindow: number;
 }
 
 export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
@@ -62,6 +69,8 @@ export const DEFAULT_COVERAGE_TUNING: CoverageTuning = {
   genericWord: 0.4,
   requestVerbs: true,
   loneWordWeight: 1,
+  unpairedWeight: 1,
+  pairWindow: 3,
 };
 
 /** A known term's informativeness on this shelf, 0‥1: its idf over the idf of a word one skill uses. */

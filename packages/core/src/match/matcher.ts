@@ -55,6 +55,7 @@ import { REQUEST_VERB_INFORMATIVENESS, REQUEST_VERB_TERMS } from "./request-verb
 import { SkillIndexCache, type SkillRules } from "./skill-index.js";
 import { analyze } from "./tokenize.js";
 import { type CompiledTrigger, type TriggerInput, triggerInput } from "./triggers.js";
+import { pairedInSkill, termHash } from "./word-pairs.js";
 
 /** The host's embedding model: one vector per text, same order. */
 export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
@@ -390,6 +391,9 @@ function score(
   const queryIds: number[] = [];
   const queryWords: string[] = [];
   const queryInfo: number[] = [];
+  // Each known word's term hash, for word pairs (word-pairs.ts), when `unpairedWeight` is on.
+  const pairs = tuning.unpairedWeight < 1;
+  const queryHash: number[] = [];
   // The message's known words that are evidence on their own (not generic): as mask bits (the
   // first MAX_MASK_TERMS of them), and how many.
   let strongWords = 0;
@@ -422,6 +426,7 @@ function score(
     }
     queryInfo.push(weighed);
     queryWords.push(word);
+    if (pairs) queryHash.push(termHash(term));
     exampleQueryWeight += lexical.exampleIdf[id] as number;
   });
 
@@ -518,11 +523,31 @@ function score(
   const found: Found = { analysis, input, queryWords, triggerHits, nameHits, bestExample };
   // A skill that matched one of the request's non-generic words while the request holds
   // another is weakly supported: the share of its evidence it keeps when the request is judged.
-  const supportOf = (s: number): number => {
+  const loneSupportOf = (s: number): number => {
     if (strongCount < 2 || tuning.loneWordWeight >= 1) return 1;
     const lone = masked ? oneBit((lexMask[s] as number) & strongWords) : lexStrong[s] === 1;
     return lone ? tuning.loneWordWeight : 1;
   };
+  // A skill none of whose matched request words stand together in one of its texts (or that
+  // matched one word only) is weakly supported as well (word-pairs.ts). Past the mask's bits a
+  // long request's words are not marked: its pairs are looked for among the marked ones.
+  const skillWords: number[] = [];
+  const pairSupportOf = (s: number): number => {
+    if (!pairs) return 1;
+    skillWords.length = 0;
+    for (let q = 0, rest = lexMask[s] as number; rest !== 0; q++, rest >>>= 1)
+      if (rest & 1) skillWords.push(q);
+    const paired = pairedInSkill(
+      skills[s] as Skill,
+      tuning.pairWindow,
+      skillWords,
+      queryHash,
+      queryInfo,
+      tuning.genericWord,
+    );
+    return paired ? 1 : tuning.unpairedWeight;
+  };
+  const supportOf = (s: number): number => loneSupportOf(s) * pairSupportOf(s);
   const nearMisses = call.nearMisses ?? 0;
   const misses: Miss[] = [];
   // Most touched skills share a word or two of little weight with the message: when nothing
@@ -557,18 +582,18 @@ function score(
       // familiarity.ts): they do not rank the skills, they decide whether the request is for
       // the shelf at all — the request is when one candidate still reaches the threshold with
       // its evidence discounted by the share of the request it leaves unexplained, by the
-      // request's familiarity and, when `loneWordWeight` is set, by weak support: one word of
-      // the request matched while another telling word of it is not the skill's.
+      // request's familiarity and by weak support, each when set: one word of the request
+      // matched while another telling word of it is not the skill's (`loneWordWeight`), or no
+      // two of the request's words it matched standing together in its texts (`unpairedWeight`).
       const familiar = p.exampled[s] === 1 ? familiarToExamples : familiarToSkills;
-      const support = supportOf(s);
       const judged = trigger
         ? total
         : totalScore(
             s,
-            generic
+            generic || lex === 0
               ? 0
               : coveredScore(
-                  evidence * familiar * support,
+                  evidence * familiar * supportOf(s),
                   masked ? coveredBy(mask, queryInfo) : (lexCover[s] as number),
                   queryMass,
                   tuning,
@@ -592,6 +617,7 @@ function score(
         generic,
         unfamiliar: false,
         lone: false,
+        unpaired: false,
       });
     }
   }
@@ -621,15 +647,19 @@ function score(
       };
       for (const s of unfamiliar) {
         const familiar = p.exampled[s.index] === 1 ? familiarToExamples : familiarToSkills;
-        const support = supportOf(s.index);
-        const unfamiliarDecided = familiar < 1 && admittedWith(s, support);
-        const loneDecided = !unfamiliarDecided && support < 1 && admittedWith(s, familiar);
+        const lone = loneSupportOf(s.index);
+        const paired = pairSupportOf(s.index);
+        const unfamiliarDecided = familiar < 1 && admittedWith(s, lone * paired);
+        const loneDecided = !unfamiliarDecided && lone < 1 && admittedWith(s, familiar * paired);
+        const unpairedDecided =
+          !unfamiliarDecided && !loneDecided && paired < 1 && admittedWith(s, familiar * lone);
         keepBest(misses, nearMisses, {
           ...s,
           score: s.familiar,
           generic: false,
           unfamiliar: unfamiliarDecided,
           lone: loneDecided,
+          unpaired: unpairedDecided,
         });
       }
       result.rejected = misses.map((miss) => rejection(p, miss, found));
@@ -789,6 +819,8 @@ interface Miss extends Scored {
   unfamiliar: boolean;
   /** The request was refused because its one word this skill matched had weak support. */
   lone: boolean;
+  /** The request was refused because no two words this skill matched stand together in its texts. */
+  unpaired: boolean;
 }
 
 /** Keep the `size` best misses in `list`, best first (a few; insertion is enough). */
@@ -819,7 +851,9 @@ function rejection(p: Prepared, miss: Miss, found: Found): Rejected {
         ? "unfamiliar-request"
         : miss.lone
           ? "lone-word"
-          : "below-threshold",
+          : miss.unpaired
+            ? "unpaired-words"
+            : "below-threshold",
     terms: matchedWords(p, miss.index, found),
   };
 }

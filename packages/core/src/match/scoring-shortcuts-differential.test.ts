@@ -138,6 +138,8 @@ const TUNINGS: MatcherOptions[] = [
   { familiarity: false, coverageWeight: 0 },
   { loneWordWeight: 0.7, minScore: 0.18 },
   { loneWordWeight: 0, requestVerbs: false },
+  { unpairedWeight: 0.8, minScore: 0.18 },
+  { unpairedWeight: 0, pairWindow: 1, loneWordWeight: 0.5 },
 ];
 
 const json = (x: unknown) => JSON.stringify(x);
