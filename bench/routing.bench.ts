@@ -17,6 +17,8 @@
  *
  * - skillshelf, lone words weak: the option the dev-split choice rule picked for the lone-word
  *   rule and left off by default (`loneWordWeight: 0.7`, `minScore: 0.18`; bench/RESULTS.md).
+ * - skillshelf, word pairs: the option the dev-split choice rule picked for word pairs and left
+ *   off by default (`unpairedWeight: 0.9`, `minScore: 0.19`; bench/RESULTS.md).
  * - skillshelf, baseline: with `SKILLSHELF_BASELINE_CORE=<another build's dist/index.js>`, that
  *   build's `createMatcher()` at its defaults on the same skills and cases, in the same run
  *   (`SKILLSHELF_BASELINE_NAME` names it in the tables, e.g. a commit).
@@ -79,6 +81,8 @@ const BASELINE = `baseline (${process.env.SKILLSHELF_BASELINE_NAME ?? "SKILLSHEL
 export const BEFORE: MatcherOptions = { everydayWords: false, familiarity: false, minScore: 0.2 };
 /** The lone-word rule as the dev-split choice rule picked it, left off by default (bench/RESULTS.md). */
 export const LONE_WORDS_WEAK = { loneWordWeight: 0.7, minScore: 0.18 } satisfies MatcherOptions;
+/** Word pairs as the dev-split choice rule picked them, left off by default (bench/RESULTS.md). */
+export const WORD_PAIRS = { unpairedWeight: 0.9, minScore: 0.19 } satisfies MatcherOptions;
 
 const result = (names: string[], scores: number[] = []): MatchResult => ({
   candidates: names.map((name, i) => ({ name, score: scores[i] ?? 0, reasons: [] })),
@@ -145,6 +149,7 @@ export function routers(set: RoutingSet, tuning: MatcherOptions = {}, bm25Thresh
   const ranking = createMatcher({ ...tuning, minScore: 0 });
   const previous = createMatcher({ ...tuning, ...BEFORE });
   const lone = createMatcher({ ...tuning, ...LONE_WORDS_WEAK });
+  const paired = createMatcher({ ...tuning, ...WORD_PAIRS });
   const baseline = baselineCore?.createMatcher(tuning);
   return [
     ["skillshelf", (m) => ours.match(set.skills, m)],
@@ -153,6 +158,7 @@ export function routers(set: RoutingSet, tuning: MatcherOptions = {}, bm25Thresh
       : []),
     ["skillshelf, ranking only", (m) => ranking.match(set.skills, m)],
     ["skillshelf, lone words weak (0.7, minScore 0.18)", (m) => lone.match(set.skills, m)],
+    ["skillshelf, word pairs (0.9, minScore 0.19)", (m) => paired.match(set.skills, m)],
     ["skillshelf, before (no everyday prior, no familiarity)", (m) => previous.match(set.skills, m)],
     ["BM25 (wink), description", winkRouter(set.skills, (s) => s.description)],
     ["BM25 (wink), all fields", winkRouter(set.skills, allFields)],
@@ -232,8 +238,8 @@ export async function runRouting(
 
 /**
  * The none-threshold's trade-off, recall@3 / none-accuracy at several thresholds, for the
- * scorer, a baseline build if given, the scorer before (no everyday prior, no familiarity) and
- * BM25 over all fields, in one table.
+ * scorer, a baseline build if given, the options left off (lone words, word pairs), the scorer
+ * before (no everyday prior, no familiarity) and BM25 over all fields, in one table.
  */
 export function thresholdSweep(split: "dev" | "test", scores: readonly number[]): string {
   const sets = [metatool(), clinc(), dotnet(), metatoolWithForeignNegatives()]
@@ -272,6 +278,15 @@ export function thresholdSweep(split: "dev" | "test", scores: readonly number[])
       `${minScore}${minScore === LONE_WORDS_WEAK.minScore ? " (its pick)" : ""}`,
       (set) => {
         const matcher = createMatcher({ ...LONE_WORDS_WEAK, minScore });
+        return (m) => matcher.match(set.skills, m);
+      },
+    ]);
+  for (const minScore of scores)
+    rows.push([
+      "word pairs (0.9)",
+      `${minScore}${minScore === WORD_PAIRS.minScore ? " (its pick)" : ""}`,
+      (set) => {
+        const matcher = createMatcher({ ...WORD_PAIRS, minScore });
         return (m) => matcher.match(set.skills, m);
       },
     ]);
