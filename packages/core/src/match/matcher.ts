@@ -547,7 +547,6 @@ function score(
     );
     return paired ? 1 : tuning.unpairedWeight;
   };
-  const supportOf = (s: number): number => loneSupportOf(s) * pairSupportOf(s);
   const nearMisses = call.nearMisses ?? 0;
   const misses: Miss[] = [];
   // Most touched skills share a word or two of little weight with the message: when nothing
@@ -586,23 +585,28 @@ function score(
       // matched while another telling word of it is not the skill's (`loneWordWeight`), or no
       // two of the request's words it matched standing together in its texts (`unpairedWeight`).
       const familiar = p.exampled[s] === 1 ? familiarToExamples : familiarToSkills;
-      const judged = trigger
-        ? total
-        : totalScore(
-            s,
-            generic || lex === 0
-              ? 0
-              : coveredScore(
-                  evidence * familiar * supportOf(s),
-                  masked ? coveredBy(mask, queryInfo) : (lexCover[s] as number),
-                  queryMass,
-                  tuning,
-                ),
-            trigger,
-            found,
-            semantic,
-            tuning,
-          );
+      const cover = generic || lex === 0 ? 0 : masked ? coveredBy(mask, queryInfo) : (lexCover[s] as number);
+      let judged = total;
+      if (!trigger) {
+        const lone = loneSupportOf(s);
+        judged = judgedScore(s, evidence * familiar * lone, cover, queryMass, found, semantic, tuning);
+        // Word pairs can only lower the judged score: a skill already under the threshold
+        // without them (as the admission compares it, rounded) stays under it, so its pairs
+        // are looked up only when a near-miss report will show the score they leave.
+        if (pairs && lex > 0 && (nearMisses > 0 || round(judged) >= tuning.minScore - TIE)) {
+          const paired = pairSupportOf(s);
+          if (paired < 1)
+            judged = judgedScore(
+              s,
+              evidence * familiar * (lone * paired),
+              cover,
+              queryMass,
+              found,
+              semantic,
+              tuning,
+            );
+        }
+      }
       passIndex[passing] = s;
       passScore[passing] = round(total);
       passLex[passing] = lex;
@@ -805,6 +809,24 @@ function totalScore(
       total = Math.max(total, tuning.nameFloor + (1 - tuning.nameFloor) * base);
   }
   return total;
+}
+
+/**
+ * A skill's score once the request is judged: its (discounted) evidence's {@link coveredScore},
+ * with the floors of {@link totalScore}. `cover` 0 stands for no evidence: only generic words
+ * matched, or none.
+ */
+function judgedScore(
+  s: number,
+  evidence: number,
+  cover: number,
+  queryMass: number,
+  found: Found,
+  semantic: Float64Array | undefined,
+  tuning: MatchTuning,
+): number {
+  const lex = cover === 0 ? 0 : coveredScore(evidence, cover, queryMass, tuning);
+  return totalScore(s, lex, false, found, semantic, tuning);
 }
 
 /** The message nearly repeats one of the skill's examples. */
