@@ -29,7 +29,11 @@
  * telling word of the request while another telling word the shelf knows is not its ("when do
  * classes start" → jump-start on "start") can be given weak support when the request is
  * judged: on the dev splits it moved the trade-off little and lowered the threshold the
- * choice rule picks, which small shelves pay for (bench/RESULTS.md).
+ * choice rule picks, which small shelves pay for (bench/RESULTS.md). Word positions are the
+ * same kind of option (`unpairedWeight`, off): a skill none of whose matched request words
+ * stand together in one sentence of its texts (word-pairs.ts) keeps only part of its evidence
+ * when the request is judged; at equal recall it abstains a little more often, but it does not
+ * reach the default's none-accuracy at the default's recall (bench/RESULTS.md).
  */
 import { everydayInformativeness } from "./everyday-words.js";
 import type { LexicalIndex } from "./lexical-index.js";
