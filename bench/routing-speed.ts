@@ -9,7 +9,8 @@
  * (from its examples, and from its skills' texts on a shelf without examples).
  *
  * Run: `node --experimental-strip-types --no-warnings bench/routing-speed.ts` (after building
- * core); `SKILLSHELF_CORE=<dist/index.js>` measures another build (a baseline) the same way.
+ * core); `SKILLSHELF_CORE=<dist/index.js>` measures another build (a baseline) the same way,
+ * and `SKILLSHELF_TUNING='<tuning JSON>'` measures an option in the "defaults" column.
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -22,6 +23,7 @@ import { loadSkillsOf } from "./skill-dir.ts";
 
 const core = (await import(process.env.SKILLSHELF_CORE ?? "@skillshelf/core")) as typeof Core;
 const BEFORE = { everydayWords: false, familiarity: false } as Core.MatcherOptions;
+const TUNING = JSON.parse(process.env.SKILLSHELF_TUNING ?? "{}") as Core.MatcherOptions;
 
 function messages(): string[] {
   const fromSkills = corpusFiles()
@@ -45,7 +47,7 @@ const loadSkills = (dir: string): Promise<Core.Skill[]> => loadSkillsOf(core.cre
 const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 
 async function perMessage(label: string, skills: readonly Core.Skill[], list: readonly string[]) {
-  const now = core.createMatcher();
+  const now = core.createMatcher(TUNING);
   const before = core.createMatcher(BEFORE);
   now.match(skills, "build the index");
   before.match(skills, "build the index");
