@@ -15,6 +15,7 @@ import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globSegmentMatches, hasGlob } from "./glob-segment.js";
+import { shellJoined } from "./shell-spelling.js";
 
 /** Arguments nested deeper, or with more strings, than this are refused unread (fail closed). */
 const MAX_DEPTH = 32;
@@ -39,6 +40,11 @@ const STARS_ONLY = /^\*+$/;
 const PERCENT = /%([0-9a-fA-F]{2})/g;
 /** A word that is one file name: no separator, no glob, nothing the shell expands first. */
 const PLAIN_NAME = /^[^/\\~$*?[]+$/;
+/** A `..` segment: the system walks it from where a symlink before it leads. */
+const DOT_DOT = /(^|\/)\.\.(\/|$)/;
+/** The letters of an option cluster an argument may be glued to (`-rt.agents`). */
+const OPTION_LETTER = /[A-Za-z0-9]/;
+const MAX_OPTION_LETTERS = 32;
 
 /** `~/x`, `$HOME/x` and `${HOME}/x` as the shell expands them. */
 function expandHome(word: string, home: string): string {
@@ -165,15 +171,32 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     const hit = hitOf(resolved);
     // Longer than the system opens (PATH_MAX): no tool can write through it.
     if (hit || !links || resolved.length > MAX_SINGLE_PATH) return hit;
+    if (DOT_DOT.test(word)) {
+      const walked = physicalOf(path.resolve(base, "."), expandHome(word, home), links);
+      if (walked !== resolved) {
+        const through = hitOf(walked);
+        if (through) return through;
+      }
+    }
     // A symlink already on disk (a cloned repository can carry one) may lead into a root.
     const real = realOf(resolved, links);
     return real === resolved ? undefined : hitOf(real);
   };
 
+  // `-t.agents`, `-rt.agents`, `-C.agents`: an option's argument glued to its letter.
+  const gluedHit = (word: string, links: Map<string, string> | undefined): string | undefined => {
+    if (word.length < 3 || word[0] !== "-" || word[1] === "-") return undefined;
+    for (let i = 1; i < word.length - 1 && i <= MAX_OPTION_LETTERS && OPTION_LETTER.test(word[i]!); i++) {
+      const hit = pathHit(word.slice(i + 1), links);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+
   const checkWords = (text: string, links: Map<string, string> | undefined): string | undefined => {
     for (const word of text.split(WORD_BREAK)) {
       if (word === "") continue;
-      const hit = pathHit(word, links);
+      const hit = pathHit(word, links) ?? gluedHit(word, links);
       if (hit) return hit;
       // Normalised, a word still spelling a root after an unknown prefix (`$D/.agents//skills`).
       if (word.includes("/")) {
@@ -212,7 +235,8 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   };
 
   const check = (text: string, links: Map<string, string>): string | undefined => {
-    const hit = checkText(text, links);
+    const joined = shellJoined(text);
+    const hit = checkText(text, links) ?? (joined === text ? undefined : checkText(joined, links));
     if (hit || !text.includes("%")) return hit;
     // A tool that reads URLs or encoded names decodes `%2E`, `%2F`.
     return checkText(
@@ -284,6 +308,19 @@ function realOf(target: string, known: Map<string, string>, hops = 0): string {
   }
   known.set(target, real);
   return real;
+}
+
+/**
+ * `word` resolved from `base` as the system walks it: each `..` goes up from where the path
+ * so far really is, so `link/..` is the folder above the link's target, not `base`.
+ */
+function physicalOf(base: string, word: string, known: Map<string, string>): string {
+  let at = path.isAbsolute(word) ? path.parse(word).root : base;
+  for (const part of word.split("/")) {
+    if (part === "" || part === ".") continue;
+    at = part === ".." ? path.dirname(realOf(at, known)) : path.join(at, part);
+  }
+  return realOf(at, known);
 }
 
 /** The first file path in a read tool's arguments (`path`, `file_path`, `filePath`, `file`). */
