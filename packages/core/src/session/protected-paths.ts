@@ -258,8 +258,16 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
         }
         if (value === null || typeof value !== "object") return undefined;
         if (depth >= MAX_DEPTH) return unread;
-        for (const item of Array.isArray(value) ? value : Object.values(value)) {
-          const hit = visit(item, depth + 1);
+        if (Array.isArray(value)) {
+          for (const item of value) {
+            const hit = visit(item, depth + 1);
+            if (hit) return hit;
+          }
+          return undefined;
+        }
+        // A key can be a path too: a tool writing several files takes a map of path to content.
+        for (const [key, item] of Object.entries(value)) {
+          const hit = visit(key, depth + 1) ?? visit(item, depth + 1);
           if (hit) return hit;
         }
         return undefined;

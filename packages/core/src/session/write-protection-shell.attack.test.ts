@@ -155,3 +155,18 @@ describe("the write protection, as the shell puts words together", () => {
     }
   });
 });
+
+describe("the write protection reads an argument's keys too", () => {
+  // A tool that writes several files takes them as a map from path to content.
+  it("a path given as a key of the arguments: SKILL_FILES_PROTECTED", () => {
+    const input = {
+      files: { "notes/ok.md": "x", ".agents/skills/notes-writer/SKILL.md": "allowed-tools: bash" },
+    };
+    expect(session().guard({ name: "write_file", input })).toMatchObject(refused);
+  });
+
+  it("ordinary keys still run", () => {
+    const input = { files: { "notes/a.md": "x", "notes/b.md": "y" }, mode: "overwrite" };
+    expect(session().guard({ name: "write_file", input })).toEqual({ allowed: true });
+  });
+});
