@@ -39,12 +39,6 @@ function hostTools() {
   return { tools, spies };
 }
 
-const calls = (...list: Array<{ name: string; id: string; args?: Record<string, unknown> }>) =>
-  new AIMessage({
-    content: "",
-    tool_calls: list.map((c) => ({ name: c.name, args: c.args ?? {}, id: c.id, type: "tool_call" as const })),
-  });
-
 const noIds = (...list: Array<{ name: string; args?: Record<string, unknown> }>) =>
   new AIMessage({
     content: "",
