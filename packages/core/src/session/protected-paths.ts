@@ -15,7 +15,7 @@ import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globSegmentMatches, hasGlob } from "./glob-segment.js";
-import { shellJoined } from "./shell-spelling.js";
+import { shellJoinedWords } from "./shell-spelling.js";
 
 /** Arguments nested deeper, or with more strings, than this are refused unread (fail closed). */
 const MAX_DEPTH = 32;
@@ -234,9 +234,23 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     return undefined;
   };
 
+  // The words as the shell joins them (`.ag'ents'`, `$'\x2e…'`, `${D}nts`): symlinks
+  // followed as for the text they came from.
+  const checkJoined = (text: string, links: Map<string, string>): string | undefined => {
+    const followed = text.length > MAX_LINKED_STRING ? undefined : links;
+    const folder = base.split(path.sep).join("/");
+    for (const word of shellJoinedWords(text)) {
+      const slashed = word.replace(WORKING_FOLDER, folder);
+      const lower = slashed.toLowerCase();
+      for (const [form, root] of forms) if (lower.includes(form)) return root;
+      const hit = checkWords(slashed, followed);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+
   const check = (text: string, links: Map<string, string>): string | undefined => {
-    const joined = shellJoined(text);
-    const hit = checkText(text, links) ?? (joined === text ? undefined : checkText(joined, links));
+    const hit = checkText(text, links) ?? checkJoined(text, links);
     if (hit || !text.includes("%")) return hit;
     // A tool that reads URLs or encoded names decodes `%2E`, `%2F`.
     return checkText(

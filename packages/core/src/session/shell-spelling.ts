@@ -12,7 +12,6 @@ const ANSI_ESCAPE = /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0
 /** Two string literals joined by `+` or side by side (`'a' + 'b'`, Python's `'a' 'b'`). */
 const CONCATENATION = /(['"])[ \t]*\+?[ \t]*(['"])/g;
 const ESCAPED = /\\([^\n])/g;
-const QUOTES = /['"]/g;
 /** A simple assignment: `NAME=value`, the value plain or in quotes. */
 const ASSIGNMENT = /(?<![\w$])([A-Za-z_][A-Za-z0-9_]*)=(?:'([^']*)'|"([^"$`\\]*)"|([^\s;&|'"`$()<>]*))/g;
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -31,24 +30,62 @@ function decodeAnsiC(body: string): string {
   });
 }
 
-/** Simple variables replaced by what they were assigned in the same text (one pass). */
-function withVariables(text: string): string {
-  if (!text.includes("=") || !text.includes("$")) return text;
+/** Simple assignments in `text` (`NAME=value`), for the words that use them. */
+function assignments(text: string): Map<string, string> | undefined {
+  if (!text.includes("=")) return undefined;
   const values = new Map<string, string>();
   for (const m of text.matchAll(ASSIGNMENT)) values.set(m[1]!, m[2] ?? m[3] ?? m[4] ?? "");
-  if (values.size === 0) return text;
-  return text.replace(
-    VARIABLE,
-    (whole, braced?: string, bare?: string) => values.get(braced ?? bare!) ?? whole,
-  );
+  return values.size > 0 ? values : undefined;
 }
 
-/** The text with its words joined as the shell joins them; the same string when nothing joins. */
-export function shellJoined(text: string): string {
-  if (!/['"\\$]/.test(text)) return text;
-  return withVariables(text)
-    .replace(ANSI_C, (_, body: string) => decodeAnsiC(body))
-    .replace(CONCATENATION, "")
-    .replace(ESCAPED, "$1")
-    .replace(QUOTES, "");
+/** Where concatenated literals met: a join, like a quote inside a word. */
+const JOIN = "\u0000";
+const SPELLED = /['"\\$\u0000]/;
+/** A quote, escape or join between two characters of one word: the shell runs them together. */
+const MERGED = /[^\s'"`;&|<>()=,+\\\u0000]['"\\\u0000]+[^\s'"`;&|<>()=,+\u0000]|\$'/g;
+/** A variable, where the text assigns some. */
+const USED = /\$\{?[A-Za-z_]/g;
+const JOINED_OUT = /['"\u0000]/g;
+const SPACE = /\s/;
+
+/** The whitespace-separated word of `text` around `at`, and where it starts. */
+function wordAt(text: string, at: number): [string, number] {
+  let start = at;
+  while (start > 0 && !SPACE.test(text[start - 1]!)) start--;
+  let end = at;
+  while (end < text.length && !SPACE.test(text[end]!)) end++;
+  return [text.slice(start, end), start];
+}
+
+/**
+ * The words of `text` that the shell (or a string literal) joins into something the typed
+ * words do not show, joined. Found by one scan for where parts meet (a quote or escape
+ * inside a word, `$'…'`, a variable), so a file of code whose quotes only wrap its words
+ * (`"./lib/m.js";`) costs that scan and nothing more.
+ */
+export function shellJoinedWords(text: string): string[] {
+  if (!SPELLED.test(text)) return [];
+  const values = assignments(text);
+  const glued = text.replace(CONCATENATION, JOIN);
+  const starts = new Set<number>();
+  const out = new Set<string>();
+  const take = (at: number) => {
+    const [word, start] = wordAt(glued, at);
+    if (starts.has(start)) return;
+    starts.add(start);
+    const substituted = values
+      ? word.replace(
+          VARIABLE,
+          (whole, braced?: string, bare?: string) => values.get(braced ?? bare!) ?? whole,
+        )
+      : word;
+    const joined = substituted
+      .replace(ANSI_C, (_, body: string) => decodeAnsiC(body))
+      .replace(ESCAPED, "$1")
+      .replace(JOINED_OUT, "");
+    if (joined !== "" && joined !== word) out.add(joined);
+  };
+  for (const m of glued.matchAll(MERGED)) take(m.index + 1);
+  if (values) for (const m of glued.matchAll(USED)) take(m.index);
+  return [...out];
 }
