@@ -15,7 +15,7 @@ import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globSegmentMatches, hasGlob } from "./glob-segment.js";
-import { shellJoinedWords } from "./shell-spelling.js";
+import { braceExpansions, shellJoinedWords } from "./shell-spelling.js";
 
 /** Arguments nested deeper, or with more strings, than this are refused unread (fail closed). */
 const MAX_DEPTH = 32;
@@ -230,6 +230,11 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     if (slashed.includes("{")) {
       const braced = checkWords(slashed.replace(BRACE, "*"), undefined);
       if (braced) return braced;
+      // Spelled out too: a wildcard does not match the leading dot a branch may give (`{.agents,x}`).
+      for (const word of braceExpansions(slashed)) {
+        const hit = checkWords(word, undefined);
+        if (hit) return hit;
+      }
     }
     return undefined;
   };

@@ -12,6 +12,8 @@ const ANSI_ESCAPE = /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0
 /** Two string literals joined by `+` or side by side (`'a' + 'b'`, Python's `'a' 'b'`). */
 const CONCATENATION = /(['"])[ \t]*\+?[ \t]*(['"])/g;
 const ESCAPED = /\\([^\n])/g;
+/** A backslash at the end of a line: the shell joins the two lines into one word. */
+const CONTINUATION = /\\\r?\n/g;
 /** A simple assignment: `NAME=value`, the value plain or in quotes. */
 const ASSIGNMENT = /(?<![\w$])([A-Za-z_][A-Za-z0-9_]*)=(?:'([^']*)'|"([^"$`\\]*)"|([^\s;&|'"`$()<>]*))/g;
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -66,7 +68,7 @@ function wordAt(text: string, at: number): [string, number] {
 export function shellJoinedWords(text: string): string[] {
   if (!SPELLED.test(text)) return [];
   const values = assignments(text);
-  const glued = text.replace(CONCATENATION, JOIN);
+  const glued = text.replace(CONCATENATION, JOIN).replace(CONTINUATION, JOIN);
   const starts = new Set<number>();
   const out = new Set<string>();
   const take = (at: number) => {
@@ -87,5 +89,42 @@ export function shellJoinedWords(text: string): string[] {
   };
   for (const m of glued.matchAll(MERGED)) take(m.index + 1);
   if (values) for (const m of glued.matchAll(USED)) take(m.index);
+  return [...out];
+}
+
+/** `{a,b}`: the first comma group of a word, without nesting. */
+const BRACE_GROUP = /\{([^{}\s'"]*,[^{}\s'"]*)\}/;
+const BRACE_ANYWHERE = /\{[^{}\s'"]*(?:,|\.\.)[^{}\s'"]*\}/g;
+/** `{a..z}`, `{1..9..2}`: letters or digits only, so a wildcard that never spells a dot. */
+const SEQUENCE = /\{-?\w+\.\.-?\w+(?:\.\.-?\d+)?\}/g;
+/** Past this many spellings of one word, the caller's wildcard reading stands alone. */
+const MAX_BRACE_VARIANTS = 64;
+
+/**
+ * Each word of `text` with a brace the shell expands, in every spelling it expands to
+ * (`{.agents,x}/skills` is `.agents/skills` and `x/skills`; a sequence is read as `*`).
+ * A word with more spellings than the limit is left to the caller's wildcard reading.
+ */
+export function braceExpansions(text: string): string[] {
+  const out = new Set<string>();
+  const starts = new Set<number>();
+  for (const m of text.matchAll(BRACE_ANYWHERE)) {
+    const [word, start] = wordAt(text, m.index);
+    if (starts.has(start)) continue;
+    starts.add(start);
+    const queue = [word.replace(SEQUENCE, "*")];
+    const spelled: string[] = [];
+    while (queue.length > 0 && spelled.length + queue.length <= MAX_BRACE_VARIANTS) {
+      const next = queue.pop()!;
+      const group = BRACE_GROUP.exec(next);
+      if (!group) spelled.push(next);
+      else {
+        const before = next.slice(0, group.index);
+        const after = next.slice(group.index + group[0].length);
+        for (const part of group[1]!.split(",")) queue.push(before + part + after);
+      }
+    }
+    if (queue.length === 0) for (const w of spelled) out.add(w);
+  }
   return [...out];
 }

@@ -92,6 +92,13 @@ describe("the write protection, as the shell puts words together", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
     "D=.age; echo x > ${D}nts/skills/notes-writer/SKILL.md",
     "D='.age'; echo x > \"$D\"nts/skills/notes-writer/SKILL.md",
+    // Braces the shell spells out: a branch with a leading dot, a sequence.
+    "cp evil.md {.agents,x}/skills/notes-writer/SKILL.md",
+    "cp evil.md {.a,}gents/skills/notes-writer/SKILL.md",
+    "cp -r evil {.agents,}",
+    "echo x > .agents/sk{a..z}lls/notes-writer/SKILL.md",
+    // A line continuation joins two lines into one word.
+    "echo x > .agents/ski\\\nlls/notes-writer/SKILL.md",
     // `..` after a symlink the repository carries: the system goes up from the link's target.
     "echo x > notes/shortcut/../skills/notes-writer/SKILL.md",
   ];
@@ -131,6 +138,14 @@ describe("the write protection, as the shell puts words together", () => {
     "cd ~ && echo x > .agents/skills/evil/SKILL.md",
     "mkdir -p .ag{e,}nts",
     "ln -s /tmp/evil .agents/skills/evil",
+    "cp evil.md .age{nts,x}/skills/notes-writer/SKILL.md",
+    'echo x > $".agents"/skills/notes-writer/SKILL.md',
+    "echo x | tee .agents/skills/notes-writer/SKILL.md",
+    "echo x >| .agents/skills/notes-writer/SKILL.md",
+    "cd .skillshelf; echo x > usage.json",
+    "pushd .agents; echo x > skills/evil/SKILL.md",
+    "git -C .agents checkout -- .",
+    "echo x > /proc/self/cwd/.agents/skills/notes-writer/SKILL.md",
   ];
   for (const command of held) {
     it(`bash ${JSON.stringify(command)}: SKILL_FILES_PROTECTED (held)`, () => {
@@ -148,6 +163,8 @@ describe("the write protection, as the shell puts words together", () => {
       "echo $'line\\nnext' > notes/today.md",
       `node -e "console.log('a' + 'b')"`,
       "cd notes/.. && ls",
+      "cp src/{a,b,c}.ts dist/ && echo {1..3}",
+      "echo one \\\n  two > notes/today.md",
       "cat notes/shortcut/../../notes/today.md",
       "echo x > notes/../notes/today.md",
     ]) {
