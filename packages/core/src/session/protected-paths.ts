@@ -32,7 +32,13 @@ export interface ProtectedPaths {
 /** What separates the words of a command line that could each be a path. */
 const WORD_BREAK = /[\s'"`;&|<>()=,+]+/;
 /** `$PWD`, `${PWD}`, `$(pwd)` and `` `pwd` ``: the working folder, as the shell expands it. */
-const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`/g;
+const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`|(?<![^\s'"=:])~\+(?=[/\s'"]|$)/g;
+/** The home as the shell also spells it: `${HOME:-…}`, `${HOME%…}`, `$(echo ~)`. */
+const HOME_FOLDER = /\$\{HOME[:%#][^}]*\}|\$\(\s*echo\s+(?:~|\$HOME)\s*\)|`\s*echo\s+~\s*`/g;
+/** `cd <folder>` / `pushd <folder>` (no folder: the home): the relative paths after it are below it. */
+const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)(?:[ \t]+([^\s;&|()<>]+))?(?=[ \t]*(?:$|[;&|()<>\n]))/g;
+/** A word a `cd` moves: one that is not absolute, an option, or spelled from `~` or a variable. */
+const RELATIVE_WORD = /(^|[\s'"`;&|<>()=,+])([^\s'"`;&|<>()=,+\-~$/][^\s'"`;&|<>()=,+]*)/g;
 /** `{a,b}` inside a word, as the shell expands it: read as a wildcard, so either branch is caught. */
 const BRACE = /\{[^{}\s'"]*,[^{}\s'"]*\}/g;
 /** A word of stars alone (a Markdown bullet, `rm *`) is not read as a glob: it names no folder. */
@@ -193,6 +199,12 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     return undefined;
   };
 
+  const baseSlashed = base.split(path.sep).join("/");
+  const homeSlashed = home.split(path.sep).join("/");
+  /** The working folder and the home put in where the shell would put them. */
+  const spelledOut = (text: string) =>
+    text.replace(WORKING_FOLDER, baseSlashed).replace(HOME_FOLDER, homeSlashed);
+
   const checkWords = (text: string, links: Map<string, string> | undefined): string | undefined => {
     for (const word of text.split(WORD_BREAK)) {
       if (word === "") continue;
@@ -208,7 +220,7 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   };
 
   const checkText = (value: string, links: Map<string, string>): string | undefined => {
-    const slashed = value.replace(/\\/g, "/").replace(WORKING_FOLDER, base.split(path.sep).join("/"));
+    const slashed = spelledOut(value.replace(/\\/g, "/"));
     const lower = slashed.toLowerCase();
     for (const [form, root] of forms) if (lower.includes(form)) return root;
     if (!value.includes("\n") && value.length < MAX_SINGLE_PATH) {
@@ -227,6 +239,8 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
       const first = checkWords(slashed.slice(0, end < 0 ? slashed.length : end), links);
       if (first) return first;
     }
+    const moved = checkAfterChangedFolder(slashed, long ? undefined : links);
+    if (moved) return moved;
     if (slashed.includes("{")) {
       const braced = checkWords(slashed.replace(BRACE, "*"), undefined);
       if (braced) return braced;
@@ -239,13 +253,34 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     return undefined;
   };
 
+  // A relative path after `cd <folder>` is below that folder: read each such word from there.
+  const checkAfterChangedFolder = (
+    text: string,
+    links: Map<string, string> | undefined,
+  ): string | undefined => {
+    if (!text.includes("cd") && !text.includes("pushd")) return undefined;
+    for (const m of text.matchAll(CHANGE_FOLDER)) {
+      const target = (m[1] ?? "~").replace(/['"]/g, "");
+      if (target.startsWith("-")) continue;
+      const folder = path
+        .resolve(base, expandHome(`${target}/`, home))
+        .split(path.sep)
+        .join("/");
+      const hit = checkWords(
+        text.replace(RELATIVE_WORD, (_, before: string, word: string) => `${before}${folder}/${word}`),
+        links,
+      );
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+
   // The words as the shell joins them (`.ag'ents'`, `$'\x2e…'`, `${D}nts`): symlinks
   // followed as for the text they came from.
   const checkJoined = (text: string, links: Map<string, string>): string | undefined => {
     const followed = text.length > MAX_LINKED_STRING ? undefined : links;
-    const folder = base.split(path.sep).join("/");
     for (const word of shellJoinedWords(text)) {
-      const slashed = word.replace(WORKING_FOLDER, folder);
+      const slashed = spelledOut(word);
       const lower = slashed.toLowerCase();
       for (const [form, root] of forms) if (lower.includes(form)) return root;
       const hit = checkWords(slashed, followed);

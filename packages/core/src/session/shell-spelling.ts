@@ -15,7 +15,7 @@ const ESCAPED = /\\([^\n])/g;
 /** A backslash at the end of a line: the shell joins the two lines into one word. */
 const CONTINUATION = /\\\r?\n/g;
 /** A simple assignment: `NAME=value`, the value plain or in quotes. */
-const ASSIGNMENT = /(?<![\w$])([A-Za-z_][A-Za-z0-9_]*)=(?:'([^']*)'|"([^"$`\\]*)"|([^\s;&|'"`$()<>]*))/g;
+const ASSIGNMENT = /(?<![\w$])([A-Za-z_][A-Za-z0-9_]*)=(?:'([^']*)'|"([^"`\\]*)"|([^\s;&|'"`()<>]*))/g;
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 
 function decodeAnsiC(body: string): string {
