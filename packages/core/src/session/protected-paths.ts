@@ -259,15 +259,19 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     links: Map<string, string> | undefined,
   ): string | undefined => {
     if (!text.includes("cd") && !text.includes("pushd")) return undefined;
-    for (const m of text.matchAll(CHANGE_FOLDER)) {
+    // Each `cd` moves the text up to the next one: one more pass over the text, however many.
+    const changes = [...text.matchAll(CHANGE_FOLDER)];
+    for (let i = 0; i < changes.length; i++) {
+      const m = changes[i]!;
       const target = (m[1] ?? "~").replace(/['"]/g, "");
       if (target.startsWith("-")) continue;
       const folder = path
         .resolve(base, expandHome(`${target}/`, home))
         .split(path.sep)
         .join("/");
+      const after = text.slice(m.index + m[0].length, changes[i + 1]?.index ?? text.length);
       const hit = checkWords(
-        text.replace(RELATIVE_WORD, (_, before: string, word: string) => `${before}${folder}/${word}`),
+        after.replace(RELATIVE_WORD, (_, before: string, word: string) => `${before}${folder}/${word}`),
         links,
       );
       if (hit) return hit;
