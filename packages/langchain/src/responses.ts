@@ -7,7 +7,7 @@
  * Responses are known by message id, not by object: LangGraph's message reducer turns a
  * streamed AIMessageChunk into a new AIMessage. A response without an id is given one (the
  * reducer would give it one anyway), so every message the model call added is found again
- * in the state that the tool calls see.
+ * in the state that the tool calls see. So is a tool call without an id.
  */
 
 import { randomUUID } from "node:crypto";
@@ -52,6 +52,16 @@ function idOf(message: BaseMessage): string {
   return message.id;
 }
 
+/**
+ * A tool call without an id could not be found again in its response, and would be judged
+ * alone, before the response's activations: each is given one, as the message is.
+ */
+function giveCallIds(message: AIMessage): void {
+  for (const call of message.tool_calls ?? []) {
+    if (typeof call.id !== "string" || call.id === "") call.id = `call_${randomUUID()}`;
+  }
+}
+
 export function createResponses(): Responses {
   const byId = new Map<string, { response: Response; calls: ReadonlySet<string> }>();
   const keep = (id: string, entry: { response: Response; calls: ReadonlySet<string> }) => {
@@ -61,6 +71,7 @@ export function createResponses(): Responses {
   };
   return {
     answered(model, added, response) {
+      giveCallIds(model);
       const calls = callsOf(model);
       const entry = { response, calls: new Set(calls.flatMap((c) => (c.id ? [c.id] : []))) };
       for (const message of new Set([model, ...added])) keep(idOf(message), entry);

@@ -66,20 +66,31 @@ export function createRoleAgent(role: string | Role, options: RoleAgentOptions) 
     );
   }
   const hostTools = options.tools.map(toolName);
-  const spec = roleAgentSpec(found, hostTools, {
+  const specOptions = {
     toolAliases: options.shelf.options.toolAliases,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-  });
+  };
+  const spec = roleAgentSpec(found, hostTools, specOptions);
   for (const diagnostic of spec.diagnostics) (options.onDiagnostic ?? defaultReport)(diagnostic);
+  // The role as its file says now, within what the agent was built with: narrowed on disk,
+  // the agent is narrowed; gone, it has no tools. A role the shelf never had stays as given.
+  const built = new Set(spec.tools);
+  const onShelf = options.shelf.role(found.name) !== undefined;
+  const givenNow = () => {
+    const now = options.shelf.role(found.name);
+    if (!now) return [];
+    return roleAgentSpec(now, hostTools, specOptions).tools.filter((t) => built.has(t));
+  };
+  const given = onShelf ? givenNow : () => spec.tools;
   // Run by the host, not delegated: its calls are judged as a delegated sub-agent's are.
-  const guard = roleAgentGuard(found, spec.tools, () => options.shelf.session({ tools: hostTools }));
+  const guard = roleAgentGuard(found, given, () => options.shelf.session({ tools: hostTools }));
   return roleAgent(
     found,
     spec.instructions,
     spec.tools,
     options,
     spec.maxSteps,
-    hostRunMiddleware(spec.tools, guard),
+    hostRunMiddleware(given, guard),
   );
 }
 
@@ -117,7 +128,7 @@ function roleAgent(
  * tool runs under the agent's bound, so a delegation that tool starts gets no more than the
  * agent has (a delegated agent already runs under its delegation's).
  */
-function hostRunMiddleware(tools: readonly string[], guardUnder: RoleAgentGuard) {
+function hostRunMiddleware(tools: () => readonly string[], guardUnder: RoleAgentGuard) {
   return createMiddleware({
     name: "skillshelf-role-agent",
     wrapToolCall: async (request, handler) => {
@@ -126,7 +137,7 @@ function hostRunMiddleware(tools: readonly string[], guardUnder: RoleAgentGuard)
       const guard = guardUnder(parent);
       const verdict = guard({ name: toolCall.name, input: toolCall.args });
       if (!verdict.allowed) return resultMessage(verdict.result, toolCall.id ?? "", toolCall.name);
-      return runInSession(delegationScope(parent, { tools: [...tools], guard }), () => handler(request));
+      return runInSession(delegationScope(parent, { tools: [...tools()], guard }), () => handler(request));
     },
   });
 }

@@ -92,8 +92,22 @@ const PERMISSION_FIELDS = [
   "userInvocable",
 ] as const;
 
-/** Fields that decide when a skill is chosen (and, for roles, how a sub-agent runs). */
-const ROUTING_FIELDS = ["triggers", "exclusions", "priority", "group", "role", "model"] as const;
+/** Fields that decide when a skill is chosen (and, for roles and forks, how a sub-agent runs). */
+const ROUTING_FIELDS = [
+  "triggers",
+  "exclusions",
+  "priority",
+  "group",
+  "role",
+  "model",
+  "paths",
+  "context",
+  "agent",
+] as const;
+
+/** What each workflow step runs (`tool:<name>` runs a host tool with no model deciding). */
+const stepRuns = (skill: { steps?: ReadonlyArray<{ run?: string }> }) =>
+  (skill.steps ?? []).map((step) => step.run ?? null);
 
 export function checkMerge(input: CheckMergeInput): MergeCheck {
   const limits = { ...DEFAULT_GUARD_LIMITS, ...input.limits };
@@ -128,6 +142,12 @@ export function checkMerge(input: CheckMergeInput): MergeCheck {
           message: `the merge changes ${kebab(field)} (${show(before[field])} → ${show(after[field])}); an improvement never changes what a skill may do — edit that by hand`,
         });
       }
+    }
+    if (!sameValue(stepRuns(before), stepRuns(after))) {
+      violations.push({
+        guard: "permissions",
+        message: `the merge changes what the workflow's steps run (${show(stepRuns(before))} → ${show(stepRuns(after))}); an improvement never changes what a skill may do — edit that by hand`,
+      });
     }
     for (const field of ROUTING_FIELDS) {
       if (!sameValue(before[field], after[field])) {

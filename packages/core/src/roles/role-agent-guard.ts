@@ -8,7 +8,8 @@
  *
  * Returns the guard for a call made under `parent` (`currentSession()` when the call comes
  * in): fixed per call, so the scope its tool runs in (`delegationScope`) can hand it on to
- * a nested delegation without it looking up the session again.
+ * a nested delegation without it looking up the session again. `tools` may be read per call
+ * (the role as its file says now), so a role narrowed on disk narrows an agent built before.
  */
 import type { GuardResult, Role, Session, ToolCall } from "../types.js";
 import { subAgentGuard } from "./sub-agent-guard.js";
@@ -17,13 +18,14 @@ export type RoleAgentGuard = (parent: Session | undefined) => (call: ToolCall | 
 
 export function roleAgentGuard(
   role: Role,
-  tools: readonly string[],
+  tools: readonly string[] | (() => readonly string[]),
   openJudge: () => Pick<Session, "guard">,
 ): RoleAgentGuard {
+  const given = typeof tools === "function" ? tools : () => tools;
   let judge: Pick<Session, "guard"> | undefined;
   const shelfJudge = (call: ToolCall | string) => {
     judge ??= openJudge();
     return judge.guard(call);
   };
-  return (parent) => subAgentGuard(role.name, tools, parent ? (call) => parent.guard(call) : shelfJudge);
+  return (parent) => subAgentGuard(role.name, given(), parent ? (call) => parent.guard(call) : shelfJudge);
 }

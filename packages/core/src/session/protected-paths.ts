@@ -15,6 +15,7 @@ import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globSegmentMatches, hasGlob } from "./glob-segment.js";
+import { braceExpansions, shellJoinedWords } from "./shell-spelling.js";
 
 /** Arguments nested deeper, or with more strings, than this are refused unread (fail closed). */
 const MAX_DEPTH = 32;
@@ -31,7 +32,13 @@ export interface ProtectedPaths {
 /** What separates the words of a command line that could each be a path. */
 const WORD_BREAK = /[\s'"`;&|<>()=,+]+/;
 /** `$PWD`, `${PWD}`, `$(pwd)` and `` `pwd` ``: the working folder, as the shell expands it. */
-const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`/g;
+const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`|(?<![^\s'"=:])~\+(?=[/\s'"]|$)/g;
+/** The home as the shell also spells it: `${HOME:-…}`, `${HOME%…}`, `$(echo ~)`. */
+const HOME_FOLDER = /\$\{HOME[:%#][^}]*\}|\$\(\s*echo\s+(?:~|\$HOME)\s*\)|`\s*echo\s+~\s*`/g;
+/** `cd <folder>` / `pushd <folder>` (no folder: the home): the relative paths after it are below it. */
+const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)(?:[ \t]+([^\s;&|()<>]+))?(?=[ \t]*(?:$|[;&|()<>\n]))/g;
+/** A word a `cd` moves: one that is not absolute, an option, or spelled from `~` or a variable. */
+const RELATIVE_WORD = /(^|[\s'"`;&|<>()=,+])([^\s'"`;&|<>()=,+\-~$/][^\s'"`;&|<>()=,+]*)/g;
 /** `{a,b}` inside a word, as the shell expands it: read as a wildcard, so either branch is caught. */
 const BRACE = /\{[^{}\s'"]*,[^{}\s'"]*\}/g;
 /** A word of stars alone (a Markdown bullet, `rm *`) is not read as a glob: it names no folder. */
@@ -39,6 +46,11 @@ const STARS_ONLY = /^\*+$/;
 const PERCENT = /%([0-9a-fA-F]{2})/g;
 /** A word that is one file name: no separator, no glob, nothing the shell expands first. */
 const PLAIN_NAME = /^[^/\\~$*?[]+$/;
+/** A `..` segment: the system walks it from where a symlink before it leads. */
+const DOT_DOT = /(^|\/)\.\.(\/|$)/;
+/** The letters of an option cluster an argument may be glued to (`-rt.agents`). */
+const OPTION_LETTER = /[A-Za-z0-9]/;
+const MAX_OPTION_LETTERS = 32;
 
 /** `~/x`, `$HOME/x` and `${HOME}/x` as the shell expands them. */
 function expandHome(word: string, home: string): string {
@@ -165,15 +177,38 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     const hit = hitOf(resolved);
     // Longer than the system opens (PATH_MAX): no tool can write through it.
     if (hit || !links || resolved.length > MAX_SINGLE_PATH) return hit;
+    if (DOT_DOT.test(word)) {
+      const walked = physicalOf(path.resolve(base, "."), expandHome(word, home), links);
+      if (walked !== resolved) {
+        const through = hitOf(walked);
+        if (through) return through;
+      }
+    }
     // A symlink already on disk (a cloned repository can carry one) may lead into a root.
     const real = realOf(resolved, links);
     return real === resolved ? undefined : hitOf(real);
   };
 
+  // `-t.agents`, `-rt.agents`, `-C.agents`: an option's argument glued to its letter.
+  const gluedHit = (word: string, links: Map<string, string> | undefined): string | undefined => {
+    if (word.length < 3 || word[0] !== "-" || word[1] === "-") return undefined;
+    for (let i = 1; i < word.length - 1 && i <= MAX_OPTION_LETTERS && OPTION_LETTER.test(word[i]!); i++) {
+      const hit = pathHit(word.slice(i + 1), links);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+
+  const baseSlashed = base.split(path.sep).join("/");
+  const homeSlashed = home.split(path.sep).join("/");
+  /** The working folder and the home put in where the shell would put them. */
+  const spelledOut = (text: string) =>
+    text.replace(WORKING_FOLDER, baseSlashed).replace(HOME_FOLDER, homeSlashed);
+
   const checkWords = (text: string, links: Map<string, string> | undefined): string | undefined => {
     for (const word of text.split(WORD_BREAK)) {
       if (word === "") continue;
-      const hit = pathHit(word, links);
+      const hit = pathHit(word, links) ?? gluedHit(word, links);
       if (hit) return hit;
       // Normalised, a word still spelling a root after an unknown prefix (`$D/.agents//skills`).
       if (word.includes("/")) {
@@ -185,7 +220,7 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   };
 
   const checkText = (value: string, links: Map<string, string>): string | undefined => {
-    const slashed = value.replace(/\\/g, "/").replace(WORKING_FOLDER, base.split(path.sep).join("/"));
+    const slashed = spelledOut(value.replace(/\\/g, "/"));
     const lower = slashed.toLowerCase();
     for (const [form, root] of forms) if (lower.includes(form)) return root;
     if (!value.includes("\n") && value.length < MAX_SINGLE_PATH) {
@@ -204,15 +239,62 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
       const first = checkWords(slashed.slice(0, end < 0 ? slashed.length : end), links);
       if (first) return first;
     }
+    const moved = checkAfterChangedFolder(slashed, long ? undefined : links);
+    if (moved) return moved;
     if (slashed.includes("{")) {
       const braced = checkWords(slashed.replace(BRACE, "*"), undefined);
       if (braced) return braced;
+      // Spelled out too: a wildcard does not match the leading dot a branch may give (`{.agents,x}`).
+      for (const word of braceExpansions(slashed)) {
+        const hit = checkWords(word, undefined);
+        if (hit) return hit;
+      }
+    }
+    return undefined;
+  };
+
+  // A relative path after `cd <folder>` is below that folder: read each such word from there.
+  const checkAfterChangedFolder = (
+    text: string,
+    links: Map<string, string> | undefined,
+  ): string | undefined => {
+    if (!text.includes("cd") && !text.includes("pushd")) return undefined;
+    // Each `cd` moves the text up to the next one: one more pass over the text, however many.
+    const changes = [...text.matchAll(CHANGE_FOLDER)];
+    for (let i = 0; i < changes.length; i++) {
+      const m = changes[i]!;
+      const target = (m[1] ?? "~").replace(/['"]/g, "");
+      if (target.startsWith("-")) continue;
+      const folder = path
+        .resolve(base, expandHome(`${target}/`, home))
+        .split(path.sep)
+        .join("/");
+      const after = text.slice(m.index + m[0].length, changes[i + 1]?.index ?? text.length);
+      const hit = checkWords(
+        after.replace(RELATIVE_WORD, (_, before: string, word: string) => `${before}${folder}/${word}`),
+        links,
+      );
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+
+  // The words as the shell joins them (`.ag'ents'`, `$'\x2e…'`, `${D}nts`): symlinks
+  // followed as for the text they came from.
+  const checkJoined = (text: string, links: Map<string, string>): string | undefined => {
+    const followed = text.length > MAX_LINKED_STRING ? undefined : links;
+    for (const word of shellJoinedWords(text)) {
+      const slashed = spelledOut(word);
+      const lower = slashed.toLowerCase();
+      for (const [form, root] of forms) if (lower.includes(form)) return root;
+      const hit = checkWords(slashed, followed);
+      if (hit) return hit;
     }
     return undefined;
   };
 
   const check = (text: string, links: Map<string, string>): string | undefined => {
-    const hit = checkText(text, links);
+    const hit = checkText(text, links) ?? checkJoined(text, links);
     if (hit || !text.includes("%")) return hit;
     // A tool that reads URLs or encoded names decodes `%2E`, `%2F`.
     return checkText(
@@ -234,8 +316,16 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
         }
         if (value === null || typeof value !== "object") return undefined;
         if (depth >= MAX_DEPTH) return unread;
-        for (const item of Array.isArray(value) ? value : Object.values(value)) {
-          const hit = visit(item, depth + 1);
+        if (Array.isArray(value)) {
+          for (const item of value) {
+            const hit = visit(item, depth + 1);
+            if (hit) return hit;
+          }
+          return undefined;
+        }
+        // A key can be a path too: a tool writing several files takes a map of path to content.
+        for (const [key, item] of Object.entries(value)) {
+          const hit = visit(key, depth + 1) ?? visit(item, depth + 1);
           if (hit) return hit;
         }
         return undefined;
@@ -284,6 +374,19 @@ function realOf(target: string, known: Map<string, string>, hops = 0): string {
   }
   known.set(target, real);
   return real;
+}
+
+/**
+ * `word` resolved from `base` as the system walks it: each `..` goes up from where the path
+ * so far really is, so `link/..` is the folder above the link's target, not `base`.
+ */
+function physicalOf(base: string, word: string, known: Map<string, string>): string {
+  let at = path.isAbsolute(word) ? path.parse(word).root : base;
+  for (const part of word.split("/")) {
+    if (part === "" || part === ".") continue;
+    at = part === ".." ? path.dirname(realOf(at, known)) : path.join(at, part);
+  }
+  return realOf(at, known);
 }
 
 /** The first file path in a read tool's arguments (`path`, `file_path`, `filePath`, `file`). */

@@ -1,8 +1,9 @@
 /**
  * Is this skill folder, as it is now, what the user trusted? Unchanged: trusted. Changed
  * without granting itself more: still trusted, flagged. Changed so that it widens what it can
- * do — more tools, fewer refused tools, model invocation turned on, new triggers, new or
- * changed scripts — needs the user to trust it again.
+ * do — more tools, fewer refused tools, model invocation turned on, new triggers, a `paths:`
+ * gate dropped or given a new glob, a workflow step that runs something new, new or changed
+ * scripts — needs the user to trust it again.
  */
 import type { Skill } from "../types.js";
 import { type FolderDigest, scriptEntries } from "./folder-digest.js";
@@ -31,15 +32,19 @@ export function isTrusted(state: TrustState | undefined): boolean {
   return state === undefined || state.status === "trusted" || state.status === "changed";
 }
 
+type JudgedFields = Pick<Skill, "allowedTools" | "disallowedTools" | "disableModelInvocation" | "triggers"> &
+  Partial<Pick<Skill, "paths" | "steps">>;
+
 /** The fields of a skill that trust is judged on. */
-export function policyOf(
-  skill: Pick<Skill, "allowedTools" | "disallowedTools" | "disableModelInvocation" | "triggers">,
-): TrustedPolicy {
+export function policyOf(skill: JudgedFields): TrustedPolicy {
+  const stepRuns = (skill.steps ?? []).flatMap((step) => (step.run ? [step.run] : []));
   return {
     allowedTools: skill.allowedTools ? [...skill.allowedTools] : null,
     disallowedTools: [...skill.disallowedTools],
     disableModelInvocation: skill.disableModelInvocation,
     triggers: [...skill.triggers],
+    ...(skill.paths && skill.paths.length > 0 && { paths: [...skill.paths] }),
+    ...(stepRuns.length > 0 && { stepRuns }),
   };
 }
 
@@ -64,6 +69,17 @@ export function widenings(
     out.push("disable-model-invocation removed");
   const triggers = now.triggers.filter((t) => !then.triggers.includes(t));
   if (triggers.length > 0) out.push(`triggers add ${triggers.join(", ")}`);
+  // A gate that is gone, or a glob it did not have, offers the skill where it was not.
+  if (then.paths && then.paths.length > 0) {
+    if (!now.paths || now.paths.length === 0) out.push("paths removed (offered whatever the files)");
+    else {
+      const globs = now.paths.filter((g) => !then.paths!.includes(g));
+      if (globs.length > 0) out.push(`paths add ${globs.join(", ")}`);
+    }
+  }
+  // A step's run is done by core, not chosen by the model: like a script.
+  const runs = (now.stepRuns ?? []).filter((r) => !(then.stepRuns ?? []).includes(r));
+  if (runs.length > 0) out.push(`workflow steps run ${[...new Set(runs)].join(", ")}`);
   for (const [script, hash] of Object.entries(scriptsNow)) {
     if (!(script in scriptsThen)) out.push(`adds ${script}`);
     else if (scriptsThen[script] !== hash) out.push(`changes ${script}`);
@@ -73,7 +89,7 @@ export function widenings(
 
 /** The trust state of a project skill from its record (if any) and its folder's digest. */
 export function evaluateTrust(
-  skill: Pick<Skill, "allowedTools" | "disallowedTools" | "disableModelInvocation" | "triggers">,
+  skill: JudgedFields,
   folder: string,
   digest: FolderDigest,
   record: TrustRecord | undefined,

@@ -19,6 +19,10 @@ export interface TrustedPolicy {
   disallowedTools: string[];
   disableModelInvocation: boolean;
   triggers: string[];
+  /** The `paths:` gate; null or missing = none (offered whatever the files). */
+  paths?: string[] | null;
+  /** What each workflow step runs (`tool:<name>`, a host function); missing in older records = none. */
+  stepRuns?: string[];
 }
 
 export interface TrustRecord {
@@ -68,6 +72,8 @@ function sanitize(value: TrustFile): TrustFile {
         disallowedTools: Array.isArray(p.disallowedTools) ? p.disallowedTools.map(String) : [],
         disableModelInvocation: p.disableModelInvocation === true,
         triggers: Array.isArray(p.triggers) ? p.triggers.map(String) : [],
+        ...(Array.isArray(p.paths) && { paths: p.paths.map(String) }),
+        ...(Array.isArray(p.stepRuns) && { stepRuns: p.stepRuns.map(String) }),
       },
     };
   }

@@ -1,0 +1,130 @@
+/**
+ * A command line as the shell (or a program's string literal) puts its words together
+ * before any path exists: `.ag'ents'`, `.ag\ents`, `$'\x2eagents'`, `'.age' + 'nts'`,
+ * `D=.age; ${D}nts`. The write protection reads this spelling beside the typed one, so a
+ * folder cut into pieces is still seen whole. Reading more words together can only make it
+ * refuse more, never less (the typed spelling is still checked on its own).
+ */
+
+/** `$'…'`: the shell decodes its escapes (`\x2e`, `\056`, `\u002e`). */
+const ANSI_C = /\$'((?:[^'\\]|\\[\s\S])*)'/g;
+const ANSI_ESCAPE = /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|[\s\S])/g;
+/** Two string literals joined by `+` or side by side (`'a' + 'b'`, Python's `'a' 'b'`). */
+const CONCATENATION = /(['"])[ \t]*\+?[ \t]*(['"])/g;
+const ESCAPED = /\\([^\n])/g;
+/** A backslash at the end of a line: the shell joins the two lines into one word. */
+const CONTINUATION = /\\\r?\n/g;
+/** A simple assignment: `NAME=value`, the value plain or in quotes. */
+const ASSIGNMENT = /(?<![\w$])([A-Za-z_][A-Za-z0-9_]*)=(?:'([^']*)'|"([^"`\\]*)"|([^\s;&|'"`()<>]*))/g;
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+
+function decodeAnsiC(body: string): string {
+  return body.replace(ANSI_ESCAPE, (whole, code: string) => {
+    const c = code[0]!;
+    if (c === "x" || c === "u" || c === "U") {
+      const point = Number.parseInt(code.slice(1), 16);
+      return point <= 0x10ffff ? String.fromCodePoint(point) : whole;
+    }
+    if (c >= "0" && c <= "7") return String.fromCharCode(Number.parseInt(code, 8) & 0xff);
+    if (c === "n") return "\n";
+    if (c === "t") return "\t";
+    return code;
+  });
+}
+
+/** Simple assignments in `text` (`NAME=value`), for the words that use them. */
+function assignments(text: string): Map<string, string> | undefined {
+  if (!text.includes("=")) return undefined;
+  const values = new Map<string, string>();
+  for (const m of text.matchAll(ASSIGNMENT)) values.set(m[1]!, m[2] ?? m[3] ?? m[4] ?? "");
+  return values.size > 0 ? values : undefined;
+}
+
+/** Where concatenated literals met: a join, like a quote inside a word. */
+const JOIN = "\u0000";
+const SPELLED = /['"\\$\u0000]/;
+/** A quote, escape or join between two characters of one word: the shell runs them together. */
+const MERGED = /[^\s'"`;&|<>()=,+\\\u0000]['"\\\u0000]+[^\s'"`;&|<>()=,+\u0000]|\$'/g;
+/** A variable, where the text assigns some. */
+const USED = /\$\{?[A-Za-z_]/g;
+const JOINED_OUT = /['"\u0000]/g;
+const SPACE = /\s/;
+
+/** The whitespace-separated word of `text` around `at`, and where it starts. */
+function wordAt(text: string, at: number): [string, number] {
+  let start = at;
+  while (start > 0 && !SPACE.test(text[start - 1]!)) start--;
+  let end = at;
+  while (end < text.length && !SPACE.test(text[end]!)) end++;
+  return [text.slice(start, end), start];
+}
+
+/**
+ * The words of `text` that the shell (or a string literal) joins into something the typed
+ * words do not show, joined. Found by one scan for where parts meet (a quote or escape
+ * inside a word, `$'…'`, a variable), so a file of code whose quotes only wrap its words
+ * (`"./lib/m.js";`) costs that scan and nothing more.
+ */
+export function shellJoinedWords(text: string): string[] {
+  if (!SPELLED.test(text)) return [];
+  const values = assignments(text);
+  const glued = text.replace(CONCATENATION, JOIN).replace(CONTINUATION, JOIN);
+  const starts = new Set<number>();
+  const out = new Set<string>();
+  const take = (at: number) => {
+    const [word, start] = wordAt(glued, at);
+    if (starts.has(start)) return;
+    starts.add(start);
+    const substituted = values
+      ? word.replace(
+          VARIABLE,
+          (whole, braced?: string, bare?: string) => values.get(braced ?? bare!) ?? whole,
+        )
+      : word;
+    const joined = substituted
+      .replace(ANSI_C, (_, body: string) => decodeAnsiC(body))
+      .replace(ESCAPED, "$1")
+      .replace(JOINED_OUT, "");
+    if (joined !== "" && joined !== word) out.add(joined);
+  };
+  for (const m of glued.matchAll(MERGED)) take(m.index + 1);
+  if (values) for (const m of glued.matchAll(USED)) take(m.index);
+  return [...out];
+}
+
+/** `{a,b}`: the first comma group of a word, without nesting. */
+const BRACE_GROUP = /\{([^{}\s'"]*,[^{}\s'"]*)\}/;
+const BRACE_ANYWHERE = /\{[^{}\s'"]*(?:,|\.\.)[^{}\s'"]*\}/g;
+/** `{a..z}`, `{1..9..2}`: letters or digits only, so a wildcard that never spells a dot. */
+const SEQUENCE = /\{-?\w+\.\.-?\w+(?:\.\.-?\d+)?\}/g;
+/** Past this many spellings of one word, the caller's wildcard reading stands alone. */
+const MAX_BRACE_VARIANTS = 64;
+
+/**
+ * Each word of `text` with a brace the shell expands, in every spelling it expands to
+ * (`{.agents,x}/skills` is `.agents/skills` and `x/skills`; a sequence is read as `*`).
+ * A word with more spellings than the limit is left to the caller's wildcard reading.
+ */
+export function braceExpansions(text: string): string[] {
+  const out = new Set<string>();
+  const starts = new Set<number>();
+  for (const m of text.matchAll(BRACE_ANYWHERE)) {
+    const [word, start] = wordAt(text, m.index);
+    if (starts.has(start)) continue;
+    starts.add(start);
+    const queue = [word.replace(SEQUENCE, "*")];
+    const spelled: string[] = [];
+    while (queue.length > 0 && spelled.length + queue.length <= MAX_BRACE_VARIANTS) {
+      const next = queue.pop()!;
+      const group = BRACE_GROUP.exec(next);
+      if (!group) spelled.push(next);
+      else {
+        const before = next.slice(0, group.index);
+        const after = next.slice(group.index + group[0].length);
+        for (const part of group[1]!.split(",")) queue.push(before + part + after);
+      }
+    }
+    if (queue.length === 0) for (const w of spelled) out.add(w);
+  }
+  return [...out];
+}

@@ -1,0 +1,98 @@
+/**
+ * A user skill folder in the home that the project has no folder of the same name for
+ * (`userDirs: ["~/my-skills"]`): the project's relative spellings no longer catch it by
+ * accident, so the home must be read in every spelling the shell gives it — `${HOME:-…}`,
+ * `${HOME%…}`, `$(echo ~)`, `~+` (the working folder), a variable holding `$HOME`, and a
+ * `cd` to the home (or to any folder) before a relative path.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createShelf, type Shelf } from "../shelf.js";
+
+const NOTES = `---
+name: notes-writer
+description: Writes meeting notes into the notes folder.
+allowed-tools: write_file bash
+---
+Write the notes to notes/<date>.md.
+`;
+
+let root: string;
+let project: string;
+let home: string;
+let shelf: Shelf;
+const savedHome = process.env.HOME;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-protect-home-"));
+  project = path.join(root, "project");
+  home = path.join(root, "home");
+  process.env.HOME = home;
+  await mkdir(path.join(project, ".agents", "skills", "notes-writer"), { recursive: true });
+  await writeFile(path.join(project, ".agents", "skills", "notes-writer", "SKILL.md"), NOTES);
+  await mkdir(path.join(home, "my-skills"), { recursive: true });
+  await mkdir(path.join(project, "notes"), { recursive: true });
+  shelf = await createShelf({ root: project, userDirs: [path.join(home, "my-skills")], events: false });
+});
+afterEach(async () => {
+  await shelf.close();
+  process.env.HOME = savedHome;
+  await rm(root, { recursive: true, force: true });
+});
+
+const bash = (command: string) => {
+  const s = shelf.session({ message: "write the meeting notes", tools: ["write_file", "bash"] });
+  expect(s.callSkillTool({ id: "a", name: "skill_notes-writer", input: {} })).toMatchObject({
+    status: "success",
+  });
+  return s.guard({ name: "bash", input: { command } });
+};
+const refused = { allowed: false, result: { error_type: "SKILL_FILES_PROTECTED" } };
+
+describe("a home skill folder, spelled as the shell spells the home", () => {
+  const commands = [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
+    "cp evil.md ${HOME:-/x}/my-skills/evil/SKILL.md",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
+    "cp evil.md ${HOME%/}/my-skills/evil/SKILL.md",
+    "cp evil.md $(echo ~)/my-skills/evil/SKILL.md",
+    "cp evil.md ~+/../home/my-skills/evil/SKILL.md",
+    "H=$HOME; cp evil.md $H/my-skills/evil/SKILL.md",
+    "cd && cp /tmp/evil.md my-skills/evil/SKILL.md",
+    "cd ~ && cp /tmp/evil.md my-skills/evil/SKILL.md",
+    "cd $HOME; rm -rf my-skills",
+    'cd "$HOME" && rm -rf my-skills',
+    "cd ../home; rm -rf my-skills",
+    "pushd ~ > /dev/null; ln -sfn /tmp/evil my-skills",
+  ];
+  for (const command of commands) {
+    it(`bash ${JSON.stringify(command)}: SKILL_FILES_PROTECTED`, () => {
+      expect(bash(command)).toMatchObject(refused);
+    });
+  }
+
+  // Held on 9bbb19e, kept as guards.
+  for (const command of [
+    "cp evil.md ~/my-skills/evil/SKILL.md",
+    "cp evil.md $HOME/my-skills/evil/SKILL.md",
+    'cp evil.md "$HOME"/my-skills/evil/SKILL.md',
+    "rm -rf ~/my-skills",
+  ]) {
+    it(`bash ${JSON.stringify(command)}: SKILL_FILES_PROTECTED (held)`, () => {
+      expect(bash(command)).toMatchObject(refused);
+    });
+  }
+
+  it("ordinary commands after a cd still run", () => {
+    for (const command of [
+      "cd ~ && ls",
+      "cd notes && echo x > today.md",
+      "cd ~/projects/app && npm test",
+      "echo ~ && echo $HOME",
+    ]) {
+      expect(bash(command), command).toEqual({ allowed: true });
+    }
+  });
+});
