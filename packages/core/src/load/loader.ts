@@ -802,7 +802,11 @@ export class SkillLoader {
       yield {
         file: record.file,
         sig: this.sigs.get(record.sig),
-        skill: lost && record.skill!.hash === "" ? this.hashedStub(record) : record.skill,
+        skill: lost
+          ? record.skill!.hash === ""
+            ? this.hashedStub(record)
+            : plainStub(record.skill!)
+          : record.skill,
         diagnostics: record.diagnostics,
         lost,
       };
@@ -820,7 +824,7 @@ export class SkillLoader {
     const { sig, parsed } = this.parseNow(record.file);
     const hash =
       this.sigs.same(record.sig, sig) && parsed?.skill?.name === stub.name ? parsed.skill.hash : "";
-    return { ...stub, hash };
+    return plainStub(stub, hash);
   }
 
   /**
@@ -945,22 +949,55 @@ function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
-/** What resolution needs of a file that lost (see {@link bodiless}): no string of its text. */
+/**
+ * What resolution needs of a file that lost (see {@link bodiless}): no string of its text,
+ * and only the fields resolution and the loader read as its own (in the object, not in a
+ * property array); the rest, never read (a stub is never served), come from the shared
+ * defaults through the prototype. 7,067 of the mirror's files are stubs: ≈ 130 bytes each
+ * less than a whole skill's shape.
+ */
+class LostStub {
+  name: string;
+  description = "";
+  body = "";
+  scope: Skill["scope"];
+  file: Skill["file"];
+  dir: Skill["dir"];
+  hash: string;
+  locked: boolean;
+  bodyLine: number;
+  constructor(skill: Skill) {
+    this.name = skill.name;
+    this.scope = skill.scope;
+    this.file = skill.file;
+    this.dir = skill.dir;
+    this.hash = skill.hash;
+    this.locked = skill.locked;
+    this.bodyLine = skill.bodyLine;
+  }
+}
+Object.setPrototypeOf(LostStub.prototype, STUB_META);
+
 function stubOf(skill: Skill): Skill {
-  const stub: Skill = {
-    ...STUB_META,
-    name: skill.name,
-    description: "",
-    body: "",
-    scope: skill.scope,
-    file: skill.file,
-    dir: skill.dir,
-    hash: skill.hash,
-    locked: skill.locked,
-    bodyLine: skill.bodyLine,
-  };
+  const stub = new LostStub(skill) as unknown as Skill;
   bodiless.add(stub);
   return stub;
+}
+
+/** A stub as the plain skill object it stands for (what a prebuilt shelf records). */
+function plainStub(stub: Skill, hash = stub.hash): Skill {
+  return {
+    ...STUB_META,
+    name: stub.name,
+    description: "",
+    body: "",
+    scope: stub.scope,
+    file: stub.file,
+    dir: stub.dir,
+    hash,
+    locked: stub.locked,
+    bodyLine: stub.bodyLine,
+  };
 }
 
 function entryOf(record: FileRecord, skill: Skill): ResolveEntry {
