@@ -39,7 +39,8 @@ describe("override notes (texts written when read)", () => {
     for (const note of result.diagnostics) {
       expect(Object.keys(note)).toEqual(["severity", "code", "message", "file", "line", "hint"]);
       expect({ ...note }).toEqual(plain(note));
-      expect(note).toEqual(plain(note));
+      expect(note).toStrictEqual(plain(note));
+      expect(Object.getPrototypeOf(note)).toBe(Object.prototype);
       expect(structuredClone(note)).toEqual(plain(note));
       expect(JSON.stringify(note)).toBe(JSON.stringify({ ...note }));
     }

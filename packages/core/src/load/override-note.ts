@@ -49,19 +49,29 @@ const HINT: PropertyDescriptor = {
 };
 const HIDDEN: PropertyDescriptor = { configurable: true, enumerable: false, writable: false };
 
+/**
+ * Made with `new`, so V8 sizes the object for its fields (a literal grown by defineProperty
+ * keeps most of them in a separate property array); its prototype is Object.prototype, as a
+ * literal's is.
+ */
+const NoteObject = function (this: Note, loss: Overridden, group: GroupWinner) {
+  this.severity = loss.reason === "role-shadowed" ? "error" : "warning";
+  this.code = loss.reason;
+  Object.defineProperty(this, "message", MESSAGE);
+  this.file = loss.file;
+  this.line = 1;
+  Object.defineProperty(this, "hint", HINT);
+  Object.defineProperty(this, LOSS, { ...HIDDEN, value: loss });
+  Object.defineProperty(this, GROUP, { ...HIDDEN, value: group });
+} as unknown as new (
+  loss: Overridden,
+  group: GroupWinner,
+) => Note;
+NoteObject.prototype = Object.prototype;
+
 /** The diagnostic for `loss`, keys in a plain diagnostic's order (severity, code, message, file, line, hint). */
 export function overrideNote(loss: Overridden, group: GroupWinner): Diagnostic {
-  const note = {
-    severity: loss.reason === "role-shadowed" ? "error" : "warning",
-    code: loss.reason,
-  } as Note;
-  Object.defineProperty(note, "message", MESSAGE);
-  note.file = loss.file;
-  note.line = 1;
-  Object.defineProperty(note, "hint", HINT);
-  Object.defineProperty(note, LOSS, { ...HIDDEN, value: loss });
-  Object.defineProperty(note, GROUP, { ...HIDDEN, value: group });
-  return note;
+  return new NoteObject(loss, group);
 }
 
 function messageOf(loss: Overridden, group: GroupWinner): string {
