@@ -37,6 +37,7 @@ import {
   walk,
 } from "./scan.js";
 import { checkSignature, isUnchanged, type Signature, sameSignature, signatureOf } from "./signature.js";
+import { SignatureTable } from "./signature-table.js";
 import type { SourceRoot } from "./sources.js";
 
 /** Directory listings in flight at once. */
@@ -106,8 +107,11 @@ interface FileRecord {
   file: string;
   source: SourceRoot;
   depth: number;
-  /** Signature taken before the last read: a write after it shows up as a change. */
-  sig: Signature | undefined;
+  /**
+   * Signature taken before the last read (a write after it shows up as a change): the
+   * file's slot in the loader's {@link SignatureTable}, kept across the file's records.
+   */
+  sig: number;
   /**
    * The skill's `schema.json` as it was when the skill was recorded (undefined: none). The
    * parameters are read from it lazily, per skill object, so an edit to it alone must make a
@@ -135,6 +139,8 @@ export class SkillLoader {
   private readonly prefer: ReadonlyMap<string, string> | undefined;
   private readonly roots: RootState[];
   private readonly files = new Map<string, FileRecord>();
+  /** The records' signatures (see FileRecord.sig). */
+  private readonly sigs = new SignatureTable();
   private readonly builtinSkills: Skill[];
   private readonly builtinDiagnostics: Diagnostic[];
   /** Only until the first load has taken what it needs from it. */
@@ -376,14 +382,14 @@ export class SkillLoader {
       // Served no more (not even by the next call): the next refresh reads the file and
       // resolves again, which may let another file of that name win. It stays marked as
       // prebuilt, so that read replaces it even though the hash it claims is the file's.
-      record.sig = undefined;
+      this.sigs.set(record.sig, undefined);
       this.byName.delete(skill.name);
       this.current = Object.freeze(this.current.filter((s) => s !== skill));
       return undefined;
     }
     record.skill = fresh;
     record.diagnostics = parsed.diagnostics;
-    record.sig = sig;
+    this.sigs.set(record.sig, sig);
     const at = this.current.indexOf(skill);
     if (at >= 0) {
       const next = [...this.current];
@@ -407,7 +413,9 @@ export class SkillLoader {
         const node = stack.pop()!;
         if (node.skillFile !== undefined) {
           const record = this.files.get(node.skillFile);
-          const check = checkSignature(node.skillFile, record?.sig);
+          const check = record
+            ? this.sigs.check(node.skillFile, record.sig)
+            : checkSignature(node.skillFile, undefined);
           if (check === "missing") staleFolders.push({ node, root });
           else if (record && check === "same" && sameSchema(record)) record.checked = generation;
           else changedFiles.add(node.skillFile);
@@ -446,7 +454,7 @@ export class SkillLoader {
         toRead.push(loc);
       } else if (
         record.checked !== generation &&
-        !(isUnchanged(loc.file, record.sig) && sameSchema(record))
+        !(this.sigs.unchanged(loc.file, record.sig) && sameSchema(record))
       ) {
         // A folder that was replaced under the same path: its file was not checked in step 1.
         toRead.push(loc);
@@ -455,6 +463,7 @@ export class SkillLoader {
     const removedFiles: string[] = [];
     for (const file of this.files.keys()) {
       if (!present.has(file)) {
+        this.sigs.release(this.files.get(file)!.sig);
         this.files.delete(file);
         removedFiles.push(file);
       }
@@ -579,11 +588,12 @@ export class SkillLoader {
     const previous = this.files.get(loc.file);
     const schemaSig = knownSchema ? knownSchema.sig : signatureOf(schemaFileOf(loc.file));
     // Every field set here, so records keep one shape with all fields inside the object.
+    if (previous) this.sigs.set(previous.sig, sig);
     const record: FileRecord = {
       file: loc.file,
       source: loc.source,
       depth: loc.depth,
-      sig,
+      sig: previous ? previous.sig : this.sigs.add(sig),
       schemaSig,
       checked: undefined,
       skill: undefined,
@@ -637,6 +647,8 @@ export class SkillLoader {
     } else {
       record.diagnostics = result.diagnostics;
     }
+    // Most files have none: one shared empty list rather than an array each (15,700 on the mirror).
+    if (record.diagnostics.length === 0) record.diagnostics = NO_DIAGNOSTICS as Diagnostic[];
     this.files.set(loc.file, record);
     if (this.leaders && record.skill && !bodiless.has(record.skill)) {
       const leader = this.leaders.get(record.skill.name);
@@ -735,7 +747,7 @@ export class SkillLoader {
     const { parsed } = this.parseNow(skill.file);
     if (parsed?.skill && parsed.skill.hash === skill.hash) return parsed.skill.body;
     const record = this.files.get(skill.file);
-    if (record?.skill === skill) record.sig = undefined;
+    if (record?.skill === skill) this.sigs.set(record.sig, undefined);
     return "";
   };
 
@@ -791,8 +803,12 @@ export class SkillLoader {
       const lost = record.skill !== undefined && bodiless.has(record.skill);
       yield {
         file: record.file,
-        sig: record.sig,
-        skill: lost && record.skill!.hash === "" ? this.hashedStub(record) : record.skill,
+        sig: this.sigs.get(record.sig),
+        skill: lost
+          ? record.skill!.hash === ""
+            ? this.hashedStub(record)
+            : plainStub(record.skill!)
+          : record.skill,
         diagnostics: record.diagnostics,
         lost,
       };
@@ -808,8 +824,9 @@ export class SkillLoader {
   private hashedStub(record: FileRecord): Skill {
     const stub = record.skill!;
     const { sig, parsed } = this.parseNow(record.file);
-    const hash = sameSignature(sig, record.sig) && parsed?.skill?.name === stub.name ? parsed.skill.hash : "";
-    return { ...stub, hash };
+    const hash =
+      this.sigs.same(record.sig, sig) && parsed?.skill?.name === stub.name ? parsed.skill.hash : "";
+    return plainStub(stub, hash);
   }
 
   /**
@@ -934,22 +951,55 @@ function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
-/** What resolution needs of a file that lost (see {@link bodiless}): no string of its text. */
+/**
+ * What resolution needs of a file that lost (see {@link bodiless}): no string of its text,
+ * and only the fields resolution and the loader read as its own (in the object, not in a
+ * property array); the rest, never read (a stub is never served), come from the shared
+ * defaults through the prototype. 7,067 of the mirror's files are stubs: ≈ 130 bytes each
+ * less than a whole skill's shape.
+ */
+class LostStub {
+  name: string;
+  description = "";
+  body = "";
+  scope: Skill["scope"];
+  file: Skill["file"];
+  dir: Skill["dir"];
+  hash: string;
+  locked: boolean;
+  bodyLine: number;
+  constructor(skill: Skill) {
+    this.name = skill.name;
+    this.scope = skill.scope;
+    this.file = skill.file;
+    this.dir = skill.dir;
+    this.hash = skill.hash;
+    this.locked = skill.locked;
+    this.bodyLine = skill.bodyLine;
+  }
+}
+Object.setPrototypeOf(LostStub.prototype, STUB_META);
+
 function stubOf(skill: Skill): Skill {
-  const stub: Skill = {
-    ...STUB_META,
-    name: skill.name,
-    description: "",
-    body: "",
-    scope: skill.scope,
-    file: skill.file,
-    dir: skill.dir,
-    hash: skill.hash,
-    locked: skill.locked,
-    bodyLine: skill.bodyLine,
-  };
+  const stub = new LostStub(skill) as unknown as Skill;
   bodiless.add(stub);
   return stub;
+}
+
+/** A stub as the plain skill object it stands for (what a prebuilt shelf records). */
+function plainStub(stub: Skill, hash = stub.hash): Skill {
+  return {
+    ...STUB_META,
+    name: stub.name,
+    description: "",
+    body: "",
+    scope: stub.scope,
+    file: stub.file,
+    dir: stub.dir,
+    hash,
+    locked: stub.locked,
+    bodyLine: stub.bodyLine,
+  };
 }
 
 function entryOf(record: FileRecord, skill: Skill): ResolveEntry {

@@ -17,6 +17,7 @@
 import path from "node:path";
 import { diagnostic } from "../diagnostic.js";
 import type { Diagnostic, Scope, Skill } from "../types.js";
+import { type GroupWinner, overrideNote } from "./override-note.js";
 
 export interface ResolveEntry {
   skill: Skill;
@@ -96,16 +97,17 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
   const skills: Skill[] = [];
   const overridden: Overridden[] = [];
   const diagnostics: Diagnostic[] = [];
-  const lose = (loser: Skill, winner: Skill, reason: OverrideReason, why: WinnerWhy) => {
-    overridden.push({
+  const lose = (loser: Skill, winner: Skill, reason: OverrideReason, group: GroupWinner) => {
+    const loss: Overridden = {
       name: loser.name,
       file: loser.file,
       scope: loser.scope,
       by: winner.file,
       byScope: winner.scope,
       reason,
-    });
-    diagnostics.push(overrideDiagnostic(loser, winner, reason, why));
+    };
+    overridden.push(loss);
+    diagnostics.push(overrideNote(loss, group));
   };
 
   for (const [name, group] of byName) {
@@ -126,11 +128,7 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
     if (target !== undefined && pinned === undefined && group.length > 1) {
       diagnostics.push(unmatchedPreference(name, target, winner));
     }
-    const why: WinnerWhy = {
-      winner,
-      pinned: pinned !== undefined && pinned.skill === winner,
-      copies: copiesByScope(group),
-    };
+    const why = groupWinner(group, winner, pinned !== undefined && pinned.skill === winner);
 
     // The best file of each scope; the rest of that scope are duplicates of it.
     // (The winner first: a pinned winner may sort after other files of its own scope.)
@@ -154,18 +152,10 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
   return { skills, overridden, diagnostics };
 }
 
-/** What the messages say about the winner: pinned by `prefer`, and how many files share the name. */
-interface WinnerWhy {
-  /** The file used for the name (a duplicate may lose to the best of its scope instead). */
-  winner: Skill;
-  pinned: boolean;
-  copies: ReadonlyMap<Scope, number>;
-}
-
-function copiesByScope(group: readonly ResolveEntry[]): Map<Scope, number> {
-  const copies = new Map<Scope, number>();
-  for (const { skill } of group) copies.set(skill.scope, (copies.get(skill.scope) ?? 0) + 1);
-  return copies;
+function groupWinner(group: readonly ResolveEntry[], winner: Skill, pinned: boolean): GroupWinner {
+  const why: GroupWinner = { file: winner.file, pinned, project: 0, user: 0, builtin: 0 };
+  for (const { skill } of group) why[skill.scope]++;
+  return why;
 }
 
 function unmatchedPreference(name: string, target: string, winner: Skill): Diagnostic {
@@ -176,51 +166,4 @@ function unmatchedPreference(name: string, target: string, winner: Skill): Diagn
     file: target,
     hint: `Point \`prefer['${name}']\` at one of the '${name}' SKILL.md files (or its folder), relative to the project root.`,
   });
-}
-
-function overrideDiagnostic(loser: Skill, winner: Skill, reason: OverrideReason, why: WinnerWhy): Diagnostic {
-  const name = `'${loser.name}'`;
-  const pinned = why.pinned && winner === why.winner;
-  const pin = pinned ? " (pinned by `prefer`)" : "";
-  switch (reason) {
-    case "shadowed":
-      return diagnostic({
-        severity: "warning",
-        code: "shadowed",
-        message: `${loser.scope} skill ${name} (${loser.file}) is shadowed by the ${winner.scope} skill of the same name (${winner.file})${pin}.`,
-        file: loser.file,
-        hint: `Nothing to do if ${winner.file} is meant to replace it; otherwise rename one of them.`,
-      });
-    case "duplicate-name": {
-      const copies = why.copies.get(loser.scope) ?? 2;
-      const order = pinned
-        ? "pinned by `prefer`"
-        : "the first by source folder, then folder depth, then path";
-      const used =
-        winner === why.winner ? "is used" : `comes first there (itself shadowed by ${why.winner.file})`;
-      return diagnostic({
-        severity: "warning",
-        code: "duplicate-name",
-        message: `${name} is defined by ${copies} files in the ${loser.scope} scope; ${winner.file} ${used} (${order}), ${loser.file} is ignored.`,
-        file: loser.file,
-        hint: `Give one of them another \`name\`, delete the copies you do not want, or pin the one to use with \`prefer: { "${loser.name}": "<path>" }\`.`,
-      });
-    }
-    case "role-shadowed":
-      return diagnostic({
-        severity: "error",
-        code: "role-shadowed",
-        message: `${name} is a role (${winner.file}); the ordinary skill ${loser.file} cannot replace it and is ignored.`,
-        file: loser.file,
-        hint: `Rename this skill (its \`name\` and folder); to replace the role itself, add \`role: true\` to it.`,
-      });
-    case "locked":
-      return diagnostic({
-        severity: "warning",
-        code: "locked",
-        message: `${name} is a locked builtin skill; ${loser.file} cannot override it and is ignored.`,
-        file: loser.file,
-        hint: "Choose another `name` for this skill (and rename its folder to match).",
-      });
-  }
 }
