@@ -50,6 +50,14 @@ describe("an improvement never changes how a skill is chosen or what its steps r
     expect(guardsOf(extra)).toEqual(["permissions"]);
   });
 
+  it("a step that runs nothing may be added, and steps may be reordered", () => {
+    const review = BEFORE.replace(
+      "  - { id: save",
+      "  - { id: review, title: Review the draft, input: [notes], output: notes2 }\n  - { id: save",
+    );
+    expect(guardsOf(review)).not.toContain("permissions");
+  });
+
   it("a step's title may still be improved", () => {
     expect(guardsOf(BEFORE.replace("title: Draft the notes", "title: Draft the notes newest first"))).toEqual(
       [],

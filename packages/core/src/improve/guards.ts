@@ -105,9 +105,12 @@ const ROUTING_FIELDS = [
   "agent",
 ] as const;
 
-/** What each workflow step runs (`tool:<name>` runs a host tool with no model deciding). */
+/**
+ * What the workflow's steps run (`tool:<name>` runs a host tool with no model deciding), as a
+ * sorted list: a step that runs nothing, or an order of steps, grants nothing.
+ */
 const stepRuns = (skill: { steps?: ReadonlyArray<{ run?: string }> }) =>
-  (skill.steps ?? []).map((step) => step.run ?? null);
+  (skill.steps ?? []).flatMap((step) => (step.run ? [step.run] : [])).sort();
 
 export function checkMerge(input: CheckMergeInput): MergeCheck {
   const limits = { ...DEFAULT_GUARD_LIMITS, ...input.limits };

@@ -43,8 +43,9 @@ export function policyOf(skill: JudgedFields): TrustedPolicy {
     disallowedTools: [...skill.disallowedTools],
     disableModelInvocation: skill.disableModelInvocation,
     triggers: [...skill.triggers],
-    ...(skill.paths && skill.paths.length > 0 && { paths: [...skill.paths] }),
-    ...(stepRuns.length > 0 && { stepRuns }),
+    // Written even when empty: a record without them is older than them (see widenings).
+    paths: skill.paths && skill.paths.length > 0 ? [...skill.paths] : null,
+    stepRuns,
   };
 }
 
@@ -69,15 +70,21 @@ export function widenings(
     out.push("disable-model-invocation removed");
   const triggers = now.triggers.filter((t) => !then.triggers.includes(t));
   if (triggers.length > 0) out.push(`triggers add ${triggers.join(", ")}`);
-  // A gate that is gone, or a glob it did not have, offers the skill where it was not.
-  if (then.paths && then.paths.length > 0) {
+  // A gate that is gone, or a glob it did not have, offers the skill where it was not. A
+  // record older than this field cannot say whether there was a gate: fail closed, as if
+  // there was one, so a changed skill without a gate needs one new trust.
+  if (then.paths === undefined) {
+    if (!now.paths || now.paths.length === 0)
+      out.push("paths: trusted before gates were recorded, now offered whatever the files");
+  } else if (then.paths && then.paths.length > 0) {
     if (!now.paths || now.paths.length === 0) out.push("paths removed (offered whatever the files)");
     else {
       const globs = now.paths.filter((g) => !then.paths!.includes(g));
       if (globs.length > 0) out.push(`paths add ${globs.join(", ")}`);
     }
   }
-  // A step's run is done by core, not chosen by the model: like a script.
+  // A step's run is done by core, not chosen by the model: like a script. A record older
+  // than this field knew of none, so every run counts as new.
   const runs = (now.stepRuns ?? []).filter((r) => !(then.stepRuns ?? []).includes(r));
   if (runs.length > 0) out.push(`workflow steps run ${[...new Set(runs)].join(", ")}`);
   for (const [script, hash] of Object.entries(scriptsNow)) {

@@ -19,7 +19,7 @@ export interface TrustedPolicy {
   disallowedTools: string[];
   disableModelInvocation: boolean;
   triggers: string[];
-  /** The `paths:` gate; null or missing = none (offered whatever the files). */
+  /** The `paths:` gate; null = none (offered whatever the files); missing = a record older than this field. */
   paths?: string[] | null;
   /** What each workflow step runs (`tool:<name>`, a host function); missing in older records = none. */
   stepRuns?: string[];
@@ -72,7 +72,7 @@ function sanitize(value: TrustFile): TrustFile {
         disallowedTools: Array.isArray(p.disallowedTools) ? p.disallowedTools.map(String) : [],
         disableModelInvocation: p.disableModelInvocation === true,
         triggers: Array.isArray(p.triggers) ? p.triggers.map(String) : [],
-        ...(Array.isArray(p.paths) && { paths: p.paths.map(String) }),
+        ...(Array.isArray(p.paths) ? { paths: p.paths.map(String) } : p.paths === null && { paths: null }),
         ...(Array.isArray(p.stepRuns) && { stepRuns: p.stepRuns.map(String) }),
       },
     };
