@@ -76,4 +76,19 @@ describe("a role agent built ahead, its role edited on disk", () => {
     await agent.invoke({ messages: [new HumanMessage("Make the change")] });
     expect(host.spies.write_file).not.toHaveBeenCalled();
   });
+
+  it("one tool call is judged and bounded under one reading of the role", async () => {
+    // Read twice, an edit landing between the reads would judge the call under one version
+    // of the role and bound the tool's own delegations under another.
+    const p = await project({ builder: builder("read_file write_file") });
+    const host = hostTools();
+    const model = fakeModel()
+      .respondWithTools([{ name: "write_file", args: { path: "out.txt", content: "x" }, id: "w1" }])
+      .respond(new AIMessage("done"));
+    const agent = createRoleAgent("builder", { shelf: p.shelf, tools: host.tools, model });
+    const reads = vi.spyOn(p.shelf, "role");
+    await agent.invoke({ messages: [new HumanMessage("Make the change")] });
+    expect(host.spies.write_file).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
 });

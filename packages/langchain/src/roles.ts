@@ -4,7 +4,7 @@
  * Builtin and user-written roles both come from `shelf.roles()`, so they behave alike; core
  * checks delegation calls and resolves each role's tools.
  */
-import { type Delegation, type Role, roleAgentSpec, type Shelf } from "@skillshelf/core";
+import { type Delegation, type Role, roleAgentSpec, type Session, type Shelf } from "@skillshelf/core";
 import {
   currentSession,
   delegationScope,
@@ -82,15 +82,18 @@ export function createRoleAgent(role: string | Role, options: RoleAgentOptions) 
     return roleAgentSpec(now, hostTools, specOptions).tools.filter((t) => built.has(t));
   };
   const given = onShelf ? givenNow : () => spec.tools;
-  // Run by the host, not delegated: its calls are judged as a delegated sub-agent's are.
-  const guard = roleAgentGuard(found, given, () => options.shelf.session({ tools: hostTools }));
+  // Run by the host, not delegated: its calls are judged as a delegated sub-agent's are, by
+  // one shelf session opened on the first call that has no session of its own.
+  let shelfJudge: Session | undefined;
+  const openJudge = () => (shelfJudge ??= options.shelf.session({ tools: hostTools }));
+  const guardFor = (tools: readonly string[]) => roleAgentGuard(found, tools, openJudge);
   return roleAgent(
     found,
     spec.instructions,
     spec.tools,
     options,
     spec.maxSteps,
-    hostRunMiddleware(given, guard),
+    hostRunMiddleware(given, guardFor),
   );
 }
 
@@ -128,16 +131,21 @@ function roleAgent(
  * tool runs under the agent's bound, so a delegation that tool starts gets no more than the
  * agent has (a delegated agent already runs under its delegation's).
  */
-function hostRunMiddleware(tools: () => readonly string[], guardUnder: RoleAgentGuard) {
+function hostRunMiddleware(
+  tools: () => readonly string[],
+  guardFor: (tools: readonly string[]) => RoleAgentGuard,
+) {
   return createMiddleware({
     name: "skillshelf-role-agent",
     wrapToolCall: async (request, handler) => {
       const { toolCall } = request;
       const parent = currentSession();
-      const guard = guardUnder(parent);
+      // The role is read once per call: the call is judged and its tool bounded by one version.
+      const given = [...tools()];
+      const guard = guardFor(given)(parent);
       const verdict = guard({ name: toolCall.name, input: toolCall.args });
       if (!verdict.allowed) return resultMessage(verdict.result, toolCall.id ?? "", toolCall.name);
-      return runInSession(delegationScope(parent, { tools: [...tools()], guard }), () => handler(request));
+      return runInSession(delegationScope(parent, { tools: given, guard }), () => handler(request));
     },
   });
 }
