@@ -82,4 +82,20 @@ describe("override notes (texts written when read)", () => {
       "'q' is defined by 2 files in the project scope; /p/cat/q/SKILL.md is used (pinned by `prefer`), /p/q/SKILL.md is ignored.",
     );
   });
+
+  it("say what they said when made, and take a new text as a plain diagnostic would", () => {
+    const note = result.diagnostics[0]!;
+    const said = note.message;
+    const loss = result.overridden[0] as { by: string };
+    expect(() => {
+      loss.by = "/elsewhere/SKILL.md";
+    }).toThrow(TypeError);
+    expect(note.message).toBe(said);
+    const copy = { ...note };
+    note.message = "rewritten";
+    note.hint = "new hint";
+    expect(note.message).toBe("rewritten");
+    expect(Object.keys(note)).toEqual(["severity", "code", "message", "file", "line", "hint"]);
+    expect(copy.message).toBe(said);
+  });
 });

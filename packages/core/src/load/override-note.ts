@@ -32,6 +32,13 @@ interface Note extends Diagnostic {
   [GROUP]: GroupWinner;
 }
 
+/** A new text set on a note becomes a plain data property in the same place. */
+function settable(key: "message" | "hint") {
+  return function (this: Note, value: string) {
+    Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+}
+
 /** Shared by every note: objects whose same property is the same getter keep one hidden class. */
 const MESSAGE: PropertyDescriptor = {
   configurable: true,
@@ -39,6 +46,7 @@ const MESSAGE: PropertyDescriptor = {
   get(this: Note): string {
     return messageOf(this[LOSS], this[GROUP]);
   },
+  set: settable("message"),
 };
 const HINT: PropertyDescriptor = {
   configurable: true,
@@ -46,6 +54,7 @@ const HINT: PropertyDescriptor = {
   get(this: Note): string {
     return hintOf(this[LOSS]);
   },
+  set: settable("hint"),
 };
 const HIDDEN: PropertyDescriptor = { configurable: true, enumerable: false, writable: false };
 

@@ -98,14 +98,15 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
   const overridden: Overridden[] = [];
   const diagnostics: Diagnostic[] = [];
   const lose = (loser: Skill, winner: Skill, reason: OverrideReason, group: GroupWinner) => {
-    const loss: Overridden = {
+    // Frozen: its note's texts are written from it when read (override-note.ts).
+    const loss: Overridden = Object.freeze({
       name: loser.name,
       file: loser.file,
       scope: loser.scope,
       by: winner.file,
       byScope: winner.scope,
       reason,
-    };
+    });
     overridden.push(loss);
     diagnostics.push(overrideNote(loss, group));
   };
