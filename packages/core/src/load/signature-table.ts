@@ -7,10 +7,8 @@
  * byte outside the heap. Comparisons read the slot in place; a Signature object is made only
  * for callers that want one (a prebuilt shelf's records).
  */
-import fs from "node:fs";
-import type { Signature } from "./signature.js";
+import { type Signature, statMatches, statOrUndefined } from "./signature.js";
 
-const IF_PRESENT = { throwIfNoEntry: false } as const;
 /** A slot's kind: no signature (the file was missing, or its signature was dropped). */
 const NONE = 0;
 const PRESENT = 1;
@@ -82,19 +80,11 @@ export class SignatureTable {
 
   /** `checkSignature(path, this.get(slot))`, without making the object. */
   check(path: string, slot: number): "same" | "changed" | "missing" {
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.statSync(path, IF_PRESENT);
-    } catch {
-      st = undefined;
-    }
+    const st = statOrUndefined(path);
     if (st === undefined) return "missing";
+    const n = this.numbers;
     const at = slot * 4;
-    return this.kinds[slot] !== NONE &&
-      st.mtimeMs === this.numbers[at] &&
-      st.ctimeMs === this.numbers[at + 1] &&
-      st.size === this.numbers[at + 2] &&
-      st.ino === this.numbers[at + 3]
+    return this.kinds[slot] !== NONE && statMatches(st, n[at]!, n[at + 1]!, n[at + 2]!, n[at + 3]!)
       ? "same"
       : "changed";
   }

@@ -50,20 +50,31 @@ export function sameSignature(a: Signature | undefined, b: Signature | undefined
  * (tens of MiB of resident memory after 50 checks).
  */
 export function checkSignature(path: string, sig: Signature | undefined): "same" | "changed" | "missing" {
-  let st: fs.Stats | undefined;
-  try {
-    st = fs.statSync(path, IF_PRESENT);
-  } catch {
-    st = undefined;
-  }
+  const st = statOrUndefined(path);
   if (st === undefined) return "missing";
-  return sig !== undefined &&
-    st.mtimeMs === sig.mtimeMs &&
-    st.ctimeMs === sig.ctimeMs &&
-    st.size === sig.size &&
-    st.ino === sig.ino
+  return sig !== undefined && statMatches(st, sig.mtimeMs, sig.ctimeMs, sig.size, sig.ino)
     ? "same"
     : "changed";
+}
+
+/** Stats of `path` (links followed), or undefined when it does not exist or cannot be stat'ed. */
+export function statOrUndefined(path: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(path, IF_PRESENT);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether stats taken now are those a signature recorded (its four numbers given apart). */
+export function statMatches(
+  st: fs.Stats,
+  mtimeMs: number,
+  ctimeMs: number,
+  size: number,
+  ino: number,
+): boolean {
+  return st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs && st.size === size && st.ino === ino;
 }
 
 /** `sameSignature(signatureOf(path), sig)`, without building the signature (see {@link checkSignature}). */

@@ -167,11 +167,16 @@ const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
 
 const isNegated = (glob: string) => glob.startsWith("!") && !glob.startsWith("!(");
 
+/** The RE2 regex a glob compiles to; throws when it cannot be written without a look-ahead. */
+function regexSourceOf(glob: string): string {
+  // picomatch also takes a path with a trailing `/`.
+  return `^(?:${translate(isNegated(glob) ? glob.slice(1) : glob)})/?$`;
+}
+
 /** The RE2 regex a glob compiles to, or undefined when it cannot be written without a look-ahead. */
 function globRegexSource(glob: string): string | undefined {
   try {
-    // picomatch also takes a path with a trailing `/`.
-    return `^(?:${translate(isNegated(glob) ? glob.slice(1) : glob)})/?$`;
+    return regexSourceOf(glob);
   } catch {
     return undefined;
   }
@@ -185,7 +190,7 @@ function globRegexSource(glob: string): string | undefined {
 export function globRegexCost(glob: string, maxLength: number): number {
   expansionLeft = maxLength;
   try {
-    return `^(?:${translate(isNegated(glob) ? glob.slice(1) : glob)})/?$`.length;
+    return regexSourceOf(glob).length;
   } catch (error) {
     return error instanceof OverLength ? Number.POSITIVE_INFINITY : 0;
   } finally {
