@@ -50,13 +50,32 @@ const USED = /\$\{?[A-Za-z_]/g;
 const JOINED_OUT = /['"\u0000]/g;
 const SPACE = /\s/;
 
-/** The whitespace-separated word of `text` around `at`, and where it starts. */
-function wordAt(text: string, at: number): [string, number] {
+/** The whitespace-separated word of `text` around `at`, and where it starts and ends. */
+function wordAt(text: string, at: number): [string, number, number] {
   let start = at;
   while (start > 0 && !SPACE.test(text[start - 1]!)) start--;
   let end = at;
   while (end < text.length && !SPACE.test(text[end]!)) end++;
-  return [text.slice(start, end), start];
+  return [text.slice(start, end), start, end];
+}
+
+/**
+ * The words around `positions` (in increasing order), each once: a position inside the word
+ * read last is skipped unread, so a long word with many matches is scanned once, not once
+ * per match (a line of minified code is one word full of quotes and braces).
+ */
+function* wordsAround(text: string, positions: Iterable<number>): Generator<[string, number]> {
+  let lastEnd = -1;
+  for (const at of positions) {
+    if (at < lastEnd) continue;
+    const [word, start, end] = wordAt(text, at);
+    lastEnd = end;
+    yield [word, start];
+  }
+}
+
+function* matchPositions(text: string, pattern: RegExp, shift = 0): Generator<number> {
+  for (const m of text.matchAll(pattern)) yield m.index + shift;
 }
 
 /**
@@ -71,8 +90,7 @@ export function shellJoinedWords(text: string): string[] {
   const glued = text.replace(CONCATENATION, JOIN).replace(CONTINUATION, JOIN);
   const starts = new Set<number>();
   const out = new Set<string>();
-  const take = (at: number) => {
-    const [word, start] = wordAt(glued, at);
+  const take = ([word, start]: [string, number]) => {
     if (starts.has(start)) return;
     starts.add(start);
     const substituted = values
@@ -87,8 +105,8 @@ export function shellJoinedWords(text: string): string[] {
       .replace(JOINED_OUT, "");
     if (joined !== "" && joined !== word) out.add(joined);
   };
-  for (const m of glued.matchAll(MERGED)) take(m.index + 1);
-  if (values) for (const m of glued.matchAll(USED)) take(m.index);
+  for (const word of wordsAround(glued, matchPositions(glued, MERGED, 1))) take(word);
+  if (values) for (const word of wordsAround(glued, matchPositions(glued, USED))) take(word);
   return [...out];
 }
 
@@ -108,8 +126,7 @@ const MAX_BRACE_VARIANTS = 64;
 export function braceExpansions(text: string): string[] {
   const out = new Set<string>();
   const starts = new Set<number>();
-  for (const m of text.matchAll(BRACE_ANYWHERE)) {
-    const [word, start] = wordAt(text, m.index);
+  for (const [word, start] of wordsAround(text, matchPositions(text, BRACE_ANYWHERE))) {
     if (starts.has(start)) continue;
     starts.add(start);
     const queue = [word.replace(SEQUENCE, "*")];

@@ -1,0 +1,51 @@
+/**
+ * The write protection reads every argument of a guarded call, so its cost must grow with
+ * the argument's length, not with its square: a one-line minified file (JSON, bundled JS)
+ * is one long word full of quotes and braces, and each of them must not read the word anew.
+ * Each case would take minutes if it did; the default test timeout is the bound.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { protectedPaths } from "./protected-paths.js";
+
+let project: string;
+let skills: string;
+
+beforeEach(async () => {
+  project = await mkdtemp(path.join(os.tmpdir(), "skillshelf-protect-cost-"));
+  skills = path.join(project, ".agents", "skills");
+  await mkdir(path.join(skills, "notes-writer"), { recursive: true });
+  await writeFile(path.join(skills, "notes-writer", "SKILL.md"), "---\nname: notes-writer\n---\n");
+});
+afterEach(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+const KB300 = 300 * 1024;
+const repeatTo = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length));
+
+describe("the write protection on one long word", () => {
+  it("a 300 KB line of minified code with quotes in every word is read once", () => {
+    const guard = protectedPaths([skills], project);
+    const content = repeatTo('e["k"]&&f(e["v"]);', KB300);
+    expect(guard.find({ path: "dist/app.min.js", content })).toBeUndefined();
+    // The same line still names the folder when the last word spells it with quotes.
+    expect(guard.find({ path: "dist/app.min.js", content: `${content}.ag'ents'/skills/x` })).toBe(skills);
+  });
+
+  it("a 300 KB minified JSON written with write_file is read once", () => {
+    const guard = protectedPaths([skills], project);
+    const record = JSON.stringify({ id: 1, name: "a", tags: ["x", "y"], at: { k: "v" } });
+    const content = `[${repeatTo(`${record},`, KB300)}${record}]`;
+    expect(guard.find({ path: "data/records.json", content })).toBeUndefined();
+  });
+
+  it("a 300 KB word of braces is expanded once", () => {
+    const guard = protectedPaths([skills], project);
+    const command = `echo ${repeatTo("{a,b}", KB300)}`;
+    expect(guard.find({ command })).toBeUndefined();
+    expect(guard.find({ command: `${command} {.agents,x}/skills/x` })).toBe(skills);
+  });
+});
