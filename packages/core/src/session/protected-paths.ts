@@ -11,7 +11,7 @@
  * not a program that computes the path at run time. It is a tripwire for a model that edits
  * files, not a sandbox (SECURITY.md says so).
  */
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globSegmentMatches, hasGlob } from "./glob-segment.js";
@@ -51,6 +51,14 @@ const DOT_DOT = /(^|\/)\.\.(\/|$)/;
 /** The letters of an option cluster an argument may be glued to (`-rt.agents`). */
 const OPTION_LETTER = /[A-Za-z0-9]/;
 const MAX_OPTION_LETTERS = 32;
+/**
+ * Glued spellings (`-rt<path>`) followed on disk in one call before it is refused unread: each
+ * word tries up to `MAX_OPTION_LETTERS` of them, so without a bound a call of such words
+ * would walk symlinks dozens of times per word.
+ */
+const MAX_GLUED_WALKS = 1024;
+/** Past this many look-ups of a name in the project, its listing is read once instead. */
+const MAX_NAME_LOOKUPS = 64;
 
 /** `~/x`, `$HOME/x` and `${HOME}/x` as the shell expands them. */
 function expandHome(word: string, home: string): string {
@@ -189,12 +197,47 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     return real === resolved ? undefined : hitOf(real);
   };
 
-  // `-t.agents`, `-rt.agents`, `-C.agents`: an option's argument glued to its letter.
+  // What one `find()` has spent on glued spellings: reset by each call (it runs to the end
+  // before another can start).
+  let gluedWalks = 0;
+  let nameLookups = 0;
+  let listing: Set<string> | undefined;
+  /** A name in the project folder: only then can a relative path start with a symlink. */
+  const presentInBase = (name: string): boolean => {
+    if (!listing && ++nameLookups > MAX_NAME_LOOKUPS) {
+      try {
+        listing = new Set(readdirSync(base).map((n) => n.toLowerCase()));
+      } catch {
+        // an unreadable project: no name is known there, so none is followed
+        listing = new Set();
+      }
+    }
+    if (listing) return listing.has(name.toLowerCase());
+    try {
+      return lstatSync(path.join(base, name), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  /** A glued argument that could lead through something on disk (absolute, `~`, `..`, or a name present). */
+  const couldWalk = (suffix: string): boolean => {
+    if (path.isAbsolute(suffix) || suffix.startsWith("~")) return true;
+    const first = suffix.split("/", 1)[0]!;
+    return first === "." || first === ".." || presentInBase(first);
+  };
+
+  // `-t.agents`, `-rt.agents`, `-C.agents`: an option's argument glued to its letter. Each
+  // split is read as text; only one that could start on disk is walked, and only so many.
   const gluedHit = (word: string, links: Map<string, string> | undefined): string | undefined => {
     if (word.length < 3 || word[0] !== "-" || word[1] === "-") return undefined;
     for (let i = 1; i < word.length - 1 && i <= MAX_OPTION_LETTERS && OPTION_LETTER.test(word[i]!); i++) {
-      const hit = pathHit(word.slice(i + 1), links);
+      const suffix = word.slice(i + 1);
+      const hit = pathHit(suffix, undefined);
       if (hit) return hit;
+      if (!links || !couldWalk(suffix)) continue;
+      if (++gluedWalks > MAX_GLUED_WALKS) return absolute[0];
+      const walked = pathHit(suffix, links);
+      if (walked) return walked;
     }
     return undefined;
   };
@@ -306,6 +349,9 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   return {
     find(input) {
       const links = new Map<string, string>();
+      gluedWalks = 0;
+      nameLookups = 0;
+      listing = undefined;
       let leaves = 0;
       // Arguments too deep or too many to read are refused: what is not read is not let through.
       const unread = absolute[0];

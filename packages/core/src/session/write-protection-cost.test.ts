@@ -4,7 +4,7 @@
  * is one long word full of quotes and braces, and each of them must not read the word anew.
  * Each case would take minutes if it did; the default test timeout is the bound.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -47,5 +47,45 @@ describe("the write protection on one long word", () => {
     const command = `echo ${repeatTo("{a,b}", KB300)}`;
     expect(guard.find({ command })).toBeUndefined();
     expect(guard.find({ command: `${command} {.agents,x}/skills/x` })).toBe(skills);
+  });
+});
+
+describe("the write protection on options with an argument glued to them", () => {
+  // `-<letters><i>/a/../b/../c`: every split after a letter is a path with `..` to walk.
+  const gluedWords = (count: number) =>
+    Array.from({ length: count }, (_, i) => `-abcdefghijklmnopqrstuvwxyzABCDE${i}/a/../b/../c`).join(" ");
+
+  it("64 commands of 16 KB of glued options are read as text, not walked on disk split by split", () => {
+    const guard = protectedPaths([skills], project);
+    const command = gluedWords(330);
+    expect(command.length).toBeLessThan(16_384);
+    expect(guard.find({ commands: Array.from({ length: 64 }, () => command) })).toBeUndefined();
+  });
+
+  it("a glued argument through a symlink in the project is still followed", async () => {
+    await symlink(path.join(".agents", "skills"), path.join(project, "link"));
+    const guard = protectedPaths([skills], project);
+    expect(guard.find({ command: "cp -rtlink/notes-writer evil/SKILL.md" })).toBe(skills);
+    expect(guard.find({ command: "cp -tlink evil/SKILL.md" })).toBe(skills);
+  });
+
+  it("ordinary options and numbers glued to a minus still run", () => {
+    const guard = protectedPaths([skills], project);
+    const css = ".a{-webkit-transition:all 1s;-moz-box-sizing:border-box}\n".repeat(120);
+    const coordinates = JSON.stringify(Array.from({ length: 800 }, (_, i) => [-122.4194 - i, -37.77]));
+    expect(guard.find({ path: "src/a.css", content: css })).toBeUndefined();
+    expect(guard.find({ path: "data/points.json", content: coordinates })).toBeUndefined();
+    expect(
+      guard.find({ command: "git commit -am 'fix' && gcc -Isrc/include -O2 -o out main.c" }),
+    ).toBeUndefined();
+  });
+
+  it("more glued arguments on disk than it walks in one call: refused unread", async () => {
+    // Names the splits of one option word find on disk, so each split is walked.
+    for (let n = 1; n < 32; n++) await writeFile(path.join(project, "a".repeat(n)), "");
+    const guard = protectedPaths([skills], project);
+    const command = Array.from({ length: 40 }, () => `-${"a".repeat(32)}/x`).join(" ");
+    expect(guard.find({ command })).toBe(skills);
+    expect(guard.find({ command: `-${"a".repeat(32)}/x` })).toBeUndefined();
   });
 });
