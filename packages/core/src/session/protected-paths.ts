@@ -33,8 +33,12 @@ export interface ProtectedPaths {
 const WORD_BREAK = /[\s'"`;&|<>()=,+]+/;
 /** `$PWD`, `${PWD}`, `$(pwd)` and `` `pwd` ``: the working folder, as the shell expands it. */
 const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`|(?<![^\s'"=:])~\+(?=[/\s'"]|$)/g;
-/** The home as the shell also spells it: `${HOME:-…}`, `${HOME%…}`, `$(echo ~)`. */
-const HOME_FOLDER = /\$\{HOME[:%#][^}]*\}|\$\(\s*echo\s+(?:~|\$HOME)\s*\)|`\s*echo\s+~\s*`/g;
+/**
+ * The home as the shell also spells it: `${HOME}` with any operator (`${HOME:-…}`, `${HOME-…}`,
+ * `${HOME%…}`, `${HOME/#/}`), and `echo` or `printf` of `~` or `$HOME` in `$(…)` or backticks.
+ */
+const HOME_FOLDER =
+  /\$\{HOME(?:[-:%#/+=?@^,][^}]*)?\}|\$\(\s*(?:echo|printf)\s+(?:~|"?\$HOME"?|"?\$\{HOME\}"?)\s*\)|`\s*(?:echo|printf)\s+(?:~|"?\$HOME"?|"?\$\{HOME\}"?)\s*`/g;
 /** `cd <folder>` / `pushd <folder>` (no folder: the home): the relative paths after it are below it. */
 const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)(?:[ \t]+([^\s;&|()<>]+))?(?=[ \t]*(?:$|[;&|()<>\n]))/g;
 /** A word a `cd` moves: one that is not absolute, an option, or spelled from `~` or a variable. */
@@ -68,6 +72,20 @@ function expandHome(word: string, home: string): string {
     if (word.startsWith(prefix)) return path.join(home, word.slice(prefix.length));
   }
   return word;
+}
+
+/** `~<user>` for the user this runs as: the shell spells that user's home so too. */
+function currentUserTilde(): RegExp | undefined {
+  let name: string;
+  try {
+    name = os.userInfo().username;
+  } catch {
+    // no entry for this user: the shell could not expand `~<name>` either
+    return undefined;
+  }
+  if (!name) return undefined;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![^\\s'"=:])~${escaped}(?=[/\\s'"]|$)`, "g");
 }
 
 function inside(child: string, parent: string): boolean {
@@ -245,8 +263,11 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   const baseSlashed = base.split(path.sep).join("/");
   const homeSlashed = home.split(path.sep).join("/");
   /** The working folder and the home put in where the shell would put them. */
-  const spelledOut = (text: string) =>
-    text.replace(WORKING_FOLDER, baseSlashed).replace(HOME_FOLDER, homeSlashed);
+  const userTilde = currentUserTilde();
+  const spelledOut = (text: string) => {
+    const spelled = text.replace(WORKING_FOLDER, baseSlashed).replace(HOME_FOLDER, homeSlashed);
+    return userTilde ? spelled.replace(userTilde, homeSlashed) : spelled;
+  };
 
   const checkWords = (text: string, links: Map<string, string> | undefined): string | undefined => {
     for (const word of text.split(WORD_BREAK)) {

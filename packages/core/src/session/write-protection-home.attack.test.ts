@@ -73,6 +73,23 @@ describe("a home skill folder, spelled as the shell spells the home", () => {
     });
   }
 
+  // More of the shell's spellings of the home: any `${HOME…}` operator, `echo`/`printf` of it
+  // in `$(…)` or backticks, and `~` followed by the current user's name.
+  for (const command of [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
+    "cp evil.md ${HOME-/x}/my-skills/evil/SKILL.md",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
+    "cp evil.md ${HOME/#/}/my-skills/evil/SKILL.md",
+    "cp evil.md `echo $HOME`/my-skills/evil/SKILL.md",
+    "cp evil.md $(printf ~)/my-skills/evil/SKILL.md",
+    'cp evil.md $(printf "$HOME")/my-skills/evil/SKILL.md',
+    `cp evil.md ~${os.userInfo().username}/my-skills/evil/SKILL.md`,
+  ]) {
+    it(`bash ${JSON.stringify(command)}: SKILL_FILES_PROTECTED`, () => {
+      expect(bash(command)).toMatchObject(refused);
+    });
+  }
+
   // Held on 9bbb19e, kept as guards.
   for (const command of [
     "cp evil.md ~/my-skills/evil/SKILL.md",
@@ -91,6 +108,7 @@ describe("a home skill folder, spelled as the shell spells the home", () => {
       "cd notes && echo x > today.md",
       "cd ~/projects/app && npm test",
       "echo ~ && echo $HOME",
+      `echo ~${os.userInfo().username}x/notes`,
     ]) {
       expect(bash(command), command).toEqual({ allowed: true });
     }
