@@ -15,7 +15,7 @@ import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globSegmentMatches, hasGlob } from "./glob-segment.js";
-import { braceExpansions, shellJoinedWords } from "./shell-spelling.js";
+import { braceExpandedText, braceExpansions, shellJoinedText, shellJoinedWords } from "./shell-spelling.js";
 
 /** Arguments nested deeper, or with more strings, than this are refused unread (fail closed). */
 const MAX_DEPTH = 32;
@@ -39,8 +39,13 @@ const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`|(?<![^\s'"
  */
 const HOME_FOLDER =
   /\$\{HOME(?:[-:%#/+=?@^,][^}]*)?\}|\$\(\s*(?:echo|printf)\s+(?:~|"?\$HOME"?|"?\$\{HOME\}"?)\s*\)|`\s*(?:echo|printf)\s+(?:~|"?\$HOME"?|"?\$\{HOME\}"?)\s*`/g;
-/** `cd <folder>` / `pushd <folder>` (no folder: the home): the relative paths after it are below it. */
-const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)(?:[ \t]+([^\s;&|()<>]+))?(?=[ \t]*(?:$|[;&|()<>\n]))/g;
+/**
+ * `cd <folder>` / `pushd <folder>` (no folder: the home), also inside quotes (`sh -c 'cd ~ …'`)
+ * and after options (`-P`, `--`): the relative paths after it are below it. The folder ends
+ * at any space (a redirection or a comment may follow).
+ */
+const CHANGE_FOLDER =
+  /(?:^|[\s;&|('"`])(?:cd|pushd)(?:[ \t]+(?:--|-[LPe@]+))*(?:[ \t]+([^\s;&|()<>]+))?(?=\s|$|[;&|()<>])/g;
 /** A word a `cd` moves: one that is not absolute, an option, or spelled from `~` or a variable. */
 const RELATIVE_WORD = /(^|[\s'"`;&|<>()=,+])([^\s'"`;&|<>()=,+\-~$/][^\s'"`;&|<>()=,+]*)/g;
 /** `{a,b}` inside a word, as the shell expands it: read as a wildcard, so either branch is caught. */
@@ -264,10 +269,12 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   const homeSlashed = home.split(path.sep).join("/");
   /** The working folder and the home put in where the shell would put them. */
   const userTilde = currentUserTilde();
-  const spelledOut = (text: string) => {
-    const spelled = text.replace(WORKING_FOLDER, baseSlashed).replace(HOME_FOLDER, homeSlashed);
+  /** The home put in where the shell would put it. */
+  const spelledHome = (text: string) => {
+    const spelled = text.replace(HOME_FOLDER, homeSlashed);
     return userTilde ? spelled.replace(userTilde, homeSlashed) : spelled;
   };
+  const spelledOut = (text: string) => spelledHome(text.replace(WORKING_FOLDER, baseSlashed));
 
   const checkWords = (text: string, links: Map<string, string> | undefined): string | undefined => {
     for (const word of text.split(WORD_BREAK)) {
@@ -303,7 +310,7 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
       const first = checkWords(slashed.slice(0, end < 0 ? slashed.length : end), links);
       if (first) return first;
     }
-    const moved = checkAfterChangedFolder(slashed, long ? undefined : links);
+    const moved = checkAfterChangedFolder(value, long ? undefined : links);
     if (moved) return moved;
     if (slashed.includes("{")) {
       const braced = checkWords(slashed.replace(BRACE, "*"), undefined);
@@ -318,29 +325,49 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   };
 
   // A relative path after `cd <folder>` is below that folder: read each such word from there.
-  const checkAfterChangedFolder = (
-    text: string,
-    links: Map<string, string> | undefined,
-  ): string | undefined => {
-    if (!text.includes("cd") && !text.includes("pushd")) return undefined;
-    // Each `cd` moves the text up to the next one: one more pass over the text, however many.
+  // `text` as typed (the working folder not yet spelled out: after a `cd` it is the new one).
+  const changedFolderHit = (text: string, links: Map<string, string> | undefined): string | undefined => {
     const changes = [...text.matchAll(CHANGE_FOLDER)];
+    // Each `cd` moves the text up to the next one, read from the project and from where the
+    // `cd` before it led (`cd ..; cd home`): two more passes over the text, however many.
+    let previous = base;
     for (let i = 0; i < changes.length; i++) {
       const m = changes[i]!;
-      const target = (m[1] ?? "~").replace(/['"]/g, "");
+      const target = spelledHome((m[1] ?? "~").replace(/['"]/g, ""));
       if (target.startsWith("-")) continue;
-      const folder = path
-        .resolve(base, expandHome(`${target}/`, home))
-        .split(path.sep)
-        .join("/");
       const after = text.slice(m.index + m[0].length, changes[i + 1]?.index ?? text.length);
-      const hit = checkWords(
-        after.replace(RELATIVE_WORD, (_, before: string, word: string) => `${before}${folder}/${word}`),
-        links,
+      const fromBase = path.resolve(base, expandHome(`${target.replace(WORKING_FOLDER, base)}/`, home));
+      const chained = path.resolve(
+        previous,
+        expandHome(`${target.replace(WORKING_FOLDER, previous)}/`, home),
       );
-      if (hit) return hit;
+      previous = chained;
+      for (const folder of new Set([fromBase, chained])) {
+        const slashed = folder.split(path.sep).join("/");
+        const moved = spelledHome(after.replace(WORKING_FOLDER, slashed)).replace(
+          RELATIVE_WORD,
+          (_, before: string, word: string) => `${before}${slashed}/${word}`,
+        );
+        const hit = checkWords(moved, links);
+        if (hit) return hit;
+      }
     }
     return undefined;
+  };
+
+  // `value` as given; the `cd` is read in the words as typed, then as the shell joins and
+  // expands them (`cd $H`, `my''-skills`, `{my-skills,x}`).
+  const checkAfterChangedFolder = (
+    value: string,
+    links: Map<string, string> | undefined,
+  ): string | undefined => {
+    if (!value.includes("cd") && !value.includes("pushd")) return undefined;
+    const typed = value.replace(/\\/g, "/");
+    if (typed.search(CHANGE_FOLDER) < 0) return undefined;
+    const hit = changedFolderHit(typed, links);
+    if (hit) return hit;
+    const spelled = braceExpandedText(shellJoinedText(value));
+    return spelled === value ? undefined : changedFolderHit(spelled.replace(/\\/g, "/"), links);
   };
 
   // The words as the shell joins them (`.ag'ents'`, `$'\x2e…'`, `${D}nts`): symlinks

@@ -85,14 +85,33 @@ function* matchPositions(text: string, pattern: RegExp, shift = 0): Generator<nu
  * (`"./lib/m.js";`) costs that scan and nothing more.
  */
 export function shellJoinedWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const [, , word, joined] of joinedWords(text)) if (joined !== "" && joined !== word) out.add(joined);
+  return [...out];
+}
+
+/**
+ * `text` with each word that `shellJoinedWords` reads put together as the shell puts it
+ * (`cd $H; rm -rf my''-skills` after `H=$HOME` is `cd $HOME; rm -rf my-skills`), so what
+ * reads the words in their order (a `cd` before them) reads the joined ones too.
+ */
+export function shellJoinedText(text: string): string {
+  const words = joinedWords(text);
+  if (words.length === 0) return text;
+  return spliced(
+    words[0]![4],
+    words.map(([start, end, , joined]) => [start, end, joined] as const),
+  ).replace(JOINED_OUT, "");
+}
+
+/** Each word read, in the order of the text: start, end, as typed, joined, and the text they are in. */
+function joinedWords(text: string): Array<[number, number, string, string, string]> {
   if (!SPELLED.test(text)) return [];
   const values = assignments(text);
   const glued = text.replace(CONCATENATION, JOIN).replace(CONTINUATION, JOIN);
-  const starts = new Set<number>();
-  const out = new Set<string>();
+  const taken = new Map<number, [number, number, string, string, string]>();
   const take = ([word, start]: [string, number]) => {
-    if (starts.has(start)) return;
-    starts.add(start);
+    if (taken.has(start)) return;
     const substituted = values
       ? word.replace(
           VARIABLE,
@@ -103,11 +122,23 @@ export function shellJoinedWords(text: string): string[] {
       .replace(ANSI_C, (_, body: string) => decodeAnsiC(body))
       .replace(ESCAPED, "$1")
       .replace(JOINED_OUT, "");
-    if (joined !== "" && joined !== word) out.add(joined);
+    taken.set(start, [start, start + word.length, word, joined, glued]);
   };
   for (const word of wordsAround(glued, matchPositions(glued, MERGED, 1))) take(word);
   if (values) for (const word of wordsAround(glued, matchPositions(glued, USED))) take(word);
-  return [...out];
+  return [...taken.values()].sort((x, y) => x[0] - y[0]);
+}
+
+/** `text` with the spans (in order, apart) replaced. */
+function spliced(text: string, spans: ReadonlyArray<readonly [number, number, string]>): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const [start, end, replacement] of spans) {
+    parts.push(text.slice(at, start), replacement);
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
 
 /** `{a,b}`: the first comma group of a word, without nesting. */
@@ -125,10 +156,24 @@ const MAX_BRACE_VARIANTS = 64;
  */
 export function braceExpansions(text: string): string[] {
   const out = new Set<string>();
-  const starts = new Set<number>();
+  for (const [, , spelled] of bracedWords(text)) for (const w of spelled) out.add(w);
+  return [...out];
+}
+
+/** `text` with each brace word replaced by its spellings side by side (`{a,b}/x` is `a/x b/x`). */
+export function braceExpandedText(text: string): string {
+  const words = bracedWords(text);
+  if (words.length === 0) return text;
+  return spliced(
+    text,
+    words.map(([start, end, spelled]) => [start, end, spelled.join(" ")] as const),
+  );
+}
+
+/** Each brace word the limit lets be spelled out, in order: start, end, spellings. */
+function bracedWords(text: string): Array<[number, number, string[]]> {
+  const out: Array<[number, number, string[]]> = [];
   for (const [word, start] of wordsAround(text, matchPositions(text, BRACE_ANYWHERE))) {
-    if (starts.has(start)) continue;
-    starts.add(start);
     const queue = [word.replace(SEQUENCE, "*")];
     const spelled: string[] = [];
     while (queue.length > 0 && spelled.length + queue.length <= MAX_BRACE_VARIANTS) {
@@ -141,7 +186,7 @@ export function braceExpansions(text: string): string[] {
         for (const part of group[1]!.split(",")) queue.push(before + part + after);
       }
     }
-    if (queue.length === 0) for (const w of spelled) out.add(w);
+    if (queue.length === 0) out.push([start, start + word.length, spelled]);
   }
-  return [...out];
+  return out;
 }
