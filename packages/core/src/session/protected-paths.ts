@@ -57,6 +57,8 @@ const PERCENT = /%([0-9a-fA-F]{2})/g;
 const PLAIN_NAME = /^[^/\\~$*?[]+$/;
 /** A `..` segment: the system walks it from where a symlink before it leads. */
 const DOT_DOT = /(^|\/)\.\.(\/|$)/;
+/** What makes a path more than its letters: a glob, the home, a variable, a brace, a backslash. */
+const SPELLED_PATH = /[~$*?[\]{}\\]/;
 /** The letters of an option cluster an argument may be glued to (`-rt.agents`). */
 const OPTION_LETTER = /[A-Za-z0-9]/;
 const MAX_OPTION_LETTERS = 32;
@@ -249,13 +251,38 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     return first === "." || first === ".." || presentInBase(first);
   };
 
+  const baseProtected = hitOf(base) !== undefined;
+
   // `-t.agents`, `-rt.agents`, `-C.agents`: an option's argument glued to its letter. Each
   // split is read as text; only one that could start on disk is walked, and only so many.
   const gluedHit = (word: string, links: Map<string, string> | undefined): string | undefined => {
     if (word.length < 3 || word[0] !== "-" || word[1] === "-") return undefined;
+    // The splits differ only in their first segment; what follows it is the same for all.
+    const slash = word.indexOf("/");
+    const rest = slash < 0 ? "" : word.slice(slash);
+    const restLeaves = DOT_DOT.test(rest);
+    let restHit: string | undefined;
+    let restRead = false;
+    const leavingHit = () => {
+      if (!restRead) {
+        restRead = true;
+        restHit = pathHit(`\u0000${rest}`, undefined);
+      }
+      return restHit;
+    };
     for (let i = 1; i < word.length - 1 && i <= MAX_OPTION_LETTERS && OPTION_LETTER.test(word[i]!); i++) {
       const suffix = word.slice(i + 1);
-      const hit = pathHit(suffix, undefined);
+      const first = slash < 0 ? suffix : word.slice(i + 1, slash);
+      // A plain first segment that is no protected child keeps the path below it, unless a
+      // `..` leaves it: then where it leads is the same for every split, so read once.
+      const plainFirst =
+        !baseProtected &&
+        first !== "" &&
+        first !== "." &&
+        first !== ".." &&
+        !SPELLED_PATH.test(suffix) &&
+        !children.has(first.toLowerCase());
+      const hit = plainFirst ? (restLeaves ? leavingHit() : undefined) : pathHit(suffix, undefined);
       if (hit) return hit;
       if (!links || !couldWalk(suffix)) continue;
       if (++gluedWalks > MAX_GLUED_WALKS) return absolute[0];

@@ -62,6 +62,13 @@ describe("the write protection on options with an argument glued to them", () =>
     expect(guard.find({ commands: Array.from({ length: 64 }, () => command) })).toBeUndefined();
   });
 
+  it("a glued argument that leaves its first folder by `..` is still read", () => {
+    const guard = protectedPaths([skills], project);
+    expect(guard.find({ command: "cp -rtx/../.agents/skills evil" })).toBe(skills);
+    expect(guard.find({ command: "cp -rtx/y/../../.agents/skills/notes-writer evil" })).toBe(skills);
+    expect(guard.find({ command: "cp -rt.agents/skills/../skills evil" })).toBe(skills);
+  });
+
   it("a glued argument through a symlink in the project is still followed", async () => {
     await symlink(path.join(".agents", "skills"), path.join(project, "link"));
     const guard = protectedPaths([skills], project);
@@ -87,5 +94,12 @@ describe("the write protection on options with an argument glued to them", () =>
     const command = Array.from({ length: 40 }, () => `-${"a".repeat(32)}/x`).join(" ");
     expect(guard.find({ command })).toBe(skills);
     expect(guard.find({ command: `-${"a".repeat(32)}/x` })).toBeUndefined();
+  });
+});
+
+describe("glued arguments when the project itself is protected", () => {
+  it("any relative glued argument is inside it", () => {
+    const guard = protectedPaths([project], project);
+    expect(guard.find({ command: "cp -tnotes/x evil.md" })).toBe(project);
   });
 });
