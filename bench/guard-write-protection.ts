@@ -1,7 +1,8 @@
 // session.guard() p50 of two (or more) core builds side by side in one process, the builds
 // taking turns in 7 rounds: a short shell command, a 60 KB file written with write_file, a
-// 16 KB heredoc; each time the write protection reads every argument. The load average before
-// and after. Read the ratio, not the figures.
+// 16 KB heredoc, a 300 KB one-line minified JSON, 16 KB of options with glued paths; each
+// time the write protection reads every argument. The load average before and after. Read the
+// ratio, not the figures. BENCH_LONG_RUNS: runs of the two last inputs per round (3).
 // Usage: node --experimental-strip-types --no-warnings guard-write-protection.ts <dist/index.js> <dist/index.js> …
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -36,6 +37,29 @@ const inputs: Array<[string, string, unknown, number]> = [
     "bash",
     { command: `cat > notes/out.md <<'EOF'\n${"some words here and src/a/b.ts there\n".repeat(430)}EOF` },
     40,
+  ],
+  // One line, one word full of quotes: each quote must not read the whole word again.
+  [
+    "write_file, 300 KB minified JSON",
+    "write_file",
+    {
+      path: "data/records.json",
+      content: JSON.stringify(
+        Array.from({ length: 5_200 }, (_, i) => ({ id: i, name: `n${i}`, tags: ["x", "y"], at: { k: "v" } })),
+      ),
+    },
+    Number(process.env.BENCH_LONG_RUNS ?? 3),
+  ],
+  // Options with letters glued to a path: each split is a path the check could walk.
+  [
+    "bash, 16 KB of glued options",
+    "bash",
+    {
+      command: Array.from({ length: 330 }, (_, i) => `-abcdefghijklmnopqrstuvwxyzABCDE${i}/a/../b/../c`).join(
+        " ",
+      ),
+    },
+    Number(process.env.BENCH_LONG_RUNS ?? 3),
   ],
 ];
 console.log("load", os.loadavg()[0]?.toFixed(1));

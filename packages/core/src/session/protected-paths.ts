@@ -11,11 +11,11 @@
  * not a program that computes the path at run time. It is a tripwire for a model that edits
  * files, not a sandbox (SECURITY.md says so).
  */
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globSegmentMatches, hasGlob } from "./glob-segment.js";
-import { braceExpansions, shellJoinedWords } from "./shell-spelling.js";
+import { braceExpandedText, braceExpansions, shellJoinedText, shellJoinedWords } from "./shell-spelling.js";
 
 /** Arguments nested deeper, or with more strings, than this are refused unread (fail closed). */
 const MAX_DEPTH = 32;
@@ -33,10 +33,19 @@ export interface ProtectedPaths {
 const WORD_BREAK = /[\s'"`;&|<>()=,+]+/;
 /** `$PWD`, `${PWD}`, `$(pwd)` and `` `pwd` ``: the working folder, as the shell expands it. */
 const WORKING_FOLDER = /\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`|(?<![^\s'"=:])~\+(?=[/\s'"]|$)/g;
-/** The home as the shell also spells it: `${HOME:-…}`, `${HOME%…}`, `$(echo ~)`. */
-const HOME_FOLDER = /\$\{HOME[:%#][^}]*\}|\$\(\s*echo\s+(?:~|\$HOME)\s*\)|`\s*echo\s+~\s*`/g;
-/** `cd <folder>` / `pushd <folder>` (no folder: the home): the relative paths after it are below it. */
-const CHANGE_FOLDER = /(?:^|[\s;&|(])(?:cd|pushd)(?:[ \t]+([^\s;&|()<>]+))?(?=[ \t]*(?:$|[;&|()<>\n]))/g;
+/**
+ * The home as the shell also spells it: `${HOME}` with any operator (`${HOME:-…}`, `${HOME-…}`,
+ * `${HOME%…}`, `${HOME/#/}`), and `echo` or `printf` of `~` or `$HOME` in `$(…)` or backticks.
+ */
+const HOME_FOLDER =
+  /\$\{HOME(?:[-:%#/+=?@^,][^}]*)?\}|\$\(\s*(?:echo|printf)\s+(?:~|"?\$HOME"?|"?\$\{HOME\}"?)\s*\)|`\s*(?:echo|printf)\s+(?:~|"?\$HOME"?|"?\$\{HOME\}"?)\s*`/g;
+/**
+ * `cd <folder>` / `pushd <folder>` (no folder: the home), also inside quotes (`sh -c 'cd ~ …'`)
+ * and after options (`-P`, `--`): the relative paths after it are below it. The folder ends
+ * at any space (a redirection or a comment may follow).
+ */
+const CHANGE_FOLDER =
+  /(?:^|[\s;&|('"`])(?:cd|pushd)(?:[ \t]+(?:--|-[LPe@]+))*(?:[ \t]+([^\s;&|()<>]+))?(?=\s|$|[;&|()<>])/g;
 /** A word a `cd` moves: one that is not absolute, an option, or spelled from `~` or a variable. */
 const RELATIVE_WORD = /(^|[\s'"`;&|<>()=,+])([^\s'"`;&|<>()=,+\-~$/][^\s'"`;&|<>()=,+]*)/g;
 /** `{a,b}` inside a word, as the shell expands it: read as a wildcard, so either branch is caught. */
@@ -48,9 +57,19 @@ const PERCENT = /%([0-9a-fA-F]{2})/g;
 const PLAIN_NAME = /^[^/\\~$*?[]+$/;
 /** A `..` segment: the system walks it from where a symlink before it leads. */
 const DOT_DOT = /(^|\/)\.\.(\/|$)/;
+/** What makes a path more than its letters: a glob, the home, a variable, a brace, a backslash. */
+const SPELLED_PATH = /[~$*?[\]{}\\]/;
 /** The letters of an option cluster an argument may be glued to (`-rt.agents`). */
 const OPTION_LETTER = /[A-Za-z0-9]/;
 const MAX_OPTION_LETTERS = 32;
+/**
+ * Glued spellings (`-rt<path>`) followed on disk in one call before it is refused unread: each
+ * word tries up to `MAX_OPTION_LETTERS` of them, so without a bound a call of such words
+ * would walk symlinks dozens of times per word.
+ */
+const MAX_GLUED_WALKS = 1024;
+/** Past this many look-ups of a name in the project, its listing is read once instead. */
+const MAX_NAME_LOOKUPS = 64;
 
 /** `~/x`, `$HOME/x` and `${HOME}/x` as the shell expands them. */
 function expandHome(word: string, home: string): string {
@@ -60,6 +79,20 @@ function expandHome(word: string, home: string): string {
     if (word.startsWith(prefix)) return path.join(home, word.slice(prefix.length));
   }
   return word;
+}
+
+/** `~<user>` for the user this runs as: the shell spells that user's home so too. */
+function currentUserTilde(): RegExp | undefined {
+  let name: string;
+  try {
+    name = os.userInfo().username;
+  } catch {
+    // no entry for this user: the shell could not expand `~<name>` either
+    return undefined;
+  }
+  if (!name) return undefined;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![^\\s'"=:])~${escaped}(?=[/\\s'"]|$)`, "g");
 }
 
 function inside(child: string, parent: string): boolean {
@@ -189,12 +222,72 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
     return real === resolved ? undefined : hitOf(real);
   };
 
-  // `-t.agents`, `-rt.agents`, `-C.agents`: an option's argument glued to its letter.
+  // What one `find()` has spent on glued spellings: reset by each call (it runs to the end
+  // before another can start).
+  let gluedWalks = 0;
+  let nameLookups = 0;
+  let listing: Set<string> | undefined;
+  /** A name in the project folder: only then can a relative path start with a symlink. */
+  const presentInBase = (name: string): boolean => {
+    if (!listing && ++nameLookups > MAX_NAME_LOOKUPS) {
+      try {
+        listing = new Set(readdirSync(base).map((n) => n.toLowerCase()));
+      } catch {
+        // an unreadable project: no name is known there, so none is followed
+        listing = new Set();
+      }
+    }
+    if (listing) return listing.has(name.toLowerCase());
+    try {
+      return lstatSync(path.join(base, name), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  /** A glued argument that could lead through something on disk (absolute, `~`, `..`, or a name present). */
+  const couldWalk = (suffix: string): boolean => {
+    if (path.isAbsolute(suffix) || suffix.startsWith("~")) return true;
+    const first = suffix.split("/", 1)[0]!;
+    return first === "." || first === ".." || presentInBase(first);
+  };
+
+  const baseProtected = hitOf(base) !== undefined;
+
+  // `-t.agents`, `-rt.agents`, `-C.agents`: an option's argument glued to its letter. Each
+  // split is read as text; only one that could start on disk is walked, and only so many.
   const gluedHit = (word: string, links: Map<string, string> | undefined): string | undefined => {
     if (word.length < 3 || word[0] !== "-" || word[1] === "-") return undefined;
+    // The splits differ only in their first segment; what follows it is the same for all.
+    const slash = word.indexOf("/");
+    const rest = slash < 0 ? "" : word.slice(slash);
+    const restLeaves = DOT_DOT.test(rest);
+    let restHit: string | undefined;
+    let restRead = false;
+    const leavingHit = () => {
+      if (!restRead) {
+        restRead = true;
+        restHit = pathHit(`\u0000${rest}`, undefined);
+      }
+      return restHit;
+    };
     for (let i = 1; i < word.length - 1 && i <= MAX_OPTION_LETTERS && OPTION_LETTER.test(word[i]!); i++) {
-      const hit = pathHit(word.slice(i + 1), links);
+      const suffix = word.slice(i + 1);
+      const first = slash < 0 ? suffix : word.slice(i + 1, slash);
+      // A plain first segment that is no protected child keeps the path below it, unless a
+      // `..` leaves it: then where it leads is the same for every split, so read once.
+      const plainFirst =
+        !baseProtected &&
+        first !== "" &&
+        first !== "." &&
+        first !== ".." &&
+        !SPELLED_PATH.test(suffix) &&
+        !children.has(first.toLowerCase());
+      const hit = plainFirst ? (restLeaves ? leavingHit() : undefined) : pathHit(suffix, undefined);
       if (hit) return hit;
+      if (!links || !couldWalk(suffix)) continue;
+      if (++gluedWalks > MAX_GLUED_WALKS) return absolute[0];
+      const walked = pathHit(suffix, links);
+      if (walked) return walked;
     }
     return undefined;
   };
@@ -202,8 +295,13 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   const baseSlashed = base.split(path.sep).join("/");
   const homeSlashed = home.split(path.sep).join("/");
   /** The working folder and the home put in where the shell would put them. */
-  const spelledOut = (text: string) =>
-    text.replace(WORKING_FOLDER, baseSlashed).replace(HOME_FOLDER, homeSlashed);
+  const userTilde = currentUserTilde();
+  /** The home put in where the shell would put it. */
+  const spelledHome = (text: string) => {
+    const spelled = text.replace(HOME_FOLDER, homeSlashed);
+    return userTilde ? spelled.replace(userTilde, homeSlashed) : spelled;
+  };
+  const spelledOut = (text: string) => spelledHome(text.replace(WORKING_FOLDER, baseSlashed));
 
   const checkWords = (text: string, links: Map<string, string> | undefined): string | undefined => {
     for (const word of text.split(WORD_BREAK)) {
@@ -239,7 +337,7 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
       const first = checkWords(slashed.slice(0, end < 0 ? slashed.length : end), links);
       if (first) return first;
     }
-    const moved = checkAfterChangedFolder(slashed, long ? undefined : links);
+    const moved = checkAfterChangedFolder(value, long ? undefined : links);
     if (moved) return moved;
     if (slashed.includes("{")) {
       const braced = checkWords(slashed.replace(BRACE, "*"), undefined);
@@ -254,29 +352,49 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   };
 
   // A relative path after `cd <folder>` is below that folder: read each such word from there.
-  const checkAfterChangedFolder = (
-    text: string,
-    links: Map<string, string> | undefined,
-  ): string | undefined => {
-    if (!text.includes("cd") && !text.includes("pushd")) return undefined;
-    // Each `cd` moves the text up to the next one: one more pass over the text, however many.
+  // `text` as typed (the working folder not yet spelled out: after a `cd` it is the new one).
+  const changedFolderHit = (text: string, links: Map<string, string> | undefined): string | undefined => {
     const changes = [...text.matchAll(CHANGE_FOLDER)];
+    // Each `cd` moves the text up to the next one, read from the project and from where the
+    // `cd` before it led (`cd ..; cd home`): two more passes over the text, however many.
+    let previous = base;
     for (let i = 0; i < changes.length; i++) {
       const m = changes[i]!;
-      const target = (m[1] ?? "~").replace(/['"]/g, "");
+      const target = spelledHome((m[1] ?? "~").replace(/['"]/g, ""));
       if (target.startsWith("-")) continue;
-      const folder = path
-        .resolve(base, expandHome(`${target}/`, home))
-        .split(path.sep)
-        .join("/");
       const after = text.slice(m.index + m[0].length, changes[i + 1]?.index ?? text.length);
-      const hit = checkWords(
-        after.replace(RELATIVE_WORD, (_, before: string, word: string) => `${before}${folder}/${word}`),
-        links,
+      const fromBase = path.resolve(base, expandHome(`${target.replace(WORKING_FOLDER, base)}/`, home));
+      const chained = path.resolve(
+        previous,
+        expandHome(`${target.replace(WORKING_FOLDER, previous)}/`, home),
       );
-      if (hit) return hit;
+      previous = chained;
+      for (const folder of new Set([fromBase, chained])) {
+        const slashed = folder.split(path.sep).join("/");
+        const moved = spelledHome(after.replace(WORKING_FOLDER, slashed)).replace(
+          RELATIVE_WORD,
+          (_, before: string, word: string) => `${before}${slashed}/${word}`,
+        );
+        const hit = checkWords(moved, links);
+        if (hit) return hit;
+      }
     }
     return undefined;
+  };
+
+  // `value` as given; the `cd` is read in the words as typed, then as the shell joins and
+  // expands them (`cd $H`, `my''-skills`, `{my-skills,x}`).
+  const checkAfterChangedFolder = (
+    value: string,
+    links: Map<string, string> | undefined,
+  ): string | undefined => {
+    if (!value.includes("cd") && !value.includes("pushd")) return undefined;
+    const typed = value.replace(/\\/g, "/");
+    if (typed.search(CHANGE_FOLDER) < 0) return undefined;
+    const hit = changedFolderHit(typed, links);
+    if (hit) return hit;
+    const spelled = braceExpandedText(shellJoinedText(value));
+    return spelled === value ? undefined : changedFolderHit(spelled.replace(/\\/g, "/"), links);
   };
 
   // The words as the shell joins them (`.ag'ents'`, `$'\x2e…'`, `${D}nts`): symlinks
@@ -306,6 +424,9 @@ export function protectedPaths(roots: readonly string[], base: string): Protecte
   return {
     find(input) {
       const links = new Map<string, string>();
+      gluedWalks = 0;
+      nameLookups = 0;
+      listing = undefined;
       let leaves = 0;
       // Arguments too deep or too many to read are refused: what is not read is not let through.
       const unread = absolute[0];

@@ -50,13 +50,32 @@ const USED = /\$\{?[A-Za-z_]/g;
 const JOINED_OUT = /['"\u0000]/g;
 const SPACE = /\s/;
 
-/** The whitespace-separated word of `text` around `at`, and where it starts. */
-function wordAt(text: string, at: number): [string, number] {
+/** The whitespace-separated word of `text` around `at`, and where it starts and ends. */
+function wordAt(text: string, at: number): [string, number, number] {
   let start = at;
   while (start > 0 && !SPACE.test(text[start - 1]!)) start--;
   let end = at;
   while (end < text.length && !SPACE.test(text[end]!)) end++;
-  return [text.slice(start, end), start];
+  return [text.slice(start, end), start, end];
+}
+
+/**
+ * The words around `positions` (in increasing order), each once: a position inside the word
+ * read last is skipped unread, so a long word with many matches is scanned once, not once
+ * per match (a line of minified code is one word full of quotes and braces).
+ */
+function* wordsAround(text: string, positions: Iterable<number>): Generator<[string, number]> {
+  let lastEnd = -1;
+  for (const at of positions) {
+    if (at < lastEnd) continue;
+    const [word, start, end] = wordAt(text, at);
+    lastEnd = end;
+    yield [word, start];
+  }
+}
+
+function* matchPositions(text: string, pattern: RegExp, shift = 0): Generator<number> {
+  for (const m of text.matchAll(pattern)) yield m.index + shift;
 }
 
 /**
@@ -66,15 +85,33 @@ function wordAt(text: string, at: number): [string, number] {
  * (`"./lib/m.js";`) costs that scan and nothing more.
  */
 export function shellJoinedWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const [, , word, joined] of joinedWords(text)) if (joined !== "" && joined !== word) out.add(joined);
+  return [...out];
+}
+
+/**
+ * `text` with each word that `shellJoinedWords` reads put together as the shell puts it
+ * (`cd $H; rm -rf my''-skills` after `H=$HOME` is `cd $HOME; rm -rf my-skills`), so what
+ * reads the words in their order (a `cd` before them) reads the joined ones too.
+ */
+export function shellJoinedText(text: string): string {
+  const words = joinedWords(text);
+  if (words.length === 0) return text;
+  return spliced(
+    words[0]![4],
+    words.map(([start, end, , joined]) => [start, end, joined] as const),
+  ).replace(JOINED_OUT, "");
+}
+
+/** Each word read, in the order of the text: start, end, as typed, joined, and the text they are in. */
+function joinedWords(text: string): Array<[number, number, string, string, string]> {
   if (!SPELLED.test(text)) return [];
   const values = assignments(text);
   const glued = text.replace(CONCATENATION, JOIN).replace(CONTINUATION, JOIN);
-  const starts = new Set<number>();
-  const out = new Set<string>();
-  const take = (at: number) => {
-    const [word, start] = wordAt(glued, at);
-    if (starts.has(start)) return;
-    starts.add(start);
+  const taken = new Map<number, [number, number, string, string, string]>();
+  const take = ([word, start]: [string, number]) => {
+    if (taken.has(start)) return;
     const substituted = values
       ? word.replace(
           VARIABLE,
@@ -85,11 +122,23 @@ export function shellJoinedWords(text: string): string[] {
       .replace(ANSI_C, (_, body: string) => decodeAnsiC(body))
       .replace(ESCAPED, "$1")
       .replace(JOINED_OUT, "");
-    if (joined !== "" && joined !== word) out.add(joined);
+    taken.set(start, [start, start + word.length, word, joined, glued]);
   };
-  for (const m of glued.matchAll(MERGED)) take(m.index + 1);
-  if (values) for (const m of glued.matchAll(USED)) take(m.index);
-  return [...out];
+  for (const word of wordsAround(glued, matchPositions(glued, MERGED, 1))) take(word);
+  if (values) for (const word of wordsAround(glued, matchPositions(glued, USED))) take(word);
+  return [...taken.values()].sort((x, y) => x[0] - y[0]);
+}
+
+/** `text` with the spans (in order, apart) replaced. */
+function spliced(text: string, spans: ReadonlyArray<readonly [number, number, string]>): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const [start, end, replacement] of spans) {
+    parts.push(text.slice(at, start), replacement);
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
 
 /** `{a,b}`: the first comma group of a word, without nesting. */
@@ -107,11 +156,24 @@ const MAX_BRACE_VARIANTS = 64;
  */
 export function braceExpansions(text: string): string[] {
   const out = new Set<string>();
-  const starts = new Set<number>();
-  for (const m of text.matchAll(BRACE_ANYWHERE)) {
-    const [word, start] = wordAt(text, m.index);
-    if (starts.has(start)) continue;
-    starts.add(start);
+  for (const [, , spelled] of bracedWords(text)) for (const w of spelled) out.add(w);
+  return [...out];
+}
+
+/** `text` with each brace word replaced by its spellings side by side (`{a,b}/x` is `a/x b/x`). */
+export function braceExpandedText(text: string): string {
+  const words = bracedWords(text);
+  if (words.length === 0) return text;
+  return spliced(
+    text,
+    words.map(([start, end, spelled]) => [start, end, spelled.join(" ")] as const),
+  );
+}
+
+/** Each brace word the limit lets be spelled out, in order: start, end, spellings. */
+function bracedWords(text: string): Array<[number, number, string[]]> {
+  const out: Array<[number, number, string[]]> = [];
+  for (const [word, start] of wordsAround(text, matchPositions(text, BRACE_ANYWHERE))) {
     const queue = [word.replace(SEQUENCE, "*")];
     const spelled: string[] = [];
     while (queue.length > 0 && spelled.length + queue.length <= MAX_BRACE_VARIANTS) {
@@ -124,7 +186,7 @@ export function braceExpansions(text: string): string[] {
         for (const part of group[1]!.split(",")) queue.push(before + part + after);
       }
     }
-    if (queue.length === 0) for (const w of spelled) out.add(w);
+    if (queue.length === 0) out.push([start, start + word.length, spelled]);
   }
-  return [...out];
+  return out;
 }
