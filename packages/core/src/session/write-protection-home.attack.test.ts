@@ -5,51 +5,11 @@
  * `${HOME%…}`, `$(echo ~)`, `~+` (the working folder), a variable holding `$HOME`, and a
  * `cd` to the home (or to any folder) before a relative path.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createShelf, type Shelf } from "../shelf.js";
+import { describe, expect, it } from "vitest";
+import { protectedProject, refused } from "./test-utils/protected-project.js";
 
-const NOTES = `---
-name: notes-writer
-description: Writes meeting notes into the notes folder.
-allowed-tools: write_file bash
----
-Write the notes to notes/<date>.md.
-`;
-
-let root: string;
-let project: string;
-let home: string;
-let shelf: Shelf;
-const savedHome = process.env.HOME;
-
-beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-protect-home-"));
-  project = path.join(root, "project");
-  home = path.join(root, "home");
-  process.env.HOME = home;
-  await mkdir(path.join(project, ".agents", "skills", "notes-writer"), { recursive: true });
-  await writeFile(path.join(project, ".agents", "skills", "notes-writer", "SKILL.md"), NOTES);
-  await mkdir(path.join(home, "my-skills"), { recursive: true });
-  await mkdir(path.join(project, "notes"), { recursive: true });
-  shelf = await createShelf({ root: project, userDirs: [path.join(home, "my-skills")], events: false });
-});
-afterEach(async () => {
-  await shelf.close();
-  process.env.HOME = savedHome;
-  await rm(root, { recursive: true, force: true });
-});
-
-const bash = (command: string) => {
-  const s = shelf.session({ message: "write the meeting notes", tools: ["write_file", "bash"] });
-  expect(s.callSkillTool({ id: "a", name: "skill_notes-writer", input: {} })).toMatchObject({
-    status: "success",
-  });
-  return s.guard({ name: "bash", input: { command } });
-};
-const refused = { allowed: false, result: { error_type: "SKILL_FILES_PROTECTED" } };
+const { bash } = protectedProject({ userDir: "my-skills", links: false, tools: ["write_file", "bash"] });
 
 describe("a home skill folder, spelled as the shell spells the home", () => {
   const commands = [

@@ -5,68 +5,14 @@
  * variable, and `..` after a symlink already on disk (the system walks `..` from where the
  * link leads, not from the link).
  */
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createShelf, type Shelf } from "../shelf.js";
+import { describe, expect, it } from "vitest";
+import { protectedProject, refused } from "./test-utils/protected-project.js";
 
-const NOTES = `---
-name: notes-writer
-description: Writes meeting notes into the notes folder.
-allowed-tools: write_file read_file bash
----
-Write the notes to notes/<date>.md.
-`;
-const TOOLS = ["write_file", "read_file", "bash", "send_email"];
-
-let root: string;
-let project: string;
-let home: string;
-let shelf: Shelf;
-const savedHome = process.env.HOME;
-
-beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-protect-spellings-"));
-  project = path.join(root, "project");
-  home = path.join(root, "home");
-  process.env.HOME = home;
-  await mkdir(path.join(project, ".agents", "skills", "notes-writer"), { recursive: true });
-  await writeFile(path.join(project, ".agents", "skills", "notes-writer", "SKILL.md"), NOTES);
-  await mkdir(path.join(home, ".agents", "skills"), { recursive: true });
-  await mkdir(path.join(project, "notes"), { recursive: true });
-  await writeFile(path.join(project, "notes", "today.md"), "notes\n");
-  // Files a cloned repository can carry: symlinks into the skill folders.
-  await symlink(path.join("..", ".agents", "skills"), path.join(project, "notes", "shortcut"));
-  await symlink(path.join(home, ".agents"), path.join(project, "home-agents"));
-  // A dangling one: writing through it creates a file in a skill's folder.
-  await symlink(
-    path.join("..", ".agents", "skills", "notes-writer", "scripts.sh"),
-    path.join(project, "notes", "helper.sh"),
-  );
-  shelf = await createShelf({
-    root: project,
-    userDirs: [path.join(home, ".agents", "skills")],
-    events: false,
-  });
+const { bash, session, write } = protectedProject({
+  userDir: ".agents/skills",
+  links: true,
+  tools: ["write_file", "read_file", "bash", "send_email"],
 });
-afterEach(async () => {
-  await shelf.close();
-  process.env.HOME = savedHome;
-  await rm(root, { recursive: true, force: true });
-});
-
-const session = () => {
-  const s = shelf.session({ message: "write the meeting notes", tools: TOOLS });
-  expect(s.callSkillTool({ id: "a", name: "skill_notes-writer", input: {} })).toMatchObject({
-    status: "success",
-  });
-  return s;
-};
-const refused = { allowed: false, result: { error_type: "SKILL_FILES_PROTECTED" } };
-const bash = (command: string) => session().guard({ name: "bash", input: { command } });
-const write = (file: string, content = "x") =>
-  session().guard({ name: "write_file", input: { path: file, content } });
 
 describe("the write protection, as the shell puts words together", () => {
   const commands = [
