@@ -9,14 +9,13 @@ import {
   fakeModel,
   HumanMessage,
   ToolMessage,
-  tool,
   toolStrategy,
 } from "langchain";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
 import { STATE_KEY } from "./state.js";
-import { pdfSkill, project, recorder, sharedData, skillFile } from "./test-utils/fixtures.js";
+import { pdfSkill, project, recorder, sharedData, skillFile, spiedTools } from "./test-utils/fixtures.js";
 
 const reviewSkill = skillFile(
   { name: "code-review", description: "Review a code change.", triggers: ["review"] },
@@ -34,20 +33,7 @@ const deploySkill = skillFile(
   "DEPLOY-BODY: deploy to $ARGUMENTS now.",
 );
 
-/** Host tools, each with a spy so a test can prove a tool never ran. */
-function hostTools() {
-  const spies = { read_file: vi.fn(), shell: vi.fn(), web_fetch: vi.fn() };
-  const tools = Object.entries(spies).map(([name, spy]) =>
-    tool(
-      (input: Record<string, unknown>) => {
-        spy(input);
-        return `${name} ok`;
-      },
-      { name, description: `The ${name} tool.`, schema: z.looseObject({}) },
-    ),
-  );
-  return { tools, spies };
-}
+const hostTools = () => spiedTools(["read_file", "shell", "web_fetch"]);
 
 function toolMessages(messages: BaseMessage[]): ToolMessage[] {
   return messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));

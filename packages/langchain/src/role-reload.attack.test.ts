@@ -4,11 +4,10 @@
  * refused from the next call on, as a delegation prepared after the edit refuses it; a
  * widening edit gives nothing the agent was not built with. A role that is gone gives no tools.
  */
-import { AIMessage, fakeModel, HumanMessage, ToolMessage, tool } from "langchain";
+import { AIMessage, fakeModel, HumanMessage, ToolMessage } from "langchain";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod/v4";
 import { createRoleAgent } from "./roles.js";
-import { project, skillFile } from "./test-utils/fixtures.js";
+import { project, skillFile, spiedTools } from "./test-utils/fixtures.js";
 
 const builder = (tools: string) =>
   skillFile(
@@ -16,19 +15,7 @@ const builder = (tools: string) =>
     "BUILDER-INSTRUCTIONS: make the change.",
   );
 
-function hostTools() {
-  const spies = { read_file: vi.fn(), write_file: vi.fn(), send_email: vi.fn() };
-  const tools = Object.entries(spies).map(([name, spy]) =>
-    tool(
-      (input: Record<string, unknown>) => {
-        spy(input);
-        return `${name} ok`;
-      },
-      { name, description: `The ${name} tool.`, schema: z.looseObject({}) },
-    ),
-  );
-  return { tools, spies };
-}
+const hostTools = () => spiedTools(["read_file", "write_file", "send_email"]);
 
 const results = (messages: unknown[]) =>
   messages

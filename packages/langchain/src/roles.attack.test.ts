@@ -5,11 +5,10 @@
  * protection, and, run inside a conversation's tool call, that conversation's limits.
  */
 import { runInSession } from "@skillshelf/core/adapter";
-import { AIMessage, createMiddleware, fakeModel, HumanMessage, ToolMessage, tool } from "langchain";
-import { describe, expect, it, vi } from "vitest";
-import { z } from "zod/v4";
+import { AIMessage, createMiddleware, fakeModel, HumanMessage, ToolMessage } from "langchain";
+import { describe, expect, it } from "vitest";
 import { createRoleAgent, delegateTool } from "./roles.js";
-import { pdfSkill, project, skillFile } from "./test-utils/fixtures.js";
+import { pdfSkill, project, skillFile, spiedTools } from "./test-utils/fixtures.js";
 
 const builderRole = skillFile(
   {
@@ -21,19 +20,7 @@ const builderRole = skillFile(
   "BUILDER-INSTRUCTIONS: make the change.",
 );
 
-function hostTools() {
-  const spies = { read_file: vi.fn(), write_file: vi.fn(), send_email: vi.fn() };
-  const tools = Object.entries(spies).map(([name, spy]) =>
-    tool(
-      (input: Record<string, unknown>) => {
-        spy(input);
-        return `${name} ok`;
-      },
-      { name, description: `The ${name} tool.`, schema: z.looseObject({}) },
-    ),
-  );
-  return { tools, spies };
-}
+const hostTools = () => spiedTools(["read_file", "write_file", "send_email"]);
 
 function toolResults(messages: unknown[]): Record<string, unknown>[] {
   return messages

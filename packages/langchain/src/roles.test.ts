@@ -6,12 +6,10 @@ import {
   HumanMessage,
   SystemMessage,
   ToolMessage,
-  tool,
 } from "langchain";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod/v4";
 import { createRoleAgent, delegateTool } from "./roles.js";
-import { project, recorder, skillFile } from "./test-utils/fixtures.js";
+import { project, recorder, skillFile, spiedTools } from "./test-utils/fixtures.js";
 
 const reviewerRole = skillFile(
   {
@@ -35,19 +33,7 @@ const plannerBuiltin = {
   ),
 };
 
-function hostTools() {
-  const spies = { read_file: vi.fn(), write_file: vi.fn(), web_search: vi.fn() };
-  const tools = Object.entries(spies).map(([name, spy]) =>
-    tool(
-      (input: Record<string, unknown>) => {
-        spy(input);
-        return `${name} ok`;
-      },
-      { name, description: `The ${name} tool.`, schema: z.looseObject({}) },
-    ),
-  );
-  return { tools, spies };
-}
+const hostTools = () => spiedTools(["read_file", "write_file", "web_search"]);
 
 function systemText(messages: BaseMessage[] | undefined): string {
   const first = messages?.[0];

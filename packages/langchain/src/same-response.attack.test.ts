@@ -3,41 +3,14 @@
  * out). Each call is found again in its response by id; without one, a host call in the same
  * response as an activation must still be judged as if the activation had happened.
  */
-import { AIMessage, createAgent, fakeModel, HumanMessage, tool } from "langchain";
-import { describe, expect, it, vi } from "vitest";
-import { z } from "zod/v4";
+import { AIMessage, createAgent, fakeModel, HumanMessage } from "langchain";
+import { describe, expect, it } from "vitest";
 import { skillsMiddleware } from "./middleware.js";
 import { STATE_KEY } from "./state.js";
-import { pdfSkill, project } from "./test-utils/fixtures.js";
+import { pdfSkill, project, spiedTools } from "./test-utils/fixtures.js";
 
-function hostTools() {
-  const spies = { read_file: vi.fn(), send_email: vi.fn(), echo: vi.fn() };
-  const tools = [
-    tool(
-      (input: Record<string, unknown>) => {
-        spies.read_file(input);
-        return "read ok";
-      },
-      { name: "read_file", description: "Read a file.", schema: z.looseObject({}) },
-    ),
-    tool(
-      (input: Record<string, unknown>) => {
-        spies.send_email(input);
-        return "sent";
-      },
-      { name: "send_email", description: "Send an email.", schema: z.looseObject({}) },
-    ),
-    // A tool whose output the model chooses (an echo, a search result, a file it wrote).
-    tool(
-      (input: { text?: string }) => {
-        spies.echo(input);
-        return input.text ?? "";
-      },
-      { name: "echo", description: "Echo text.", schema: z.looseObject({ text: z.string().optional() }) },
-    ),
-  ];
-  return { tools, spies };
-}
+const hostTools = () =>
+  spiedTools(["read_file", "send_email", "echo"], { echo: (input) => String(input.text ?? "") });
 
 const noIds = (...list: Array<{ name: string; args?: Record<string, unknown> }>) =>
   new AIMessage({

@@ -5,12 +5,12 @@
  * the state from the messages alone.
  */
 import { AIMessage, createAgent, fakeModel, HumanMessage, ToolMessage, tool } from "langchain";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
 import { delegateTool } from "./roles.js";
 import { STATE_KEY } from "./state.js";
-import { pdfSkill, project, recorder, skillFile } from "./test-utils/fixtures.js";
+import { pdfSkill, project, recorder, skillFile, spiedTools } from "./test-utils/fixtures.js";
 
 const DEPLOY_BODY = "DEPLOY-BODY: push the build to production";
 const deploySkill = skillFile(
@@ -23,34 +23,8 @@ const deploySkill = skillFile(
   DEPLOY_BODY,
 );
 
-function hostTools() {
-  const spies = { read_file: vi.fn(), send_email: vi.fn(), echo: vi.fn() };
-  const tools = [
-    tool(
-      (input: Record<string, unknown>) => {
-        spies.read_file(input);
-        return "read ok";
-      },
-      { name: "read_file", description: "Read a file.", schema: z.looseObject({}) },
-    ),
-    tool(
-      (input: Record<string, unknown>) => {
-        spies.send_email(input);
-        return "sent";
-      },
-      { name: "send_email", description: "Send an email.", schema: z.looseObject({}) },
-    ),
-    // A tool whose output the model chooses (an echo, a search result, a file it wrote).
-    tool(
-      (input: { text?: string }) => {
-        spies.echo(input);
-        return input.text ?? "";
-      },
-      { name: "echo", description: "Echo text.", schema: z.looseObject({ text: z.string().optional() }) },
-    ),
-  ];
-  return { tools, spies };
-}
+const hostTools = () =>
+  spiedTools(["read_file", "send_email", "echo"], { echo: (input) => String(input.text ?? "") });
 
 const calls = (...list: Array<{ name: string; id: string; args?: Record<string, unknown> }>) =>
   new AIMessage({

@@ -11,8 +11,9 @@ import {
   type SkillEvent,
 } from "@skillshelf/core";
 import { sharedData as sharedDataAt } from "@skillshelf/test-utils";
-import { createMiddleware } from "langchain";
-import { onTestFinished } from "vitest";
+import { createMiddleware, tool } from "langchain";
+import { type Mock, onTestFinished, vi } from "vitest";
+import { z } from "zod/v4";
 
 /** The shared test data, resolved from this file so CI clones work (never copied into the repo). */
 export const sharedData = sharedDataAt();
@@ -112,4 +113,25 @@ export function recorder() {
     },
   });
   return { calls, middleware };
+}
+
+/**
+ * Host tools, each with a spy so a test can prove a tool ran or never did. A tool answers
+ * "<name> ok", or what `replies` says for it (e.g. an echo whose output the model chooses).
+ */
+export function spiedTools<const Name extends string>(
+  names: readonly Name[],
+  replies: Partial<Record<Name, (input: Record<string, unknown>) => string>> = {},
+) {
+  const spies = Object.fromEntries(names.map((name) => [name, vi.fn()])) as Record<Name, Mock>;
+  const tools = names.map((name) =>
+    tool(
+      (input: Record<string, unknown>) => {
+        spies[name](input);
+        return replies[name]?.(input) ?? `${name} ok`;
+      },
+      { name, description: `The ${name} tool.`, schema: z.looseObject({}) },
+    ),
+  );
+  return { tools, spies };
 }
