@@ -9,6 +9,7 @@ import fs from "node:fs";
 import inspector from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
+import { skillDirOptions } from "./skill-dir.ts";
 
 const { createShelf } = (await import(
   process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
@@ -19,14 +20,7 @@ if (!dir || !messagesFile)
   throw new Error("usage: first-match-profile.ts <skills dir> <messages.json> [out]");
 const messages = JSON.parse(fs.readFileSync(messagesFile, "utf8")) as string[];
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
-const shelf = await createShelf({
-  root: path.dirname(dir),
-  projectDirs: [dir],
-  userDirs: [],
-  builtinRoles: false,
-  events: false,
-  stateDir,
-});
+const shelf = await createShelf({ ...skillDirOptions(dir), stateDir });
 
 interface ProfileNode {
   id: number;

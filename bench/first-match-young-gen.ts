@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import v8 from "node:v8";
+import { skillDirOptions } from "./skill-dir.ts";
 
 const { createShelf } = (await import(
   process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
@@ -29,14 +30,7 @@ const newSpace = () =>
   (v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0) / MiB;
 
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
-const shelf = await createShelf({
-  root: path.dirname(dir),
-  projectDirs: [dir],
-  userDirs: [],
-  builtinRoles: false,
-  events: false,
-  stateDir,
-});
+const shelf = await createShelf({ ...skillDirOptions(dir), stateDir });
 const afterLoad = newSpace();
 let scavenges = 0;
 const observer = new PerformanceObserver((list) => {

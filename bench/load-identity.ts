@@ -7,20 +7,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { skillDirOptions } from "./skill-dir.ts";
 
 const [dir, build] = process.argv.slice(2);
 if (!dir) throw new Error("usage: load-identity.ts <skills dir> [<dist/index.js>]");
 const { createShelf } = (await import(build ?? "@skillshelf/core")) as typeof import("@skillshelf/core");
 
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
-const shelf = await createShelf({
-  root: path.dirname(dir),
-  projectDirs: [dir],
-  userDirs: [],
-  builtinRoles: false,
-  events: false,
-  stateDir,
-});
+const shelf = await createShelf({ ...skillDirOptions(dir), stateDir });
 const digest = (items: readonly unknown[]) => {
   const hash = crypto.createHash("sha256");
   for (const item of items) hash.update(`${JSON.stringify(item)}\n`);

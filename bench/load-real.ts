@@ -21,6 +21,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import type { Shelf } from "@skillshelf/core";
+import { skillDirOptions } from "./skill-dir.ts";
 
 const { createShelf } = (await import(
   process.env.SKILLSHELF_CORE ?? "@skillshelf/core"
@@ -50,14 +51,7 @@ const median = (samples: number[]) => samples.sort((a, b) => a - b)[samples.leng
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
 const loadCpu = process.cpuUsage();
 const loadStart = performance.now();
-const shelf: Shelf = await createShelf({
-  root: path.dirname(dir),
-  projectDirs: [dir],
-  userDirs: [],
-  builtinRoles: false,
-  events: false,
-  stateDir,
-});
+const shelf: Shelf = await createShelf({ ...skillDirOptions(dir), stateDir });
 const loadMs = performance.now() - loadStart;
 const loadUsed = process.cpuUsage(loadCpu);
 const loadCpuMs = (loadUsed.user + loadUsed.system) / 1000;
