@@ -16,10 +16,12 @@ import { type AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "@l
 import type { EventIds, SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import {
   isBlockedResult,
+  isFrameworkUnknownToolText,
   reportedFiles,
   reportOnce,
   runHostTool,
   skillModels,
+  unknownTool,
 } from "@skillshelf/core/adapter";
 import { createMiddleware, type ModelRequest } from "langchain";
 import type { OnDiagnostic } from "./diagnostics.js";
@@ -198,9 +200,21 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
         // Through the handler, so the middleware inside this one still sees the call.
         return handler({ ...request, tool: runner });
       }
+      // A tool the agent does not have (`request.tool` is set for every registered one): the
+      // model reads core's answer, as in every framework, not a refusal or ToolNode's list of
+      // every tool, hidden ones included (unknown-tools.ts). Still guarded first: another
+      // middleware may supply a dynamic tool's implementation inside this one.
+      const unknown = request.tool === undefined;
       const result = runHostTool(session, call, () => handler(request));
-      if (isBlockedResult(result)) return resultMessage(result, toolCall.id ?? "", toolCall.name);
-      return result;
+      if (isBlockedResult(result)) {
+        const answer = unknown ? unknownTool(toolCall.name) : result;
+        return resultMessage(answer, toolCall.id ?? "", toolCall.name);
+      }
+      if (!unknown) return result;
+      const message = await result;
+      return ToolMessage.isInstance(message) && isFrameworkUnknownToolText(message.content)
+        ? resultMessage(unknownTool(toolCall.name), toolCall.id ?? "", toolCall.name)
+        : message;
     },
 
     // Only with something to do after a run: every hook is a node LangGraph runs in each invoke.

@@ -81,6 +81,12 @@ export {
 } from "./tool-calls.js";
 export { type ToolResultPairing, toolResultPairing } from "./tool-results.js";
 export {
+  isFrameworkUnknownToolText,
+  type UnknownToolResult,
+  unknownTool,
+  withUnknownToolsAnswered,
+} from "./unknown-tools.js";
+export {
   isWorkflowProgressEvent,
   listenForWorkflowProgress,
   WORKFLOW_PROGRESS_TYPE,

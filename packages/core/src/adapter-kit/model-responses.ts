@@ -9,7 +9,10 @@
  * The same wrapper takes the tools a skill hides out of what the provider is sent, while the
  * framework keeps them registered: a model that calls one anyway (it saw it earlier in the
  * conversation) reaches the guard and reads core's structured refusal, instead of the
- * framework's "no such tool" error, and the `tool-blocked` event is recorded.
+ * framework's "no such tool" error, and the `tool-blocked` event is recorded. A call to a tool
+ * that does not exist at all is answered by the framework, in words that list every tool it
+ * has, hidden ones too: in the prompt the provider is sent, that answer is core's instead
+ * (unknown-tools.ts).
  *
  * A model chooses its tool-call ids, so it can give two calls of one response the same id.
  * Frameworks key calls and results by id (the AI SDK then records both calls under one name,
@@ -17,6 +20,7 @@
  * call, and its whitelist with it), so a repeated id is made unique here, before anyone sees it.
  */
 import type { Session, ToolCall } from "../types.js";
+import { withUnknownToolsAnswered } from "./unknown-tools.js";
 
 interface ToolCallPart {
   type: "tool-call";
@@ -114,10 +118,21 @@ export function respondingModel<M extends object>(
 ): M {
   const hidden = new Set(options.hide ?? []);
   const strip = (args: unknown[]): unknown[] => {
-    const [callOptions, ...rest] = args as [{ tools?: Array<{ name?: string }> } | undefined, ...unknown[]];
-    if (hidden.size === 0 || !callOptions?.tools) return args;
+    const [callOptions, ...rest] = args as [
+      { tools?: Array<{ name?: string }>; prompt?: unknown } | undefined,
+      ...unknown[],
+    ];
+    if (!callOptions) return args;
+    const registered = new Set<string>();
+    for (const t of callOptions.tools ?? []) if (t.name) registered.add(t.name);
+    const prompt = withUnknownToolsAnswered(callOptions.prompt, registered);
+    if ((hidden.size === 0 || !callOptions.tools) && prompt === callOptions.prompt) return args;
     return [
-      { ...callOptions, tools: callOptions.tools.filter((t) => !(t.name && hidden.has(t.name))) },
+      {
+        ...callOptions,
+        ...(callOptions.tools && { tools: callOptions.tools.filter((t) => !(t.name && hidden.has(t.name))) }),
+        ...(prompt !== callOptions.prompt && { prompt }),
+      },
       ...rest,
     ];
   };

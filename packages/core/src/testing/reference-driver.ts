@@ -6,6 +6,7 @@
  */
 import { hostDelegationSpec, runDelegation } from "../adapter-kit/delegation.js";
 import { runHostTool, runSkillTool } from "../adapter-kit/tool-calls.js";
+import { unknownTool } from "../adapter-kit/unknown-tools.js";
 import type { GuardResult, HistoryItem, ToolCall } from "../types.js";
 import type {
   ConformanceDriver,
@@ -128,7 +129,7 @@ export const referenceDriver: ConformanceDriver = {
                 ? await runHostTool(session, call, () =>
                     tool.run((call.input ?? {}) as Record<string, unknown>),
                   )
-                : { status: "error", error_type: "UNKNOWN_TOOL", message: `No tool "${call.name}".` };
+                : unknownTool(call.name);
             }
             history.push({
               kind: "tool-call",

@@ -1494,6 +1494,34 @@ export const conformanceScenarios: Scenario[] = [
       expect(!c[4]?.system.includes("<skill_content"), "nothing became active");
     },
   },
+  {
+    name: "a call to a tool that does not exist reads core's answer, which names no tool the active skill hides",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "send_email"],
+    turns: [{ user: "draft the release notes" }, { user: "summarize it in one line" }],
+    replies: [
+      call("skill_release-notes"),
+      call("frobnicate", { path: "notes.md" }),
+      text("Here are the notes."),
+      call("skill_guessed-name"),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[2]?.tools.includes("send_email"), "the skill hides send_email");
+      const [unknown] = c[2]?.results ?? [];
+      expect(
+        unknown?.name === "frobnicate" && errorOf(unknown.result) === "UNKNOWN_TOOL",
+        `the call reads core's UNKNOWN_TOOL (got ${JSON.stringify(unknown?.result)})`,
+      );
+      expect(!JSON.stringify(c[2]?.results).includes("send_email"), "the answer names no hidden tool");
+      const [guessed] = c[4]?.results ?? [];
+      expect(
+        guessed?.name === "skill_guessed-name" && errorOf(guessed.result) === "UNKNOWN_TOOL",
+        `a skill tool name never offered reads the same (got ${JSON.stringify(guessed?.result)})`,
+      );
+      expect(!ran.some((r) => r.name === "send_email"), "send_email never ran");
+    },
+  },
 ];
 
 /**
