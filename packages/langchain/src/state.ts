@@ -7,6 +7,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import type { HistoryItem, SessionState } from "@skillshelf/core";
 import { toolErrorOutput, toolResultPairing } from "@skillshelf/core/adapter";
+import { z as z3 } from "zod/v3";
 import { z } from "zod/v4";
 
 /** The agent-state key the middleware owns. */
@@ -29,16 +30,48 @@ export function latestSnapshot(current: StoredState | undefined, next: StoredSta
 }
 
 /**
+ * What a hook of this middleware sees of the agent state, besides the messages: the same check
+ * as `storedStateSchema`, in zod's v3 form, which parses without compiling anything.
+ */
+export const hookViewSchema = z3.object({
+  [STATE_KEY]: z3
+    .object({ active: z3.array(z3.object({ name: z3.string() }).passthrough()) })
+    .passthrough()
+    .optional(),
+});
+
+/**
+ * Before every model call LangChain cuts a middleware's state out of the agent state with a
+ * partial zod object of its `stateSchema`. From a StateSchema it builds a new zod 4 object
+ * each time, which zod compiles (`new Function`) on its first parse: ≈ 0.14 ms a model call,
+ * measured. A schema that is a zod object it asks for `partial()` instead, and that can be
+ * one schema made once. So this StateSchema also reads as a zod (v3) object whose partial is
+ * `hookViewSchema`; everything else in LangChain (the graph's channels and their reducer, the
+ * invoke input's check, wrapToolCall's state) checks for a StateSchema first and reads it as one.
+ * Not enumerable: nothing that lists the schema's own fields sees them. state-view.test.ts
+ * fails if a LangChain version stops reading the state through the view.
+ */
+function withHookView<T extends object>(schema: T): T {
+  Object.defineProperties(schema, {
+    _def: { value: hookViewSchema._def },
+    partial: { value: () => hookViewSchema },
+  });
+  return schema;
+}
+
+/**
  * No default on purpose: `undefined` means "never written in this thread", and core then
  * rebuilds the state from the messages.
  */
-export const skillsStateSchema = new StateSchema({
-  [STATE_KEY]: new ReducedValue(storedStateSchema.optional(), {
-    // Optional too: createAgent validates the invoke input against it.
-    inputSchema: storedStateSchema.optional(),
-    reducer: latestSnapshot,
+export const skillsStateSchema = withHookView(
+  new StateSchema({
+    [STATE_KEY]: new ReducedValue(storedStateSchema.optional(), {
+      // Optional too: createAgent validates the invoke input against it.
+      inputSchema: storedStateSchema.optional(),
+      reducer: latestSnapshot,
+    }),
   }),
-});
+);
 
 /** The state a hook sees, as core reads it (core sanitises whatever a checkpoint holds). */
 export function storedState(state: { [STATE_KEY]?: StoredState | undefined }): SessionState | undefined {
