@@ -325,10 +325,11 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   // ── loading: one shared watcher for every watch() caller ──
   const listeners = new Set<(result: RefreshResult) => void>();
   let watcher: FolderWatcher | undefined;
-  const monitor = new ChangeMonitor(
-    () => (loader.watchable() ? loader.watchedFolders() : undefined),
-    options.refreshCheck !== "stat" && process.platform === "linux",
-  );
+  const monitor = new ChangeMonitor({
+    folders: () => (loader.watchable() ? loader.watchedFolders() : undefined),
+    expected: (into) => loader.expectedStates(into),
+    enabled: options.refreshCheck !== "stat" && process.platform === "linux",
+  });
   // The loader's folder layout the watches were last given.
   let watchedLayout = loader.layout;
   const syncWatches = () => {
@@ -336,14 +337,31 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     watcher?.sync(loader.watchedFolders());
     monitor.sync();
   };
+  // The request-path walk under way: a call that finds nothing moved still waits for it, or
+  // it would answer before an edit that walk is reading is served.
+  let walking: Promise<unknown> | undefined;
   const refresh = async (refreshOptions: RefreshOptions = {}): Promise<RefreshResult> => {
     if (!refreshOptions.full && !(await monitor.mustCheck())) {
+      if (walking) await walking;
       // The folders did not move, but the user may have trusted one since (another process).
       const trustChanged = gate ? await gate.refresh({ onlyIfTrustFileChanged: true }) : false;
       const configChanged = await disabled.refresh();
       return trustChanged || configChanged ? { ...nothingChanged(), changed: true } : nothingChanged();
     }
     monitor.checking();
+    const run = reload();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    walking = settled;
+    try {
+      return await run;
+    } finally {
+      if (walking === settled) walking = undefined;
+    }
+  };
+  const reload = async (): Promise<RefreshResult> => {
     const result = await loader.refresh();
     if (gate && (await gate.refresh())) result.changed = true;
     if (await disabled.refresh()) result.changed = true;
