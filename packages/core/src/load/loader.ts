@@ -17,8 +17,8 @@ import { parseSkill, type StartParse } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill, SkillMeta } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
-import { deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
 import type { ExpectedStates } from "./expected-states.js";
+import { deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
 import { readBytes, readSkillFiles } from "./read.js";
 import {
   type Overridden,
