@@ -192,11 +192,13 @@ export interface Shelf extends SkillSource {
   isDisabled(skill: Skill): boolean;
   /**
    * Picks up what changed on disk since the last call. By default, on Linux, the shelf watches
-   * its folders (inotify) and a call with no change in between costs two event-loop turns;
-   * every file is stat'ed on the first call, when the watcher saw something or could not watch
-   * a folder, at least every 2 s (for what inotify misses, such as another machine writing to
-   * a network file system), with `{ full: true }`, with `refreshCheck: "stat"`, and on other
-   * platforms. Changes made before the call are seen either way.
+   * its folders (inotify) and a call with no change in between costs two event-loop turns.
+   * For what inotify misses (another machine writing to a network file system) every file is
+   * stat'ed in the background every 2 s, and what that finds is served by the next call: a
+   * missed edit is seen by every call made 4 s or more after it. A call stats every file itself
+   * on the first two calls, when the watcher saw something or could not watch a folder, when no
+   * background walk completed in the last 4 s, with `{ full: true }`, with `refreshCheck:
+   * "stat"`, and on other platforms. Changes the watcher sees are seen by the next call.
    */
   refresh(options?: RefreshOptions): Promise<RefreshResult>;
   /** Opt-in file watching; refresh() stays the source of truth. Returns a stop function. */

@@ -81,8 +81,8 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
 
   it("stats nothing when nothing changed; { full: true } stats every file", async () => {
     const { shelf } = await shelfWith(20);
-    // The clock stands still: a full stat walk is due every FULL_CHECK_INTERVAL_MS (2 s) in any
-    // case, and a loaded machine can take that long between two of these calls.
+    // The clock stands still: refresh() walks itself when no walk completed in STALE_AFTER_MS
+    // (4 s), and a loaded machine can take that long between two of these calls.
     const now = performance.now();
     vi.spyOn(performance, "now").mockReturnValue(now);
     await shelf.refresh();
