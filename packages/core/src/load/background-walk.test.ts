@@ -3,7 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createShelf, type Shelf } from "../shelf.js";
+import { SLICE_STATS } from "./background-walk.js";
 import { FULL_CHECK_INTERVAL_MS, IDLE_AFTER_MS, STALE_AFTER_MS } from "./change-monitor.js";
+import { ExpectedStates } from "./expected-states.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 /**
@@ -80,15 +82,17 @@ describe.runIf(onLinux)("the safety-net walk, off the request path", () => {
     await shelf.refresh();
     await shelf.refresh(); // starts watching, and the background walks
     const statSync = vi.spyOn(fs, "statSync");
-    const stat = vi.spyOn(fs, "stat");
+    let onRequestPath = 0;
     for (let round = 0; round < 5; round++) {
       await runBackgroundWalk(clock);
       // 2 s (and more) after the last walk of its own: the old refresh() walked here.
+      const before = statSync.mock.calls.length;
       expect((await shelf.refresh()).changed).toBe(false);
+      onRequestPath += statSync.mock.calls.length - before;
     }
-    expect(statSync).not.toHaveBeenCalled();
+    expect(onRequestPath).toBe(0);
     // Each background walk stats the 20 skill files, their 20 schema.json and the folder.
-    expect(stat.mock.calls.length).toBe(5 * 41);
+    expect(statSync.mock.calls.length).toBe(5 * 41);
   });
 
   it("an edit, a new skill, a new category and a deletion the watcher missed: the background walk finds each, the next refresh() serves it", async () => {
@@ -161,18 +165,39 @@ describe.runIf(onLinux)("the safety-net walk, off the request path", () => {
     const clock = fakeClock();
     await shelf.refresh();
     await shelf.refresh();
-    const stat = vi.spyOn(fs, "stat");
+    const holds = vi.spyOn(ExpectedStates.prototype, "holds");
     clock.advance(IDLE_AFTER_MS);
     await vi.advanceTimersByTimeAsync(FULL_CHECK_INTERVAL_MS);
     for (let i = 0; i < 20; i++) await nextTurn();
-    expect(stat).not.toHaveBeenCalled();
+    expect(holds).not.toHaveBeenCalled();
     expect(vi.getTimerCount()).toBe(0);
     fs.writeFileSync(files[1]!, skillText("skill-1", "Edited while idle."));
     expect((await shelf.refresh()).updated).toEqual(["skill-1"]);
     expect(vi.getTimerCount()).toBe(1);
     await runBackgroundWalk(clock);
-    expect(stat).toHaveBeenCalled();
+    expect(holds).toHaveBeenCalled();
   });
+
+  /** Runs `during` right after the background walk's first stat, then waits until that walk is over. */
+  async function interruptBackgroundWalk(clock: { advance(ms: number): void }, during: () => void) {
+    const original = ExpectedStates.prototype.holds;
+    const holds = vi.spyOn(ExpectedStates.prototype, "holds");
+    let first = true;
+    holds.mockImplementation(function (this: ExpectedStates, at, st) {
+      if (first) {
+        first = false;
+        during();
+      }
+      return original.call(this, at, st);
+    });
+    clock.advance(FULL_CHECK_INTERVAL_MS);
+    await vi.advanceTimersByTimeAsync(FULL_CHECK_INTERVAL_MS);
+    for (let i = 0; holds.mock.calls.length === 0 || i < 200; i++) {
+      if (i > 100_000) throw new Error("the background walk never started");
+      await nextTurn();
+    }
+    return holds;
+  }
 
   it("a request-path walk during a background walk stops it, and its half result is not taken as proof", async () => {
     const { shelf, files } = await shelfWith(200);
@@ -180,18 +205,18 @@ describe.runIf(onLinux)("the safety-net walk, off the request path", () => {
     const clock = fakeClock();
     await shelf.refresh();
     await shelf.refresh();
-    const stat = vi.spyOn(fs, "stat");
-    clock.advance(FULL_CHECK_INTERVAL_MS);
-    await vi.advanceTimersByTimeAsync(FULL_CHECK_INTERVAL_MS);
-    expect(stat).toHaveBeenCalled(); // the background walk is under way
-    expect(vi.getTimerCount()).toBe(0);
-    await shelf.refresh({ full: true });
+    let full: Promise<unknown> | undefined;
+    const holds = await interruptBackgroundWalk(clock, () => {
+      full = shelf.refresh({ full: true });
+    });
+    await full;
     for (let i = 0; vi.getTimerCount() === 0; i++) {
       if (i > 100_000) throw new Error("the background walk never ended");
       await nextTurn();
     }
-    // Stopped part way: 200 skill files, 200 schema files and the folder were not all stat'ed.
-    expect(stat.mock.calls.length).toBeLessThan(401);
+    // Stopped at the end of its first slice: not all of the 200 skill files, 200 schema files and the folder.
+    expect(holds.mock.calls.length).toBeLessThanOrEqual(SLICE_STATS);
+    holds.mockRestore();
     // A missed edit made now is not vouched for by the stopped walk: the next complete one finds it.
     fs.writeFileSync(files[7]!, skillText("skill-7", "After the stop."));
     expect((await shelf.refresh()).changed).toBe(false);
@@ -204,16 +229,15 @@ describe.runIf(onLinux)("the safety-net walk, off the request path", () => {
     const clock = fakeClock();
     await shelf.refresh();
     await shelf.refresh();
-    const stat = vi.spyOn(fs, "stat");
-    clock.advance(FULL_CHECK_INTERVAL_MS);
-    await vi.advanceTimersByTimeAsync(FULL_CHECK_INTERVAL_MS);
-    expect(stat).toHaveBeenCalled();
-    await shelf.close();
+    let closing: Promise<void> | undefined;
+    const holds = await interruptBackgroundWalk(clock, () => {
+      closing = shelf.close();
+    });
+    await closing;
+    const after = holds.mock.calls.length;
+    expect(after).toBeLessThanOrEqual(SLICE_STATS);
     for (let i = 0; i < 200; i++) await nextTurn();
-    const after = stat.mock.calls.length;
-    expect(after).toBeLessThan(401);
-    for (let i = 0; i < 200; i++) await nextTurn();
-    expect(stat.mock.calls.length).toBe(after);
+    expect(holds.mock.calls.length).toBe(after);
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -8,6 +8,7 @@ import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 const onLinux = process.platform === "linux";
 const shelves: Shelf[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   for (const shelf of shelves.splice(0)) await shelf.close();
 });
@@ -85,6 +86,8 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
     // (4 s), and a loaded machine can take that long between two of these calls.
     const now = performance.now();
     vi.spyOn(performance, "now").mockReturnValue(now);
+    // And the background walk (sync stats too) never fires in between.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     await shelf.refresh();
     await shelf.refresh();
     const stat = vi.spyOn(fs, "statSync");

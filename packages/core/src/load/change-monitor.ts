@@ -13,8 +13,8 @@
  *
  * What inotify cannot see (another machine writing to a network file system, a dropped event
  * queue) is caught by the safety net: a stat walk every {@link FULL_CHECK_INTERVAL_MS}, run in
- * the background (background-walk.ts: asynchronous stats in small batches, on an unref'd
- * timer, stopped by close()). What it finds marks the shelf dirty, so the next refresh()
+ * the background (background-walk.ts: stats in slices of at most 64 files or 1 ms, a turn of
+ * the event loop between slices, on an unref'd timer, stopped by close()). What it finds marks the shelf dirty, so the next refresh()
  * reloads as if the watcher had reported it. The bound: an edit the watcher misses is seen by
  * every refresh() made {@link STALE_AFTER_MS} or more after it — when no background walk has
  * completed in that time (a busy thread pool, an idle shelf whose walks stopped), refresh()
