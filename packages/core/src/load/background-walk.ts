@@ -22,7 +22,8 @@ export const SLICE_MS = 1;
 
 export type WalkResult = "same" | "changed" | "stopped";
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+// unref: a walk under way does not keep a host process alive either (it dies with the process).
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve).unref());
 
 /**
  * "same" when every path still has the state it is expected to have, "changed" at the first
