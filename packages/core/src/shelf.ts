@@ -192,11 +192,13 @@ export interface Shelf extends SkillSource {
   isDisabled(skill: Skill): boolean;
   /**
    * Picks up what changed on disk since the last call. By default, on Linux, the shelf watches
-   * its folders (inotify) and a call with no change in between costs two event-loop turns;
-   * every file is stat'ed on the first call, when the watcher saw something or could not watch
-   * a folder, at least every 2 s (for what inotify misses, such as another machine writing to
-   * a network file system), with `{ full: true }`, with `refreshCheck: "stat"`, and on other
-   * platforms. Changes made before the call are seen either way.
+   * its folders (inotify) and a call with no change in between costs two event-loop turns.
+   * For what inotify misses (another machine writing to a network file system) every file is
+   * stat'ed in the background every 2 s, and what that finds is served by the next call: a
+   * missed edit is seen by every call made 4 s or more after it. A call stats every file itself
+   * on the first two calls, when the watcher saw something or could not watch a folder, when no
+   * background walk completed in the last 4 s, with `{ full: true }`, with `refreshCheck:
+   * "stat"`, and on other platforms. Changes the watcher sees are seen by the next call.
    */
   refresh(options?: RefreshOptions): Promise<RefreshResult>;
   /** Opt-in file watching; refresh() stays the source of truth. Returns a stop function. */
@@ -325,10 +327,11 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
   // ── loading: one shared watcher for every watch() caller ──
   const listeners = new Set<(result: RefreshResult) => void>();
   let watcher: FolderWatcher | undefined;
-  const monitor = new ChangeMonitor(
-    () => (loader.watchable() ? loader.watchedFolders() : undefined),
-    options.refreshCheck !== "stat" && process.platform === "linux",
-  );
+  const monitor = new ChangeMonitor({
+    folders: () => (loader.watchable() ? loader.watchedFolders() : undefined),
+    expected: (into) => loader.expectedStates(into),
+    enabled: options.refreshCheck !== "stat" && process.platform === "linux",
+  });
   // The loader's folder layout the watches were last given.
   let watchedLayout = loader.layout;
   const syncWatches = () => {
@@ -336,14 +339,31 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     watcher?.sync(loader.watchedFolders());
     monitor.sync();
   };
+  // The request-path walk under way: a call that finds nothing moved still waits for it, or
+  // it would answer before an edit that walk is reading is served.
+  let walking: Promise<unknown> | undefined;
   const refresh = async (refreshOptions: RefreshOptions = {}): Promise<RefreshResult> => {
     if (!refreshOptions.full && !(await monitor.mustCheck())) {
+      if (walking) await walking;
       // The folders did not move, but the user may have trusted one since (another process).
       const trustChanged = gate ? await gate.refresh({ onlyIfTrustFileChanged: true }) : false;
       const configChanged = await disabled.refresh();
       return trustChanged || configChanged ? { ...nothingChanged(), changed: true } : nothingChanged();
     }
     monitor.checking();
+    const run = reload();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    walking = settled;
+    try {
+      return await run;
+    } finally {
+      if (walking === settled) walking = undefined;
+    }
+  };
+  const reload = async (): Promise<RefreshResult> => {
     const result = await loader.refresh();
     if (gate && (await gate.refresh())) result.changed = true;
     if (await disabled.refresh()) result.changed = true;

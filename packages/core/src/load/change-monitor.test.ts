@@ -8,6 +8,7 @@ import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 const onLinux = process.platform === "linux";
 const shelves: Shelf[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   for (const shelf of shelves.splice(0)) await shelf.close();
 });
@@ -81,10 +82,12 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
 
   it("stats nothing when nothing changed; { full: true } stats every file", async () => {
     const { shelf } = await shelfWith(20);
-    // The clock stands still: a full stat walk is due every FULL_CHECK_INTERVAL_MS (2 s) in any
-    // case, and a loaded machine can take that long between two of these calls.
+    // The clock stands still: refresh() walks itself when no walk completed in STALE_AFTER_MS
+    // (4 s), and a loaded machine can take that long between two of these calls.
     const now = performance.now();
     vi.spyOn(performance, "now").mockReturnValue(now);
+    // And the background walk (sync stats too) never fires in between.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     await shelf.refresh();
     await shelf.refresh();
     const stat = vi.spyOn(fs, "statSync");

@@ -17,6 +17,7 @@ import { parseSkill, type StartParse } from "../parse/parse-skill.js";
 import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill, SkillMeta } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
 import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
+import type { ExpectedStates } from "./expected-states.js";
 import { deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
 import { readBytes, readSkillFiles } from "./read.js";
 import {
@@ -229,6 +230,37 @@ export class SkillLoader {
   watchable(): boolean {
     for (const root of this.roots) for (const node of walk(root.node)) if (node.skillLinked) return false;
     return true;
+  }
+
+  /**
+   * What the first step of {@link update} compares, into `into` (reset first), for a check
+   * made off the request path (background-walk.ts). Queued like a refresh: never taken from
+   * one half done.
+   */
+  expectedStates(into: ExpectedStates): Promise<ExpectedStates> {
+    const run = this.queue.then(() => {
+      into.reset();
+      for (const root of this.roots) {
+        const stack: ScanNode[] = [root.node];
+        while (stack.length > 0) {
+          const node = stack.pop()!;
+          if (node.skillFile === undefined) {
+            into.add(node.path, node.sig);
+            for (const child of node.children.values()) stack.push(child);
+            continue;
+          }
+          const record = this.files.get(node.skillFile);
+          if (!record) into.addStale(node.skillFile);
+          else {
+            into.addSlot(node.skillFile, this.sigs, record.sig);
+            into.add(schemaFileOf(record.file), record.schemaSig);
+          }
+        }
+      }
+      return into;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** The first load. Calling it again is the same as refresh(). */

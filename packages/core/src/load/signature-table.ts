@@ -95,6 +95,17 @@ export class SignatureTable {
     return check === "same" || (check === "missing" && this.kinds[slot] === NONE);
   }
 
+  /** Copies the slot's four numbers to `into` from `at` (for a check off the request path); false when it holds none. */
+  copyTo(slot: number, into: Float64Array, at: number): boolean {
+    if (this.kinds[slot] === NONE) return false;
+    const n = this.numbers;
+    into[at] = n[slot * 4]!;
+    into[at + 1] = n[slot * 4 + 1]!;
+    into[at + 2] = n[slot * 4 + 2]!;
+    into[at + 3] = n[slot * 4 + 3]!;
+    return true;
+  }
+
   private grow(): void {
     const kinds = new Uint8Array(this.kinds.length * 2);
     kinds.set(this.kinds);

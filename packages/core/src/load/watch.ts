@@ -2,7 +2,7 @@
  * Opt-in file watching. A watcher only says "something may have changed": it schedules a
  * debounced refresh(), and refresh() decides from stats what really did. Events that
  * fs.watch drops (network drives, inotify limits) therefore cost latency, never
- * correctness — the next refresh() before a turn still sees everything.
+ * correctness — refresh() still sees them, by its safety-net walk (change-monitor.ts).
  */
 import fs from "node:fs";
 import path from "node:path";
