@@ -22,8 +22,12 @@ interface JoinedLines {
 }
 
 const joined = new WeakMap<readonly Skill[], JoinedLines>();
-/** Lines joined at first: a catalog of the default budget lists ≈ 80. */
-const FIRST_LINES = 128;
+/**
+ * Lines joined past the furthest one asked for: another request's candidates, taken out of
+ * the run, move its end by a few. (No more than that: an activation changes the usage order,
+ * and the next catalog joins the new order's lines again.)
+ */
+const SLACK_LINES = 16;
 
 /**
  * The joined lines of `order` covering position `upTo` (joined again, twice as far, when a
@@ -39,7 +43,7 @@ function joinedLines(
   if (j && j.cap === cap && upTo < j.starts.length) return j;
   const count = Math.min(
     order.length,
-    Math.max(FIRST_LINES, upTo + 1, j?.cap === cap ? 2 * j.starts.length : 0),
+    Math.max(upTo + 1 + SLACK_LINES, j?.cap === cap ? 2 * j.starts.length : 0),
   );
   const lines: string[] = [];
   const starts: number[] = [];
