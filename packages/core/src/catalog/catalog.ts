@@ -21,6 +21,7 @@
  */
 import type { Candidate, Skill } from "../types.js";
 import type { UsageStore } from "../usage/store.js";
+import { catalogText } from "./catalog-text.js";
 import { type CountTokens, estimateTokens } from "./tokens.js";
 import { usageOrder } from "./usage-order.js";
 
@@ -236,12 +237,18 @@ export function buildCatalog(options: CatalogOptions): Catalog {
   const rest = usageOrder(skills, visible, list.byName, usage, now.getTime());
   let restAt = 0;
   let taken = 0;
+  /** Where in `rest` the skill `next` returned is (-1: a candidate). */
+  let at = -1;
   const next = (): Skill | undefined => {
-    if (taken < first.length) return first[taken++];
+    if (taken < first.length) {
+      at = -1;
+      return first[taken++];
+    }
     while (restAt < rest.length) {
       const skill = rest[restAt++] as Skill;
       if (!first.includes(skill) && !excluded.has(skill.name)) {
         taken++;
+        at = restAt - 1;
         return skill;
       }
     }
@@ -252,6 +259,10 @@ export function buildCatalog(options: CatalogOptions): Catalog {
   let used = fixedCostOf(heading, countTokens);
   const entryCache = cacheFor(entries, countTokens);
   const listed: CatalogEntry[] = [];
+  // The full lines again, as catalogText takes them: the candidates' lines, and where in
+  // `rest` each other one is.
+  const firstLines: string[] = [];
+  const restPositions: number[] = [];
 
   // Full entries while they fit, keeping room for the names-only heading and a "+N more".
   const reserve = fixedCostOf(`\n${NAMES_HEADING}\n${more(total)}`, countTokens);
@@ -261,10 +272,13 @@ export function buildCatalog(options: CatalogOptions): Catalog {
     const rest = taken < total ? reserve : 0;
     if (used + entry.cost + rest > budgetTokens) break;
     lines.push(entry.line);
+    if (at < 0) firstLines.push(entry.line);
+    else restPositions.push(at);
     used += entry.cost;
     listed.push({ name: skill.name, form: "full" });
   }
 
+  const tail: string[] = [];
   if (skill !== undefined) {
     const names: string[] = [];
     used += fixedCostOf(`\n${NAMES_HEADING}\n`, countTokens);
@@ -278,14 +292,30 @@ export function buildCatalog(options: CatalogOptions): Catalog {
       used += cost;
       listed.push({ name: skill.name, form: "name-only" });
     }
-    if (names.length > 0) lines.push(NAMES_HEADING, names.join(", "));
+    if (names.length > 0) {
+      lines.push(NAMES_HEADING, names.join(", "));
+      tail.push(NAMES_HEADING, lines[lines.length - 1] as string);
+    }
   }
 
   let omitted = total - listed.length;
-  let text = render(lines, omitted);
   // The default estimate is additive, so the running sum (+ the "+N more" line) is already a
   // bound on the whole; an exact tokenizer may merge across joins, so it recounts the text.
   const exact = countTokens !== estimateTokens;
+  if (omitted > 0) tail.push(more(omitted));
+  // The same text as `render(lines, omitted)`, most of it sliced from the usage order's lines
+  // joined once (catalog-text.ts); an exact tokenizer reads the text whole anyway.
+  let text = exact
+    ? render(lines, omitted)
+    : catalogText(
+        heading,
+        firstLines,
+        rest,
+        restPositions,
+        tail,
+        entryCap,
+        (s) => entryOf(s, entryCap, countTokens, entryCache).line,
+      );
   let tokens = exact
     ? countTokens(text)
     : used + (omitted > 0 ? fixedCostOf(`\n${more(omitted)}`, countTokens) : 0);

@@ -118,16 +118,22 @@ export interface Matcher {
   diagnostics(skills: readonly Skill[]): Diagnostic[];
 }
 
+interface Anchored {
+  triggers: number[];
+  names: number[];
+}
+
 interface Prepared {
   skills: readonly Skill[];
   lexical: LexicalIndex;
   rules: SkillRules[];
-  /** anchor key → [skill, trigger index] pairs. */
-  anchored: Map<string, number[]>;
+  /**
+   * anchor key → its [skill, trigger index] pairs and the skills whose name rule hangs on it:
+   * one map, so each word of a message is looked up once.
+   */
+  anchored: Map<string, Anchored>;
   /** Triggers with no anchor (regex): tried on every message. */
   unanchored: number[];
-  /** anchor key → skills whose name rule hangs on it. */
-  nameAnchored: Map<string, number[]>;
   diagnostics: Diagnostic[];
   /**
    * 1 for a skill hidden from the model (see `score`), read once here: the pool loop would
@@ -171,6 +177,8 @@ interface Prepared {
   passLex: Float64Array;
   /** Each passing skill's score with its evidence discounted by its coverage and the request's familiarity. */
   passFamiliar: Float64Array;
+  /** Each known term's everyday informativeness, by term id (NaN: not yet asked), made on first use. */
+  everydayById?: Float64Array;
 }
 
 const TIE = 1e-9;
@@ -287,23 +295,22 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache, everydayWords
   const { lexical, rules, diagnostics, references } = index.build(skills);
   // A prebuilt shelf's layout comes with the references its build computed for it.
   const stored = references?.everydayWords === everydayWords ? references : undefined;
-  const anchored = new Map<string, number[]>();
+  const anchored = new Map<string, Anchored>();
   const unanchored: number[] = [];
-  const nameAnchored = new Map<string, number[]>();
+  const at = (key: string): Anchored => {
+    let entry = anchored.get(key);
+    if (!entry) {
+      entry = { triggers: [], names: [] };
+      anchored.set(key, entry);
+    }
+    return entry;
+  };
   rules.forEach(({ triggers, name }, s) => {
     triggers.forEach((trigger, t) => {
       if (trigger.anchor === undefined) unanchored.push(s, t);
-      else {
-        const list = anchored.get(trigger.anchor) ?? [];
-        list.push(s, t);
-        anchored.set(trigger.anchor, list);
-      }
+      else at(trigger.anchor).triggers.push(s, t);
     });
-    if (name?.anchor !== undefined) {
-      const list = nameAnchored.get(name.anchor) ?? [];
-      list.push(s);
-      nameAnchored.set(name.anchor, list);
-    }
+    if (name?.anchor !== undefined) at(name.anchor).names.push(s);
   });
   return {
     skills,
@@ -311,7 +318,6 @@ function prepare(skills: readonly Skill[], index: SkillIndexCache, everydayWords
     rules,
     anchored,
     unanchored,
-    nameAnchored,
     diagnostics,
     hidden: Uint8Array.from(skills, (skill) => (skill.disableModelInvocation || skill.role ? 1 : 0)),
     exampled: Uint8Array.from(skills, (skill) => (skill.examples.length > 0 ? 1 : 0)),
@@ -361,6 +367,25 @@ function scratch(skills: number, examples: number): Scratch {
   };
 }
 
+/**
+ * A known term's everyday informativeness, kept by its id: a message's known words are looked
+ * up in the index anyway, and the everyday list's lookup (its group, a map, a logarithm) was
+ * a visible part of every message's cost.
+ */
+function everydayOfTerm(p: Prepared, id: number, term: string, tuning: MatchTuning): number {
+  let byId = p.everydayById;
+  if (!byId) {
+    byId = new Float64Array(p.lexical.termCount).fill(Number.NaN);
+    p.everydayById = byId;
+  }
+  let value = byId[id] as number;
+  if (Number.isNaN(value)) {
+    value = everyday(term, tuning);
+    byId[id] = value;
+  }
+  return value;
+}
+
 /** Per-message working state, so the explanation step can look back at what was found. */
 interface Found {
   analysis: ReturnType<typeof analyze>;
@@ -403,8 +428,9 @@ function score(
     seenTerms.add(term);
     const id = lexical.termIds.get(term);
     const word = analysis.words[i] as string;
-    const general = everyday(term, tuning);
-    if (!knownTerm(lexical, id)) {
+    const known = knownTerm(lexical, id);
+    const general = known ? everydayOfTerm(p, id, term, tuning) : everyday(term, tuning);
+    if (!known) {
       exampleQueryWeight += lexical.exampleUnseenIdf;
       unknownWords += general;
       return;
@@ -470,14 +496,14 @@ function score(
     if (trigger && matched !== undefined) triggerHits.set(s, { trigger: trigger.source, matched });
   };
   for (const key of input.keys) {
-    const list = p.anchored.get(key);
-    if (list) for (let i = 0; i < list.length; i += 2) tryTrigger(list[i] as number, list[i + 1] as number);
-    const names = p.nameAnchored.get(key);
-    if (names)
-      for (const s of names) {
-        const matched = p.rules[s]?.name?.test(input);
-        if (matched !== undefined) nameHits.set(s, matched);
-      }
+    const anchored = p.anchored.get(key);
+    if (anchored === undefined) continue;
+    const list = anchored.triggers;
+    for (let i = 0; i < list.length; i += 2) tryTrigger(list[i] as number, list[i + 1] as number);
+    for (const s of anchored.names) {
+      const matched = p.rules[s]?.name?.test(input);
+      if (matched !== undefined) nameHits.set(s, matched);
+    }
   }
   for (let i = 0; i < p.unanchored.length; i += 2)
     tryTrigger(p.unanchored[i] as number, p.unanchored[i + 1] as number);

@@ -74,6 +74,25 @@ export function stem(word: string): string {
   return porter2(word);
 }
 
+/** Stems of the words messages used lately (bounded: cleared when full). */
+const messageStems = new Map<string, string>();
+const MESSAGE_STEMS_KEPT = 8192;
+
+/**
+ * {@link stem}, remembered for the words of messages: requests reuse a language's common
+ * words, and stemming each again was a visible part of stage 1 per message. (Not for the
+ * index's texts, whose many distinct words would only churn it.)
+ */
+function stemOfMessageWord(word: string): string {
+  let stemmed = messageStems.get(word);
+  if (stemmed === undefined) {
+    stemmed = stem(word);
+    if (messageStems.size >= MESSAGE_STEMS_KEPT) messageStems.clear();
+    messageStems.set(word, stemmed);
+  }
+  return stemmed;
+}
+
 export function containsCjk(text: string): boolean {
   return CJK_CHAR.test(text);
 }
@@ -134,9 +153,14 @@ export function segmentCjkRuns(runs: readonly string[]): string[][] {
  * (the word's phrase form). Shared by {@link analyze} and the index's vocabulary, so both
  * read a word the same way.
  */
-export function pushWordTerms(raw: string, terms: string[], words: string[]): string {
+export function pushWordTerms(
+  raw: string,
+  terms: string[],
+  words: string[],
+  stemWord: (word: string) => string = stem,
+): string {
   const lower = raw.toLowerCase();
-  const stemmed = stem(lower);
+  const stemmed = stemWord(lower);
   if (!isStopword(lower)) {
     terms.push(stemmed);
     words.push(lower);
@@ -146,7 +170,7 @@ export function pushWordTerms(raw: string, terms: string[], words: string[]): st
     for (const part of raw.match(CAMEL_PARTS) ?? []) {
       const p = part.toLowerCase();
       if (p === lower || isStopword(p)) continue;
-      terms.push(stem(p));
+      terms.push(stemWord(p));
       words.push(p);
     }
   }
@@ -186,7 +210,7 @@ export function analyze(text: string, withCanonical = true): Analysis {
       if (withCanonical) canonical.push(cjk);
       pushCjkTerms(cjk, terms, words);
     } else {
-      const stemmed = pushWordTerms(m[2] as string, terms, words);
+      const stemmed = pushWordTerms(m[2] as string, terms, words, withCanonical ? stemOfMessageWord : stem);
       if (withCanonical) canonical.push(stemmed);
     }
   }

@@ -81,7 +81,7 @@ import { skillResources } from "./resources.js";
 import { DEFAULT_SCOPE, END_COMMAND, endsOnNewMessage } from "./scope.js";
 import { cloneState, pinPolicy, readPinnedPolicy, sanitizeState, turnId } from "./state.js";
 import { currentDateLine, splitArguments } from "./substitute.js";
-import { missingTools } from "./tool-dependencies.js";
+import { missingTools, missingToolsOf } from "./tool-dependencies.js";
 import { type ActivationToolNames, calledSkillTools, resolveActivationToolNames } from "./tool-names.js";
 
 /**
@@ -259,29 +259,49 @@ function withoutNames(v: SkillsView, names: readonly string[]): Skill[] {
   return list;
 }
 
-/** `activate_skill`'s spec, shared per pool (catalog names or available skills), top candidates and names left out. */
-const activateSpecs = new WeakMap<object, Map<string, ToolSpec | undefined>>();
+/**
+ * `activate_skill`'s spec, shared per pool (catalog names or available skills), top
+ * candidates and names left out. The pools of the latest plans only (each new request's
+ * catalog names are a new pool): a bounded map, where a weak map took an entry that outlived
+ * its use per request.
+ */
+const activateSpecs = new Map<object, Map<string, ToolSpec | undefined>>();
+const POOLS_KEPT = 64;
 
+/**
+ * `usable` is undefined when every name of the pool is known usable (the available skills
+ * are the offerable ones less those left out): a new request's pool is asked about once, so
+ * two set lookups per name were most of this spec's cost.
+ */
 function activateSpecFor(
   tool: string,
   pool: readonly string[] | readonly Skill[],
   top: readonly Skill[],
   left: readonly string[],
-  usable: (name: string) => boolean,
+  usable: ((name: string) => boolean) | undefined,
 ): ToolSpec | undefined {
   let byKey = activateSpecs.get(pool);
   if (!byKey) {
     byKey = new Map();
+    if (activateSpecs.size >= POOLS_KEPT) activateSpecs.delete(activateSpecs.keys().next().value as object);
     activateSpecs.set(pool, byKey);
   }
-  const key = `${tool}\u0001${top.map((s) => s.name).join("\u0000")}\u0001${left.join("\u0000")}`;
+  let key = tool;
+  key += "\u0001";
+  for (let i = 0; i < top.length; i++)
+    key += i === 0 ? (top[i] as Skill).name : `\u0000${(top[i] as Skill).name}`;
+  key += "\u0001";
+  key += left.join("\u0000");
   if (byKey.has(key)) return byKey.get(key);
-  const skip = new Set(top.map((s) => s.name));
-  const names = (pool as ReadonlyArray<string | Skill>).map((p) => (typeof p === "string" ? p : p.name));
-  const spec = activateSkillToolSpec(
-    names.filter((name) => !skip.has(name) && usable(name)),
-    tool,
-  );
+  // The top skills are a handful: compared one by one, not put in a set.
+  const names: string[] = [];
+  for (const p of pool as ReadonlyArray<string | Skill>) {
+    const name = typeof p === "string" ? p : p.name;
+    let skip = false;
+    for (let i = 0; i < top.length && !skip; i++) skip = (top[i] as Skill).name === name;
+    if (!skip && (usable === undefined || usable(name))) names.push(name);
+  }
+  const spec = activateSkillToolSpec(names, tool);
   if (byKey.size >= 64) byKey.clear();
   byKey.set(key, spec);
   return spec;
@@ -366,6 +386,21 @@ function wellFormed(item: unknown): item is HistoryItem {
 }
 
 const fold = (name: string) => name.normalize("NFKC").toLowerCase();
+
+/**
+ * A time as events stamp it, the last one kept: the events of a step share a clock reading
+ * more often than not, and `toISOString` was a visible part of a new request's cost.
+ */
+let lastTime = Number.NaN;
+let lastIso = "";
+function isoAt(at: Date): string {
+  const time = at.getTime();
+  if (time !== lastTime) {
+    lastIso = at.toISOString(); // an invalid date throws here, every time, as before
+    lastTime = time;
+  }
+  return lastIso;
+}
 
 export function createSession(options: SessionOptions): Session {
   const source = options.skills;
@@ -538,7 +573,7 @@ export function createSession(options: SessionOptions): Session {
     const index = state.active.findIndex((a) => a.name === name);
     if (index < 0) return false;
     state.active.splice(index, 1);
-    emit({ type: "deactivated", at: clock().toISOString(), skill: name, why });
+    emit({ type: "deactivated", at: isoAt(clock()), skill: name, why });
     return true;
   };
 
@@ -602,7 +637,7 @@ export function createSession(options: SessionOptions): Session {
     by: ActiveSkill["by"],
     why: ReturnType<typeof say.excluded>,
   ): ActivationResult => {
-    emit({ type: "activation-refused", at: clock().toISOString(), skill, by, error_type: why.error_type });
+    emit({ type: "activation-refused", at: isoAt(clock()), skill, by, error_type: why.error_type });
     return { status: "error", error_type: why.error_type, message: why.message };
   };
 
@@ -812,7 +847,7 @@ export function createSession(options: SessionOptions): Session {
     if (args !== undefined && args !== "") event.args = args;
     emit(event);
     whenForkEnds(fork, () =>
-      emit({ type: "deactivated", at: clock().toISOString(), skill: skill.name, why: "sub-agent-done" }),
+      emit({ type: "deactivated", at: isoAt(clock()), skill: skill.name, why: "sub-agent-done" }),
     );
     try {
       recordUse(skill.name, now);
@@ -857,7 +892,7 @@ export function createSession(options: SessionOptions): Session {
     for (const name of ended) {
       const entry = state.active.find((a) => a.name === name)!;
       entry.finished = true;
-      emit({ type: "deactivated", at: clock().toISOString(), skill: name, why: "model" });
+      emit({ type: "deactivated", at: isoAt(clock()), skill: name, why: "model" });
     }
     return {
       status: "success",
@@ -925,7 +960,7 @@ export function createSession(options: SessionOptions): Session {
     if (!commandRan && !matchProblem && sink && silent === 0) {
       emit({
         type: "candidates",
-        at: clock().toISOString(),
+        at: isoAt(clock()),
         message,
         candidates: match.candidates,
         vetoed: match.vetoed,
@@ -988,7 +1023,7 @@ export function createSession(options: SessionOptions): Session {
     const entry: ActiveSkill = {
       name,
       by: "model",
-      at: clock().toISOString(),
+      at: isoAt(clock()),
       policy: pinned ?? (skill ? pinPolicy(skill) : { allowedTools: [], disallowedTools: [] }),
     };
     if (args !== undefined && args !== "") entry.args = args;
@@ -1152,7 +1187,16 @@ export function createSession(options: SessionOptions): Session {
       if (tool !== undefined) tools.push(skillSpec(skill, tool));
     }
     if (names.generic !== undefined) {
-      const spec = activateSpecFor(names.generic, catalog.names ?? available, top, left, usable);
+      const spec = catalog.names
+        ? activateSpecFor(names.generic, catalog.names, top, left, usable)
+        : // Names unique (a shelf's are): the available skills are exactly the usable ones.
+          activateSpecFor(
+            names.generic,
+            available,
+            top,
+            left,
+            v.offerableNames.size === v.offerable.length ? undefined : usable,
+          );
       if (spec) tools.push(spec);
     }
     const runningNames = running().map((a) => a.name);
@@ -1188,8 +1232,8 @@ export function createSession(options: SessionOptions): Session {
     ];
     if (missing && missing.diagnostics.length > 0) {
       const matched = new Set([...match.candidates.map((c) => c.name), ...state.active.map((a) => a.name)]);
-      const file = new Set([...matched].map((name) => (routed(name) ?? source.get(name))?.file));
-      diagnostics.push(...missing.diagnostics.filter((d) => file.has(d.file)));
+      const files = [...matched].map((name) => (routed(name) ?? source.get(name))?.file);
+      diagnostics.push(...missingToolsOf(missing, files));
     }
     if (matchProblem) diagnostics.push(matchProblem);
     if (catalog.problem) diagnostics.push(catalog.problem);
@@ -1206,7 +1250,7 @@ export function createSession(options: SessionOptions): Session {
       const skill = source.get(entry.name);
       return skill ? [{ skill, entry }] : [];
     });
-    const system = [
+    const systemParts = [
       catalog.text,
       ambiguous ? say.ambiguityNote(shownCandidates.slice(0, 2).map((c) => c.name)) : "",
       say.endedNote(ended, (name) => (reoffered.includes(name) ? names.toolName(name) : undefined)),
@@ -1230,9 +1274,8 @@ export function createSession(options: SessionOptions): Session {
         p.restricted ? allowedTools.map((t) => p.describe(t)) : undefined,
         names.end,
       ),
-    ]
-      .filter((part) => part !== "")
-      .join("\n\n");
+    ];
+    const system = joinParts(systemParts);
 
     const plan: TurnPlan = {
       system,
@@ -1493,7 +1536,7 @@ export function createSession(options: SessionOptions): Session {
   ): GuardResult => {
     const event: SkillEvent = {
       type: "tool-blocked",
-      at: clock().toISOString(),
+      at: isoAt(clock()),
       tool,
       active: state.active.map((a) => a.name),
     };
@@ -1601,6 +1644,24 @@ export function createSession(options: SessionOptions): Session {
       return cloneState(state);
     },
   };
+}
+
+/**
+ * The non-empty parts, a blank line between them. A plan of a new request is usually its
+ * catalog alone: that text is then the system text itself, not a copy (≈ 18 K characters
+ * per plan, copied and collected again).
+ */
+function joinParts(parts: readonly string[]): string {
+  let only: string | undefined;
+  let count = 0;
+  for (const part of parts) {
+    if (part === "") continue;
+    only = part;
+    count++;
+  }
+  if (count === 0) return "";
+  if (count === 1) return only as string;
+  return parts.filter((part) => part !== "").join("\n\n");
 }
 
 /**

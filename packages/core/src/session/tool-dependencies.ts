@@ -88,3 +88,27 @@ export function missingTools(
   byKey.set(key, found);
   return found;
 }
+
+/** Per `MissingTools`, where each file's diagnostics are in its list (made on first use). */
+const positions = new WeakMap<MissingTools, Map<string | undefined, number[]>>();
+
+/**
+ * The diagnostics of `missing` about these files, in their order in the list: a plan asks for
+ * the few skills it matched, and filtering the whole list per plan cost a lookup per skill
+ * the host lacks tools for.
+ */
+export function missingToolsOf(missing: MissingTools, files: Iterable<string | undefined>): Diagnostic[] {
+  let byFile = positions.get(missing);
+  if (!byFile) {
+    byFile = new Map();
+    missing.diagnostics.forEach((d, i) => {
+      const list = byFile!.get(d.file);
+      if (list) list.push(i);
+      else byFile!.set(d.file, [i]);
+    });
+    positions.set(missing, byFile);
+  }
+  const at: number[] = [];
+  for (const file of new Set(files)) at.push(...(byFile.get(file) ?? []));
+  return at.sort((a, b) => a - b).map((i) => missing.diagnostics[i] as Diagnostic);
+}
