@@ -14,7 +14,7 @@
  * the defaults and with `{ nearMisses: 5 }`).
  *
  * Run: `node --experimental-strip-types --no-warnings bench/routing-body-variants.ts [<skills dir> <messages.json>]`
- * (`SKILLSHELF_CORE=<dist/index.js>` for another build; `BODY_VARIANTS=a,b` for some only).
+ * (`SKILLSHELF_CORE=<dist/index.js>` for another build; `BODY_VARIANTS="a|b"` for some only).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -142,7 +142,7 @@ const ALL_VARIANTS: Record<string, Variant> = {
   "no code · cap 1500": capped(1500, (t) => reduced(t, { code: true })),
   "no code · cap 1000": capped(1000, (t) => reduced(t, { code: true })),
 };
-const chosen = process.env.BODY_VARIANTS?.split(",");
+const chosen = process.env.BODY_VARIANTS?.split("|");
 const VARIANTS = Object.fromEntries(
   Object.entries(ALL_VARIANTS).filter(([name]) => !chosen || chosen.includes(name)),
 );

@@ -11,11 +11,16 @@
  * third of the heap after loading the mirror (one non-Latin-1 character anywhere in a file
  * makes V8 store its text, and every slice of it, at two bytes per character), and every
  * byte allocated on the heap during a load that survives it grows V8's young generation,
- * which V8 keeps at its grown size. The index reads each start once per build.
+ * which V8 keeps at its grown size. The index reads each start once per build. What is kept
+ * is what the index reads of the start (indexed-body-text.ts: no code, URLs, long runs or
+ * repeated lines), so nothing it skips is kept.
  */
 import type { Skill } from "../types.js";
+import { BODY_HEAD_CHARS, bodyHead, indexedBodyText, indexedText } from "./indexed-body-text.js";
 
-/** The start of each deferred body, as long as the index reads (see {@link bodyStart}). */
+export { BODY_HEAD_CHARS };
+
+/** What the index reads of each deferred body (see {@link indexedBody}), as UTF-8. */
 const heads = new WeakMap<Skill, Buffer>();
 /** Deferred bodies that mention `$ARGUMENTS` (see {@link bodyMentionsArguments}). */
 const mentionsArguments = new WeakSet<Skill>();
@@ -48,9 +53,10 @@ const BODY_PROPERTY: PropertyDescriptor = {
 /**
  * Makes `skill.body` a getter that calls `read` once and keeps what it returns. `body` is the
  * whole body, or at least its first {@link BODY_HEAD_CHARS} + 1 characters when
- * `usesArguments` says whether the whole body mentions `$ARGUMENTS`; it is looked at now and
- * not kept beyond its first {@link BODY_HEAD_CHARS} characters. `head`: those characters as
- * UTF-8 already (parseSkillStart copies them from the file), else they are encoded here.
+ * `usesArguments` says whether the whole body mentions `$ARGUMENTS`; it is looked at now, and
+ * only what the index reads of its start is kept. `head`: the start ({@link bodyHead}) as
+ * UTF-8 already (parseSkillStart copies it from the file), kept as it is when the index reads
+ * all of it; else the text read is encoded here.
  * To keep the object fast, call it where `body` belongs while adding the skill's properties
  * (turning a data property into a getter later makes the object a dictionary).
  */
@@ -61,7 +67,9 @@ export function deferBody(
   usesArguments?: boolean,
   head?: Buffer,
 ): void {
-  heads.set(skill, head ?? encoded(headOf(body)));
+  const start = bodyHead(body);
+  const text = indexedText(start);
+  heads.set(skill, head !== undefined && text === start ? head : encoded(text));
   if (usesArguments ?? body.includes("$ARGUMENTS")) mentionsArguments.add(skill);
   readers.set(skill, read);
   Object.defineProperty(skill, "body", BODY_PROPERTY);
@@ -81,22 +89,16 @@ export function setBody(skill: Skill, body: string): void {
 }
 
 /**
- * The first `chars` characters of the skill's body without reading a deferred body from its
- * file, as long as `chars` is within what was kept of it.
+ * What the lexical index reads of the skill's body ({@link indexedBodyText}), without reading a
+ * deferred body from its file.
  */
-export function bodyStart(skill: Skill, chars: number): string {
+export function indexedBody(skill: Skill): string {
   const head = heads.get(skill);
-  if (head === undefined || chars > BODY_HEAD_CHARS) return skill.body.slice(0, chars);
-  const text = head.toString("utf8");
-  return chars < text.length ? text.slice(0, chars) : text;
+  return head === undefined ? indexedBodyText(skill.body) : head.toString("utf8");
 }
 
-/**
- * The kept start of a deferred body as UTF-8, undecoded: `bodyStart(skill, chars)` for `chars`
- * up to {@link BODY_HEAD_CHARS} is its text cut after `chars` units. Undefined when the body is
- * not deferred.
- */
-export function bodyStartUtf8(skill: Skill): Buffer | undefined {
+/** {@link indexedBody} of a deferred body as UTF-8, undecoded; undefined when the body is not deferred. */
+export function indexedBodyUtf8(skill: Skill): Buffer | undefined {
   return heads.get(skill);
 }
 
@@ -111,23 +113,9 @@ function encoded(text: string): Buffer {
 }
 
 /**
- * The body's first {@link BODY_HEAD_CHARS} UTF-16 code units, and one more when the last is
- * the first half of a surrogate pair: half a pair would not survive the round trip through
- * UTF-8, and with the whole pair kept a slice gives exactly what slicing the body gives.
- */
-function headOf(body: string): string {
-  if (body.length <= BODY_HEAD_CHARS) return body;
-  const last = body.charCodeAt(BODY_HEAD_CHARS - 1);
-  return body.slice(0, last >= 0xd800 && last <= 0xdbff ? BODY_HEAD_CHARS + 1 : BODY_HEAD_CHARS);
-}
-
-/**
  * Whether the body uses `$ARGUMENTS` (the skill takes free-text arguments), without reading a
  * deferred body: a skill's tool is offered many times before it is activated once.
  */
 export function bodyMentionsArguments(skill: Skill): boolean {
   return heads.has(skill) ? mentionsArguments.has(skill) : skill.body.includes("$ARGUMENTS");
 }
-
-/** How much of a deferred body is kept: what the lexical index reads of every body. */
-export const BODY_HEAD_CHARS = 3_000;

@@ -18,7 +18,7 @@
  * term ids (the expensive part, kept per skill by skill-index.ts), `buildLexicalIndex` lays
  * the whole list out from those parts.
  */
-import { BODY_HEAD_CHARS, bodyStart, bodyStartUtf8 } from "../load/lazy-body.js";
+import { indexedBody, indexedBodyUtf8 } from "../load/lazy-body.js";
 import type { Skill } from "../types.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -45,12 +45,12 @@ export const DEFAULT_INDEX_TUNING: IndexTuning = {
 };
 
 type FieldName = keyof IndexTuning["fields"];
-/**
- * Only the start of a body is indexed, at a low weight: it is where skills put their
- * overview and routing tables (measured: dotnet dev recall@1 60 → 74 at weight 0.1), and a
- * whole 5,000-token body would dominate the index of a 10,000-skill shelf.
+/*
+ * Only the start of a body is indexed, at a low weight, and without its code, URLs and
+ * repeated lines (load/indexed-body-text.ts): it is where skills put their overview and
+ * routing tables (measured: dotnet dev recall@1 60 → 74 at weight 0.1), and a whole
+ * 5,000-token body would dominate the index of a 10,000-skill shelf.
  */
-export const BODY_INDEX_CHARS = 3_000;
 const FIELDS: readonly FieldName[] = ["name", "description", "whenToUse", "triggers", "examples", "body"];
 const FIELD_COUNT = FIELDS.length;
 const BODY = FIELDS.indexOf("body");
@@ -204,17 +204,16 @@ export function readSkillTerms(skill: Skill, vocabulary: Vocabulary, tuning: Ind
     skill.examples.join(" . "),
     "",
   ];
-  // The body start is read from its UTF-8 bytes when they are kept, else as text.
-  const bodyBytes =
-    tuning.fields.body > 0 && BODY_INDEX_CHARS <= BODY_HEAD_CHARS ? bodyStartUtf8(skill) : undefined;
-  if (bodyBytes === undefined && tuning.fields.body > 0) texts[BODY] = bodyStart(skill, BODY_INDEX_CHARS);
+  // The body's indexed text is read from its UTF-8 bytes when a loader kept them, else as text.
+  const bodyBytes = tuning.fields.body > 0 ? indexedBodyUtf8(skill) : undefined;
+  if (bodyBytes === undefined && tuning.fields.body > 0) texts[BODY] = indexedBody(skill);
   const header = skillHeader.fill(0);
   let distinct = 0;
   let size = 0;
   for (let f = 0; f < FIELD_COUNT; f++) {
     const count =
       f === BODY && bodyBytes !== undefined
-        ? vocabulary.readUtf8(bodyBytes, BODY_INDEX_CHARS)
+        ? vocabulary.readUtf8(bodyBytes, bodyBytes.length)
         : vocabulary.read(texts[f] as string);
     ensureScratch(vocabulary.terms.length, size + count);
     // The scratch arrays as locals: module variables are read again on every use, and this

@@ -44,8 +44,10 @@ let segmenter: Intl.Segmenter | undefined;
  * only usable by the same version: bump it whenever a text may read into other terms.
  * 2: stems by the `porter2` package (it differs from wink-porter2-stemmer on a few words,
  * "ieds", "yyyy").
+ * 3: a body's start is read without its code, URLs, long runs and repeated lines
+ * (load/indexed-body-text.ts).
  */
-export const STAGE1_TERMS_VERSION = 2;
+export const STAGE1_TERMS_VERSION = 3;
 
 /**
  * Longest word that is stemmed. Suffix stripping means nothing past English words' lengths (the
