@@ -18,7 +18,9 @@ import { skillDirOptions } from "./skill-dir.ts";
 
 const [a, b, dir, messagesFile] = process.argv.slice(2);
 if (!a || !b || !dir || !messagesFile)
-  throw new Error("usage: first-match-answers.ts <dist/index.js> <dist/index.js> <skills dir> <messages.json>");
+  throw new Error(
+    "usage: first-match-answers.ts <dist/index.js> <dist/index.js> <skills dir> <messages.json>",
+  );
 const messages = (JSON.parse(fs.readFileSync(messagesFile, "utf8")) as string[]).slice(0, 400);
 
 type Answer = [whole: string, candidates: string, top: string];
@@ -53,4 +55,6 @@ const first = await loaded(a);
 const second = await loaded(b);
 const [whole, candidates, top] = count(first.answers, second.answers);
 const [plainWhole] = count(second.answers, second.plain());
-console.log(JSON.stringify({ compared: first.answers.length, whole, candidates, top, secondPlainDiffer: plainWhole }));
+console.log(
+  JSON.stringify({ compared: first.answers.length, whole, candidates, top, secondPlainDiffer: plainWhole }),
+);

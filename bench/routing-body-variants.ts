@@ -155,7 +155,9 @@ const set = dotnet();
 const dotnetBodies = set.skills.map((s) => s.body);
 
 const [dir, messagesFile] = process.argv.slice(2);
-let mirror: { skills: Skill[]; bodies: string[]; messages: string[]; base: [string, string, string][] } | undefined;
+let mirror:
+  | { skills: Skill[]; bodies: string[]; messages: string[]; base: [string, string, string][] }
+  | undefined;
 if (dir && messagesFile) {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-state-"));
   const shelf = await createShelf({ ...skillDirOptions(dir), stateDir });

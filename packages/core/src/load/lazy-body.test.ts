@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parseSkill } from "../parse/parse-skill.js";
 import { skillToolSpec } from "../session/activation-tools.js";
 import { createShelf } from "../shelf.js";
-import { BODY_HEAD_CHARS, bodyStart } from "./lazy-body.js";
+import { indexedBodyText } from "./indexed-body-text.js";
+import { BODY_HEAD_CHARS, indexedBody } from "./lazy-body.js";
 import { tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 const text = (name: string, body: string) =>
@@ -89,21 +90,23 @@ describe("skill bodies are read from the file when first used", () => {
     }
   });
 
-  it("the kept start of a body is exactly the body's first characters, cut inside a surrogate pair or not", async () => {
-    // An emoji (two UTF-16 code units) straddling the cut, non-Latin text, and a plain ASCII body.
-    const straddling = `${"a".repeat(BODY_HEAD_CHARS - 1)}😀 Собрать цифры — затем отчёт.`;
+  it("the kept start of a body is exactly what the index reads of the body, cut inside a surrogate pair or not", async () => {
+    // An emoji (two UTF-16 code units) straddling the cut, non-Latin text, a plain ASCII body,
+    // and one whose start has code, a URL and repeated lines the index leaves out.
+    const straddling = `${"word ".repeat(599)}abcd😀 Собрать цифры — затем отчёт.`; // the emoji at 2,999
     const cyrillic = "Собрать цифры — затем написать отчёт. ".repeat(120);
     const ascii = "Collect the figures. ".repeat(200);
-    const bodies = { straddling, cyrillic, ascii };
+    const skipped =
+      "# Deploy\n\n```sh\nkubectl apply\n```\nSee https://example.com/a.\n- check\n- check\nDone.";
+    const bodies = { straddling, cyrillic, ascii, skipped };
     const { shelf, files } = await shelfWith(bodies);
     try {
       // Read without the files: the starts are what the load kept.
       for (const file of Object.values(files)) await fs.rm(file);
-      for (const [name, body] of Object.entries(bodies)) {
-        const skill = shelf.get(name)!;
-        for (const chars of [1, 100, BODY_HEAD_CHARS - 1, BODY_HEAD_CHARS])
-          expect(bodyStart(skill, chars)).toBe(body.trim().slice(0, chars));
-      }
+      expect(indexedBody(shelf.get("straddling")!)).toBe(straddling.slice(0, BODY_HEAD_CHARS + 1));
+      expect(indexedBody(shelf.get("skipped")!)).toBe("# Deploy\n\nSee  \n- check\nDone.");
+      for (const [name, body] of Object.entries(bodies))
+        expect(indexedBody(shelf.get(name)!), name).toBe(indexedBodyText(body.trim()));
     } finally {
       await shelf.close();
     }
@@ -112,7 +115,7 @@ describe("skill bodies are read from the file when first used", () => {
   it("a body long enough that the load decodes only its start: the start kept is exact, the body read later whole", async () => {
     const tail = " Then write the summary.".repeat(1_000);
     const bodies = {
-      straddling: `${"a".repeat(BODY_HEAD_CHARS - 1)}😀 Собрать цифры — затем отчёт.${tail}`,
+      straddling: `${"word ".repeat(599)}abcd😀 Собрать цифры — затем отчёт.${tail}`,
       cyrillic: "Собрать цифры — затем написать отчёт. ".repeat(600),
       emoji: "🎉 done ".repeat(3_000),
     };
@@ -121,8 +124,7 @@ describe("skill bodies are read from the file when first used", () => {
       for (const [name, body] of Object.entries(bodies)) {
         expect((await fs.stat(files[name]!)).size, name).toBeGreaterThan(4 * BODY_HEAD_CHARS + 200);
         const skill = shelf.get(name)!;
-        for (const chars of [1, BODY_HEAD_CHARS - 1, BODY_HEAD_CHARS])
-          expect(bodyStart(skill, chars), name).toBe(body.trim().slice(0, chars));
+        expect(indexedBody(skill), name).toBe(indexedBodyText(body.trim()));
         expect(skill.body, name).toBe(body.trim());
         expect(skill.hash, name).toBe(parseSkill(await fs.readFile(files[name]!)).skill!.hash);
       }
