@@ -19,8 +19,12 @@ export const BODY_HEAD_CHARS = 3_000;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const URL = /\b(?:https?|ftp):\/\/\S+/g;
-const LONG_RUN = /\S{32,}/g;
-const HAS_LONG_RUN = /\S{32}/;
+/**
+ * `/\S{32,}/g`, tried only where a run starts: without the look-behind the engine tries 32
+ * characters from every position, which was most of this module's time on the mirror's 8,224
+ * starts (≈ 0.5 s of CPU at load, against ≈ 0.15 s).
+ */
+const LONG_RUN = /(?<!\S)\S{32,}/g;
 
 /**
  * The body's first {@link BODY_HEAD_CHARS} UTF-16 code units, and one more when the last is
@@ -39,15 +43,14 @@ export function indexedBodyText(body: string): string {
 }
 
 /**
- * {@link indexedBodyText} of a body whose {@link bodyHead} is `head`. Returns `head` itself
- * when nothing is left out (most bodies: the checks before each step are native searches).
+ * {@link indexedBodyText} of a body whose {@link bodyHead} is `head`: equal to `head` when
+ * nothing is left out (each step is skipped when a native search finds nothing for it).
  */
 export function indexedText(head: string): string {
   let text = head;
   if (text.includes("```") || text.includes("~~~")) text = withoutFencedCode(text);
   if (text.includes("://")) text = text.replace(URL, " ");
-  if (HAS_LONG_RUN.test(text)) text = text.replace(LONG_RUN, " ");
-  return linesOnce(text);
+  return linesOnce(text.replace(LONG_RUN, " "));
 }
 
 /**
