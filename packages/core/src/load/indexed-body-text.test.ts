@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createShelf } from "../shelf.js";
+import { createShelf, type ShelfOptions } from "../shelf.js";
 import { BODY_HEAD_CHARS, indexedBodyText } from "./indexed-body-text.js";
 import { buildPrebuiltShelf } from "./prebuilt-build.js";
 import { decodePrebuiltFile, encodeRawPrebuiltFile } from "./prebuilt-format.js";
@@ -99,7 +99,10 @@ describe("what stage 1 reads of a body, against its plain definition", () => {
       "| a | b |",
     ];
     let seed = 7;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let k = 0; k < 3_000; k++) {
       let body = "";
       const length = Math.floor(next() * 400);
@@ -153,7 +156,7 @@ describe("a loaded shelf's index reads the same text", () => {
       line.startsWith("stage-1 terms ") ? "stage-1 terms 2" : line,
     );
     await fs.writeFile(file, encodeRawPrebuiltFile(JSON.stringify(doc), ints.slice()));
-    const options = { root, userDirs: [], builtinRoles: false, events: false } as const;
+    const options: ShelfOptions = { root, userDirs: [], builtinRoles: false, events: false };
     const shelf = await createShelf(options);
     const scanned = await createShelf({ ...options, prebuilt: false });
     try {
