@@ -127,7 +127,10 @@ interface Run {
 const RUN = Symbol("skillshelf.run");
 
 /** The host tools a run may offer: every one, or only those in the caller's per-call `activeTools`. */
-function usableTools(hostTools: Record<string, unknown>, callerActive: readonly string[] | undefined): string[] {
+function usableTools(
+  hostTools: Record<string, unknown>,
+  callerActive: readonly string[] | undefined,
+): string[] {
   const names = Object.keys(hostTools);
   if (!callerActive) return names;
   const active = new Set(callerActive);
