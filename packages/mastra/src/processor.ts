@@ -95,8 +95,11 @@ interface Run {
   hostTools: Record<string, unknown>;
   /** The host tools run through core's guard: the same session and tools on every step of the run. */
   guarded: Record<string, unknown>;
-  /** The caller's per-call `activeTools`, when it passed some: skillshelf only narrows them. */
-  callerActive: Set<string> | undefined;
+  /**
+   * The host tools the model may be offered in this run: all of them, or those of the caller's
+   * per-call `activeTools` when it passed some (skillshelf only narrows them). Fixed for the run.
+   */
+  usable: readonly string[];
   /** Write the live state back where the caller carries it (no-op otherwise). */
   save: () => void;
   /** The agent's model as the run started: a forked skill's sub-agent runs on it (or its skill's). */
@@ -115,11 +118,24 @@ interface Run {
    * answer (a structured refusal) instead of Mastra's unknown-tool error.
    */
   registered: Map<string, unknown>;
+  /** `registered` as the record a step returns, rebuilt only when a step registers a new tool. */
+  ours: Record<string, unknown>;
   /** The last step's model, the model it wrapped and the tools it hid: reused while they hold. */
   responding?: { from: unknown; hide: string; model: unknown };
 }
 
 const RUN = Symbol("skillshelf.run");
+
+/** The host tools a run may offer: every one, or only those in the caller's per-call `activeTools`. */
+function usableTools(
+  hostTools: Record<string, unknown>,
+  callerActive: readonly string[] | undefined,
+): string[] {
+  const names = Object.keys(hostTools);
+  if (!callerActive) return names;
+  const active = new Set(callerActive);
+  return names.filter((name) => active.has(name));
+}
 
 /** The step's model wrapped so the run's session sees each response first; the last step's wrapper while nothing changed. */
 function respondingFor<M extends object>(run: Run, model: M, hide: readonly string[]): M {
@@ -171,7 +187,7 @@ export function createSkillsProcessor(
       session,
       hostTools,
       guarded: guardTools(hostTools, session, save),
-      callerActive: args.activeTools ? new Set(args.activeTools) : undefined,
+      usable: usableTools(hostTools, args.activeTools),
       save,
       model,
       fork: async (f: Fork, abortSignal?: AbortSignal) =>
@@ -182,6 +198,7 @@ export function createSkillsProcessor(
         }),
       skillTools: new Map(),
       registered: new Map(),
+      ours: {},
     };
   }
 
@@ -207,25 +224,32 @@ export function createSkillsProcessor(
       args.messageList.clearSystemMessages(id);
       if (plan.system) args.messageList.addSystem(plan.system, id);
 
-      for (const spec of [...plan.tools, ...(plan.unoffered ?? [])]) {
-        let tool = run.skillTools.get(spec);
-        if (!tool) {
-          tool = skillTool(spec, session, run.save, { fork: run.fork, onDiagnostic: report });
-          run.skillTools.set(spec, tool);
+      const offered = new Set<string>();
+      let registeredNew = false;
+      for (const specs of [plan.tools, plan.unoffered ?? []]) {
+        for (const spec of specs) {
+          if (specs === plan.tools) offered.add(spec.name);
+          let tool = run.skillTools.get(spec);
+          if (!tool) {
+            tool = skillTool(spec, session, run.save, { fork: run.fork, onDiagnostic: report });
+            run.skillTools.set(spec, tool);
+          }
+          if (run.registered.get(spec.name) !== tool) {
+            run.registered.set(spec.name, tool);
+            registeredNew = true;
+          }
         }
-        run.registered.set(spec.name, tool);
       }
-      const ours = Object.fromEntries(run.registered);
-      const offered = new Set(plan.tools.map((spec) => spec.name));
-      const usable = Object.keys(run.hostTools).filter((name) => run.callerActive?.has(name) ?? true);
+      // Most steps of a run register nothing new: the record of the last step stands.
+      if (registeredNew) run.ours = Object.fromEntries(run.registered);
+      const { usable, ours } = run;
       const allowed = new Set(session.allowedTools(usable));
       // Host tools a skill rules out stay registered and active, so a call the model makes
       // anyway (it saw the tool earlier) reaches the guard: core's structured refusal and a
       // `tool-blocked` event. The model is not sent them, nor the skill tools this step does not offer.
-      const hide = [
-        ...usable.filter((name) => !allowed.has(name)),
-        ...[...run.registered.keys()].filter((name) => !offered.has(name)),
-      ];
+      const hide: string[] = [];
+      for (const name of usable) if (!allowed.has(name)) hide.push(name);
+      for (const name of run.registered.keys()) if (!offered.has(name)) hide.push(name);
       // Resolved here, not by Mastra: the response must pass through `respondingModel`.
       const skillModel = modelFor(plan.model, session);
       const model = skillModel
@@ -233,7 +257,7 @@ export function createSkillsProcessor(
         : args.model;
       return {
         tools: { ...run.guarded, ...ours },
-        activeTools: [...usable, ...Object.keys(ours)],
+        activeTools: [...usable, ...run.registered.keys()],
         // Every response's tool calls reach `session.respond` before Mastra runs any of them.
         model: respondingFor(run, model, hide),
       };
