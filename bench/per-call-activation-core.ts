@@ -21,15 +21,15 @@ const TOOLS = ["read_file", "write_file", "edit_file", "ls", "grep", "execute", 
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "skillshelf-bench-activation-core-"));
 const shelf = await createShelf({ root, projectDirs: [dir], userDirs: [] });
+/** The skill tool a plan offers that activates in place (not a forked skill's sub-agent). */
+const skillToolOf = (plan: { tools: ReadonlyArray<{ name: string }> }) =>
+  plan.tools.find(
+    (t) => t.name.startsWith("skill_") && shelf.get(t.name.slice("skill_".length))?.context !== "fork",
+  )?.name;
 const activations: Array<{ message: string; tool: string }> = [];
 for (const message of messages) {
-  const tool = shelf
-    .session({ message, tools: TOOLS })
-    .plan()
-    .tools.find(
-      (t) => t.name.startsWith("skill_") && shelf.get(t.name.slice("skill_".length))?.context !== "fork",
-    );
-  if (tool) activations.push({ message, tool: tool.name });
+  const tool = skillToolOf(shelf.session({ message, tools: TOOLS }).plan());
+  if (tool) activations.push({ message, tool });
 }
 
 const cpuMs = () => {
@@ -38,15 +38,21 @@ const cpuMs = () => {
 };
 const first: number[] = [];
 const second: number[] = [];
+let skipped = 0;
 for (let round = 0; round < rounds; round++) {
   for (const [i, a] of activations.entries()) {
     const message = `${a.message} (${round}.${i})`;
     const start = cpuMs();
     const opening = shelf.session({ message, tools: TOOLS });
-    opening.plan();
-    opening.callSkillTool({ id: `call-${round}-${i}`, name: a.tool, input: {} });
+    // The plan of this turn's own request: since activations go only through offered tools,
+    // the tool the plain request offered may not be offered once the usage order has moved.
+    const tool = skillToolOf(opening.plan()) ?? a.tool;
+    opening.callSkillTool({ id: `call-${round}-${i}`, name: tool, input: {} });
     const mid = cpuMs();
-    if (opening.state.active.length === 0) throw new Error(`${a.tool} did not activate`);
+    if (opening.state.active.length === 0) {
+      skipped++;
+      continue;
+    }
     shelf.session({ state: opening.state, message, tools: TOOLS }).plan();
     first.push(mid - start);
     second.push(cpuMs() - mid);
@@ -58,6 +64,7 @@ console.log(
   JSON.stringify({
     skills: shelf.skills().length,
     calls: second.length,
+    skipped,
     first: { p50: p50(first), mean: mean(first) },
     second: { p50: p50(second), mean: mean(second) },
     load: fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
