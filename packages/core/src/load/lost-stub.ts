@@ -5,7 +5,11 @@
  *
  * One maker for both ways a stub comes about: a file read (or set aside after resolution) that
  * loses, and a lost file restored from a prebuilt shelf, which stores only the three fields a
- * stub does not take from the defaults (`{ name, hash, bodyLine }`).
+ * stub does not take from the defaults (`{ name, hash, bodyLine }`, and `role` for a role).
+ *
+ * A stub of a role is a role: a role that lost to a better role is a duplicate of it, and
+ * resolving again (a refresh, a start from a prebuilt shelf) must not make it an ordinary
+ * skill that a role shadows (an error, where the file's own load gives a warning).
  */
 import type { Skill, SkillMeta } from "../types.js";
 import { defaultSkillMeta } from "./builtin.js";
@@ -33,6 +37,7 @@ class LostStub {
   hash: string;
   locked: boolean;
   bodyLine: number;
+  role: boolean;
   constructor(
     name: string,
     scope: Skill["scope"],
@@ -41,6 +46,7 @@ class LostStub {
     hash: string,
     locked: boolean,
     bodyLine: number,
+    role: boolean,
   ) {
     this.name = name;
     this.scope = scope;
@@ -49,6 +55,7 @@ class LostStub {
     this.hash = hash;
     this.locked = locked;
     this.bodyLine = bodyLine;
+    this.role = role;
   }
 }
 Object.setPrototypeOf(LostStub.prototype, STUB_META);
@@ -63,17 +70,27 @@ export function stubOf(skill: Skill): Skill {
     skill.hash,
     skill.locked,
     skill.bodyLine,
+    skill.role === true,
   ) as unknown as Skill;
 }
 
 /** The stub of a lost file restored from a prebuilt shelf: what it stored, placed where the scan found it. */
 export function restoredStub(
-  stored: { name: string; hash: string; bodyLine: number },
+  stored: { name: string; hash: string; bodyLine: number; role?: true },
   scope: Skill["scope"],
   file: string,
   dir: string,
 ): Skill {
-  return new LostStub(stored.name, scope, file, dir, stored.hash, false, stored.bodyLine) as unknown as Skill;
+  return new LostStub(
+    stored.name,
+    scope,
+    file,
+    dir,
+    stored.hash,
+    false,
+    stored.bodyLine,
+    stored.role === true,
+  ) as unknown as Skill;
 }
 
 /** Whether `skill` is a stub: never served, read again from its file should it win. */
@@ -94,5 +111,6 @@ export function plainStub(stub: Skill, hash = stub.hash): Skill {
     hash,
     locked: stub.locked,
     bodyLine: stub.bodyLine,
+    role: stub.role,
   };
 }
