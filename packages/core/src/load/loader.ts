@@ -14,19 +14,15 @@ import { diagnostic } from "../diagnostic.js";
 import { SCHEMA_FILE, skillParameters } from "../parameters/skill-parameters.js";
 import { ownString } from "../parse/own-string.js";
 import { parseSkill, type StartParse } from "../parse/parse-skill.js";
-import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill, SkillMeta } from "../types.js";
+import type { BuiltinSkill, Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
 import { checkStepFiles } from "../workflow/step-files.js";
-import { defaultSkillMeta, loadBuiltins } from "./builtin.js";
+import { loadBuiltins } from "./builtin.js";
 import type { ExpectedStates } from "./expected-states.js";
 import { deferBody, isBodyDeferred, setBody as setPlainBody } from "./lazy-body.js";
+import { isLostStub, plainStub, restoredStub, stubOf } from "./lost-stub.js";
+import type { StoredLostStub } from "./prebuilt-format.js";
 import { readBytes, readSkillFiles } from "./read.js";
-import {
-  type Overridden,
-  type Resolution,
-  type ResolveEntry,
-  ranksBefore,
-  resolveSkills,
-} from "./resolve.js";
+import { type Overridden, type ResolveEntry, ranksBefore, resolveWinners, type Winners } from "./resolve.js";
 import {
   createLimiter,
   NO_DIAGNOSTICS,
@@ -58,9 +54,13 @@ export interface LoaderOptions {
 
 /** A file as a prebuilt shelf recorded it. */
 export interface PrebuiltEntry {
+  /** The recorded parse; for a file that lost, only its diagnostics (see `lost`). */
   result: ParseResult;
-  /** The file lost to another of the same name when the shelf was built: only its stub was kept. */
-  lost: boolean;
+  /**
+   * The file lost to another of the same name when the shelf was built: only the fields of its
+   * stub that are not the defaults were kept (the loader makes the stub itself).
+   */
+  lost: StoredLostStub | undefined;
   /** The file's mtime is the recorded one too (else only its size is, and its bytes must be compared). */
   sameTime: boolean;
   /**
@@ -154,6 +154,11 @@ export class SkillLoader {
   private byName = new Map<string, Skill>();
   private currentDiagnostics: readonly Diagnostic[] = [];
   private currentOverridden: readonly Overridden[] = [];
+  /**
+   * After a cold load: makes the overridden files and the diagnostics, which are made only
+   * when first asked (see {@link settle}) — a start serves the winners and may never ask.
+   */
+  private unsettled: (() => void) | undefined;
   /** Names more than one file provides: a write to one of them needs a full resolution. */
   private contested: ReadonlySet<string> = new Set();
   private loaded = false;
@@ -199,11 +204,13 @@ export class SkillLoader {
   }
 
   diagnostics(): readonly Diagnostic[] {
+    this.settle();
     return this.currentDiagnostics;
   }
 
   /** Files that lost to another file of the same name, and to which. */
   overridden(): readonly Overridden[] {
+    this.settle();
     return this.currentOverridden;
   }
 
@@ -306,7 +313,7 @@ export class SkillLoader {
       this.leaders = undefined;
     }
     this.loaded = true;
-    return this.publish(new Set(located.map((l) => l.file)), []);
+    return this.publish(new Set(located.map((l) => l.file)), [], true);
   }
 
   /**
@@ -324,9 +331,14 @@ export class SkillLoader {
       const sig = loc.sig ?? signatureOf(loc.file);
       const entry = prebuilt.entry(loc.file, sig);
       if (entry || prebuilt.has(loc.file)) known++;
-      if (!entry || (!entry.sameTime && !sameBytes(loc.file, sig, entry.result.skill?.hash))) {
+      const hash = entry?.lost ? entry.lost.hash : entry?.result.skill?.hash;
+      if (!entry || (!entry.sameTime && !sameBytes(loc.file, sig, hash))) {
         toRead.push(loc);
         changed++;
+        continue;
+      }
+      if (entry.lost) {
+        this.recordLost(loc, sig, entry.lost, entry.result.diagnostics, entry.schemaFile);
         continue;
       }
       // A role is read from its file: roles() hands its tools and body to a sub-agent without
@@ -338,14 +350,9 @@ export class SkillLoader {
       this.record(loc, sig, entry.result, false, entry.schemaFile ? undefined : NO_SCHEMA_FILE);
       const skill = this.files.get(loc.file)?.skill;
       if (!skill) continue;
-      if (entry.lost) {
-        bodiless.add(skill);
-        skill.body ??= ""; // a stub: read again if it ever wins
-      } else {
-        fromPrebuilt.add(skill);
-        if (entry.result.skill && !("body" in entry.result.skill)) this.readBodyLater(skill);
-        prebuilt.adopted?.(skill, entry);
-      }
+      fromPrebuilt.add(skill);
+      if (entry.result.skill && !("body" in entry.result.skill)) this.readBodyLater(skill);
+      prebuilt.adopted?.(skill, entry);
     }
     const gone = prebuilt.recorded - known;
     if (changed > 0 || gone > 0) {
@@ -359,6 +366,31 @@ export class SkillLoader {
       );
     }
     return toRead;
+  }
+
+  /**
+   * A file the prebuilt shelf recorded as lost, unchanged since: its record, with the stub made
+   * from the three stored fields (read again from the file should it win). The same record
+   * {@link record} makes of a prebuilt entry, without a parse result or a skill of every field
+   * first: on the mirror 7,068 of 15,724 files.
+   */
+  private recordLost(
+    loc: Located,
+    sig: Signature | undefined,
+    stored: StoredLostStub,
+    diagnostics: Diagnostic[],
+    schemaFile: boolean,
+  ): void {
+    this.files.set(loc.file, {
+      file: loc.file,
+      source: loc.source,
+      depth: loc.depth,
+      sig: this.sigs.add(sig),
+      schemaSig: schemaFile ? signatureOf(schemaFileOf(loc.file)) : undefined,
+      checked: undefined,
+      skill: restoredStub(stored, loc.source.scope, loc.file, path.dirname(loc.file)),
+      diagnostics: diagnostics.length === 0 ? (NO_DIAGNOSTICS as Diagnostic[]) : diagnostics,
+    });
   }
 
   /**
@@ -402,6 +434,7 @@ export class SkillLoader {
       return skill;
     }
     if (lazy) setBody(skill, "");
+    this.settle();
     const note = diagnostic({
       severity: "error",
       code: "prebuilt-mismatch",
@@ -460,6 +493,7 @@ export class SkillLoader {
     if (staleFolders.length === 0 && changedFiles.size === 0) {
       return { changed: false, added: [], updated: [], removed: [], diagnostics: [] };
     }
+    this.settle();
 
     // 2. Re-list the folders that changed, parents first, keeping the children they still have.
     staleFolders.sort((a, b) => a.node.depth - b.node.depth);
@@ -505,6 +539,7 @@ export class SkillLoader {
   }
 
   private async updateFile(file: string): Promise<LoadChange> {
+    this.settle();
     const previous = this.files.get(file);
     const old = previous?.skill;
     if (!previous || !old || this.byName.get(old.name) !== old || this.contested.has(old.name)) {
@@ -552,22 +587,24 @@ export class SkillLoader {
     }
     const builtinRank = this.sources.length;
     for (const skill of this.builtinSkills) entries.push({ skill, rank: builtinRank, depth: 0 });
-    return resolveSkills(entries, this.prefer ? { prefer: this.prefer } : {});
+    return resolveWinners(entries, this.prefer ? { prefer: this.prefer } : {});
   }
 
   /**
-   * Keeps only what resolution needs of a file that lost (see {@link bodiless}). The parser's
+   * Keeps only what resolution needs of a file that lost (see lost-stub.ts). The parser's
    * strings are slices of the file's whole text, and one kept slice would keep all of it
    * alive: the stub holds no string of the text (names are copied when recorded, so the
    * resolution's notes on the file hold none either) and the file's own diagnostics are
-   * copied.
+   * copied. The resolution's entry takes the stub too, so that its notes, made when first
+   * asked, do not keep the whole skill alive until then (a stub reads the same to them).
    */
-  private setAsideLosers(resolution: Resolution): void {
-    for (const lost of resolution.overridden) {
-      const record = this.files.get(lost.file);
+  private setAsideLosers(resolution: Winners): void {
+    for (const lost of resolution.losers) {
+      const record = this.files.get(lost.skill.file);
       const skill = record?.skill;
-      if (!record || !skill || bodiless.has(skill)) continue;
+      if (!record || !skill || skill !== lost.skill || isLostStub(skill)) continue;
       record.skill = stubOf(skill);
+      lost.skill = record.skill;
       if (record.diagnostics.length > 0) record.diagnostics = detachedCopy(record.diagnostics);
     }
   }
@@ -649,7 +686,7 @@ export class SkillLoader {
         old.hash === result.skill.hash &&
         old.scope === loc.source.scope &&
         sameSignature(previous?.schemaSig, schemaSig) &&
-        !bodiless.has(old) &&
+        !isLostStub(old) &&
         !fromPrebuilt.has(old);
       record.skill = same
         ? old
@@ -662,7 +699,7 @@ export class SkillLoader {
     } else if (
       previous?.skill &&
       previous.source.scope === loc.source.scope &&
-      !bodiless.has(previous.skill) &&
+      !isLostStub(previous.skill) &&
       !fromPrebuilt.has(previous.skill) &&
       !isBodyDeferred(previous.skill)
     ) {
@@ -682,7 +719,7 @@ export class SkillLoader {
     // Most files have none: one shared empty list rather than an array each (15,700 on the mirror).
     if (record.diagnostics.length === 0) record.diagnostics = NO_DIAGNOSTICS as Diagnostic[];
     this.files.set(loc.file, record);
-    if (this.leaders && record.skill && !bodiless.has(record.skill)) {
+    if (this.leaders && record.skill && !isLostStub(record.skill)) {
       const leader = this.leaders.get(record.skill.name);
       if (!leader?.skill || ranksBefore(entryOf(record, record.skill), entryOf(leader, leader.skill)))
         this.leaders.set(record.skill.name, record);
@@ -832,7 +869,7 @@ export class SkillLoader {
     lost: boolean;
   }> {
     for (const record of this.files.values()) {
-      const lost = record.skill !== undefined && bodiless.has(record.skill);
+      const lost = record.skill !== undefined && isLostStub(record.skill);
       yield {
         file: record.file,
         sig: this.sigs.get(record.sig),
@@ -865,14 +902,19 @@ export class SkillLoader {
    * Resolves the current records into the public state. The skill list keeps its identity
    * when the resolved skills are the same objects as before.
    */
-  private async publish(readFiles: Set<string>, removedFiles: readonly string[]): Promise<LoadChange> {
+  private async publish(
+    readFiles: Set<string>,
+    removedFiles: readonly string[],
+    lazy = false,
+  ): Promise<LoadChange> {
+    this.settle();
     let resolution = this.resolve();
     // A file whose body was set aside while it lost now wins: read it again (at most once
     // each; a file that no longer loads drops out, and another may win instead).
     for (;;) {
       const revived: Located[] = [];
       for (const skill of resolution.skills) {
-        if (!bodiless.has(skill) || skill.file === undefined) continue;
+        if (!isLostStub(skill) || skill.file === undefined) continue;
         const record = this.files.get(skill.file);
         if (record) revived.push({ file: record.file, source: record.source, depth: record.depth });
       }
@@ -893,19 +935,25 @@ export class SkillLoader {
       this.byName = new Map(resolution.skills.map((s) => [s.name, s]));
     }
 
+    this.contested = resolution.contested;
     const before = new Set(this.currentDiagnostics.map(diagnosticKey));
-    // Appended one by one: spreading a list into push() passes each item as an argument, and
-    // a shelf with 100,000+ copies of one name has that many resolution diagnostics.
-    const diagnostics: Diagnostic[] = [];
-    append(diagnostics, this.builtinDiagnostics);
-    for (const root of this.roots) for (const node of walk(root.node)) append(diagnostics, node.diagnostics);
-    for (const record of this.files.values()) append(diagnostics, record.diagnostics);
-    append(diagnostics, resolution.diagnostics);
-    append(diagnostics, this.prebuiltNotes);
-    diagnostics.sort(compareDiagnostics);
-    this.currentDiagnostics = Object.freeze(diagnostics);
-    this.currentOverridden = Object.freeze(resolution.overridden);
-    this.contested = new Set(resolution.overridden.map((o) => o.name));
+    let published: readonly Diagnostic[] | undefined;
+    const settle = () => {
+      const details = resolution.details();
+      // Appended one by one: spreading a list into push() passes each item as an argument, and
+      // a shelf with 100,000+ copies of one name has that many resolution diagnostics.
+      const diagnostics: Diagnostic[] = [];
+      append(diagnostics, this.builtinDiagnostics);
+      for (const root of this.roots)
+        for (const node of walk(root.node)) append(diagnostics, node.diagnostics);
+      for (const record of this.files.values()) append(diagnostics, record.diagnostics);
+      append(diagnostics, details.diagnostics);
+      append(diagnostics, this.prebuiltNotes);
+      diagnostics.sort(compareDiagnostics);
+      published = Object.freeze(diagnostics);
+      this.currentDiagnostics = published;
+      this.currentOverridden = Object.freeze(details.overridden);
+    };
 
     const added: string[] = [];
     const updated: string[] = [];
@@ -918,15 +966,44 @@ export class SkillLoader {
       }
       for (const name of previousByName.keys()) if (!this.byName.has(name)) removed.push(name);
     }
-    // What this refresh has to say: everything about the files it read, plus anything new.
-    const reported = diagnostics.filter((d) => readFiles.has(d.file) || !before.has(diagnosticKey(d)));
-    return {
+    const change = {
       changed: !same || readFiles.size > 0 || removedFiles.length > 0,
       added,
       updated,
       removed,
-      diagnostics: reported,
+      diagnostics: [] as Diagnostic[],
     };
+    if (lazy && before.size === 0) {
+      // Nothing was reported before, so the report is every diagnostic: both are made when
+      // first asked (see settle); until then nothing is touched that they are made from.
+      this.unsettled = settle;
+      Object.defineProperty(change, "diagnostics", {
+        configurable: true,
+        enumerable: true,
+        get: () => {
+          this.settle();
+          return [...(published ?? [])];
+        },
+      });
+      return change;
+    }
+    settle();
+    // What this refresh has to say: everything about the files it read, plus anything new.
+    change.diagnostics = published!.filter((d) => readFiles.has(d.file) || !before.has(diagnosticKey(d)));
+    return change;
+  }
+
+  /**
+   * Makes what the last publish left to be made when first asked: the overridden files, the
+   * resolution's notes and the sorted diagnostics. Called by whatever reads them, and by
+   * whatever is about to change what they are made from (a refresh that found a change, a
+   * one-file refresh, a prebuilt skill that turned out not to match its file).
+   */
+  private settle(): void {
+    const make = this.unsettled;
+    if (make === undefined) return;
+    this.unsettled = undefined;
+    make();
   }
 }
 
@@ -966,72 +1043,6 @@ function schemaFileOf(skillFile: string): string {
 /** Whether the skill's schema.json is as recorded (an edit, a new one, or one removed is a change). */
 function sameSchema(record: FileRecord): boolean {
   return isUnchanged(schemaFileOf(record.file), record.schemaSig);
-}
-
-/**
- * Skills whose body was dropped because another file of the same name won: such a copy is
- * never served, and on real shelves (the 15,725-file mirror) nearly half the files are
- * copies, whose bodies were half the heap. The loader reads the file again if it ever wins.
- */
-const bodiless = new WeakSet<Skill>();
-
-/** The fields a stub does not use, shared by all stubs (a stub is never served). */
-const STUB_META: Omit<SkillMeta, "name" | "description"> = deepFreeze(defaultSkillMeta());
-
-function deepFreeze<T>(value: T): T {
-  for (const item of Object.values(value as object)) if (typeof item === "object") Object.freeze(item);
-  return Object.freeze(value);
-}
-
-/**
- * What resolution needs of a file that lost (see {@link bodiless}): no string of its text,
- * and only the fields resolution and the loader read as its own (in the object, not in a
- * property array); the rest, never read (a stub is never served), come from the shared
- * defaults through the prototype. 7,067 of the mirror's files are stubs: ≈ 130 bytes each
- * less than a whole skill's shape.
- */
-class LostStub {
-  name: string;
-  description = "";
-  body = "";
-  scope: Skill["scope"];
-  file: Skill["file"];
-  dir: Skill["dir"];
-  hash: string;
-  locked: boolean;
-  bodyLine: number;
-  constructor(skill: Skill) {
-    this.name = skill.name;
-    this.scope = skill.scope;
-    this.file = skill.file;
-    this.dir = skill.dir;
-    this.hash = skill.hash;
-    this.locked = skill.locked;
-    this.bodyLine = skill.bodyLine;
-  }
-}
-Object.setPrototypeOf(LostStub.prototype, STUB_META);
-
-function stubOf(skill: Skill): Skill {
-  const stub = new LostStub(skill) as unknown as Skill;
-  bodiless.add(stub);
-  return stub;
-}
-
-/** A stub as the plain skill object it stands for (what a prebuilt shelf records). */
-function plainStub(stub: Skill, hash = stub.hash): Skill {
-  return {
-    ...STUB_META,
-    name: stub.name,
-    description: "",
-    body: "",
-    scope: stub.scope,
-    file: stub.file,
-    dir: stub.dir,
-    hash,
-    locked: stub.locked,
-    bodyLine: stub.bodyLine,
-  };
 }
 
 function entryOf(record: FileRecord, skill: Skill): ResolveEntry {

@@ -239,7 +239,13 @@ const NOT_STORED = new Set(["scope", "file", "dir", "locked", "body"]);
 /** The skill's stored fields, copied key by key: reading `body` would read a deferred body from its file. */
 /** What a start needs to remake a lost file's stub (its other fields are the defaults). */
 function lostStub(skill: Skill): StoredLostStub & Record<string, unknown> {
-  return { name: skill.name, hash: skill.hash, bodyLine: skill.bodyLine };
+  const stub: StoredLostStub & Record<string, unknown> = {
+    name: skill.name,
+    hash: skill.hash,
+    bodyLine: skill.bodyLine,
+  };
+  if (skill.role === true) stub.role = true;
+  return stub;
 }
 
 function storedSkill(skill: Skill): Record<string, unknown> {

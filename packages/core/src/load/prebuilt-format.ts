@@ -68,6 +68,8 @@ export interface StoredLostStub {
   name: string;
   hash: string;
   bodyLine: number;
+  /** A role that lost to another role: it still is one, to resolution (a duplicate, not an ordinary skill shadowed). */
+  role?: true;
 }
 
 export interface StoredIndex {
@@ -198,14 +200,15 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
     if (nestedDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
   return false;
 }
-/** Where a lost file's stub is not `{ name, hash, bodyLine }` (the defaults are the loader's, never the file's). */
+/** Where a lost file's stub is not `{ name, hash, bodyLine[, role: true] }` (the defaults are the loader's, never the file's). */
 function badLostStub(stub: Record<string, unknown>): string | undefined {
   if (typeof stub.name !== "string") return ".name";
   if (typeof stub.hash !== "string" || !HASH.test(stub.hash)) return ".hash";
   if (!isNumber(stub.bodyLine)) return ".bodyLine";
+  if (stub.role !== undefined && stub.role !== true) return ".role";
   let keys = 0;
   for (const _ in stub) keys++;
-  return keys === 3 ? undefined : "";
+  return keys === (stub.role === true ? 4 : 3) ? undefined : "";
 }
 
 /** The optional string fields, each read by name (a loop over their names was keyed loads). */

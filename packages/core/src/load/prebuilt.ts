@@ -28,7 +28,6 @@ import { type StoredIndexLayout, seedSkillTerms } from "../match/skill-index.js"
 import { STAGE1_TERMS_VERSION } from "../match/tokenize.js";
 import { sharedVocabulary, Vocabulary } from "../match/vocabulary.js";
 import type { Diagnostic, ParseMode, ParseResult, Skill } from "../types.js";
-import { defaultSkillMeta } from "./builtin.js";
 import type { PrebuiltEntry, PrebuiltSource } from "./loader.js";
 import {
   checkStoredShelf,
@@ -361,7 +360,7 @@ function prebuiltSource(
       if (!recorded || !sig?.isFile || sig.size !== recorded.size) return undefined;
       return {
         result: storedResult(options.root, recorded),
-        lost: recorded.lost === true,
+        lost: recorded.lost === true ? (recorded.skill as unknown as StoredLostStub) : undefined,
         sameTime: sig.mtimeMs === recorded.mtimeMs,
         schemaFile: recorded.schema === true,
         terms: recorded.terms,
@@ -394,36 +393,9 @@ function storedResult(root: string, recorded: StoredFile): ParseResult {
     recorded.diagnostics.length === 0
       ? []
       : recorded.diagnostics.map((d) => ({ ...d, file: resolvedPath(root, d.file) }));
-  if (!recorded.skill) return { diagnostics };
-  if (recorded.lost === true)
-    return { skill: lostStubSkill(recorded.skill as unknown as StoredLostStub), diagnostics };
+  // A lost file's stub is the loader's to make, from what it stores (PrebuiltEntry.lost).
+  if (!recorded.skill || recorded.lost === true) return { diagnostics };
   return { skill: recorded.skill as unknown as NonNullable<ParseResult["skill"]>, diagnostics };
-}
-
-/** The defaults a lost file's stub is made of (the loader's own stubs take the same), frozen as they are shared. */
-const LOST_STUB_META = Object.freeze(defaultSkillMeta());
-for (const value of Object.values(LOST_STUB_META)) if (typeof value === "object") Object.freeze(value);
-
-/**
- * The stub resolution needs of a file that lost, from what the file stores of it. Made with
- * every field the loader gives a stub (its body, and scope, file, dir and locked, which the
- * loader then sets in place), in the loader's order: 7,000 stubs on the mirror then take no
- * new field each after they are made.
- */
-function lostStubSkill(stored: StoredLostStub): NonNullable<ParseResult["skill"]> {
-  const stub = {
-    ...LOST_STUB_META,
-    name: stored.name,
-    description: "",
-    body: "",
-    scope: "project",
-    file: "",
-    dir: "",
-    hash: stored.hash,
-    locked: false,
-    bodyLine: stored.bodyLine,
-  };
-  return stub as unknown as NonNullable<ParseResult["skill"]>;
 }
 
 /** The line of a JSON syntax error, when the engine's message gives its position. */

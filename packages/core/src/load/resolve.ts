@@ -86,7 +86,49 @@ function compareEntries(a: ResolveEntry, b: ResolveEntry): number {
   );
 }
 
+/**
+ * A resolution's first part: the skill each name serves, and which names more than one file
+ * provides. What the other files say (each one's `overridden` entry and its `duplicate-name`,
+ * `shadowed`, `locked` or `role-shadowed` note, and a `prefer` that pins nothing) is made by
+ * `details()`, the first time it is asked: a start serves the winners, and on shelves of
+ * copied skills (the 15,725-file mirror: 7,068 files that lose) the notes were a tenth of it.
+ */
+export interface Winners {
+  /** One skill per name, sorted by name. */
+  skills: Skill[];
+  /** Names more than one file provides. */
+  contested: ReadonlySet<string>;
+  /** Every entry that lost, name by name in the order of the entries (builtins included). */
+  losers: ResolveEntry[];
+  /** The overridden files and resolution's diagnostics, in `resolveSkills`' order; made once. */
+  details(): Details;
+}
+
+export interface Details {
+  overridden: Overridden[];
+  diagnostics: Diagnostic[];
+}
+
+/** A name several files provide, as the first part decided it (entries sorted, winner first or not). */
+interface ContestedName {
+  name: string;
+  group: ResolveEntry[];
+  winner: Skill;
+  locked: boolean;
+  /** The `prefer` target for the name, when it pinned none of its files. */
+  missedTarget: string | undefined;
+  pinned: boolean;
+  /** Per loser (entry order): whether it was a role when resolved (a stub that stands in for it later is not). */
+  roles: readonly boolean[] | undefined;
+}
+
 export function resolveSkills(entries: readonly ResolveEntry[], options: ResolveOptions = {}): Resolution {
+  const winners = resolveWinners(entries, options);
+  const { overridden, diagnostics } = winners.details();
+  return { skills: winners.skills, overridden, diagnostics };
+}
+
+export function resolveWinners(entries: readonly ResolveEntry[], options: ResolveOptions = {}): Winners {
   const byName = new Map<string, ResolveEntry[]>();
   for (const entry of entries) {
     const group = byName.get(entry.skill.name);
@@ -95,22 +137,9 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
   }
 
   const skills: Skill[] = [];
-  const overridden: Overridden[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const lose = (loser: Skill, winner: Skill, reason: OverrideReason, group: GroupWinner) => {
-    // Frozen: its note's texts are written from it when read (override-note.ts).
-    const loss: Overridden = Object.freeze({
-      name: loser.name,
-      file: loser.file,
-      scope: loser.scope,
-      by: winner.file,
-      byScope: winner.scope,
-      reason,
-    });
-    overridden.push(loss);
-    diagnostics.push(overrideNote(loss, group));
-  };
-
+  const names: ContestedName[] = [];
+  const contested = new Set<string>();
+  const losers: ResolveEntry[] = [];
   for (const [name, group] of byName) {
     // Most names have one file: it wins, with nothing to report (no pin can miss, nothing loses).
     if (group.length === 1) {
@@ -126,17 +155,61 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
     const role = locked || first.role ? undefined : group.find((e) => e.skill.role)?.skill;
     const winner = role ?? first;
     skills.push(winner);
-    if (target !== undefined && pinned === undefined && group.length > 1) {
-      diagnostics.push(unmatchedPreference(name, target, winner));
-    }
-    const why = groupWinner(group, winner, pinned !== undefined && pinned.skill === winner);
+    contested.add(name);
+    for (const entry of group) if (entry.skill !== winner) losers.push(entry);
+    names.push({
+      name,
+      group,
+      winner,
+      locked: locked !== undefined,
+      missedTarget: target !== undefined && pinned === undefined ? target : undefined,
+      pinned: pinned !== undefined && pinned.skill === winner,
+      // Only a role winner tells its losers apart by role.
+      roles: winner.role ? group.map((e) => e.skill.role === true) : undefined,
+    });
+  }
+  skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  let details: Details | undefined;
+  return {
+    skills,
+    contested,
+    losers,
+    details: () => {
+      details ??= lossesOf(names);
+      return details;
+    },
+  };
+}
+
+/** Every contested name's overridden files and notes, name by name as resolution met them. */
+function lossesOf(names: readonly ContestedName[]): Details {
+  const overridden: Overridden[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const lose = (loser: Skill, winner: Skill, reason: OverrideReason, group: GroupWinner) => {
+    // Frozen: its note's texts are written from it when read (override-note.ts).
+    const loss: Overridden = Object.freeze({
+      name: loser.name,
+      file: loser.file,
+      scope: loser.scope,
+      by: winner.file,
+      byScope: winner.scope,
+      reason,
+    });
+    overridden.push(loss);
+    diagnostics.push(overrideNote(loss, group));
+  };
+  for (const { name, group, winner, locked, missedTarget, pinned, roles } of names) {
+    if (missedTarget !== undefined) diagnostics.push(unmatchedPreference(name, missedTarget, winner));
+    const why = groupWinner(group, winner, pinned);
 
     // The best file of each scope; the rest of that scope are duplicates of it.
     // (The winner first: a pinned winner may sort after other files of its own scope.)
     const scopeBest = new Map<Scope, Skill>([[winner.scope, winner]]);
-    for (const { skill } of group) {
+    for (let i = 0; i < group.length; i++) {
+      const { skill } = group[i] as ResolveEntry;
       if (skill === winner) continue;
-      if (winner.role && !skill.role) {
+      if (roles !== undefined && !roles[i]) {
         lose(skill, winner, "role-shadowed", why);
         continue;
       }
@@ -148,9 +221,7 @@ export function resolveSkills(entries: readonly ResolveEntry[], options: Resolve
       }
     }
   }
-
-  skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { skills, overridden, diagnostics };
+  return { overridden, diagnostics };
 }
 
 function groupWinner(group: readonly ResolveEntry[], winner: Skill, pinned: boolean): GroupWinner {
