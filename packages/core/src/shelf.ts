@@ -354,7 +354,8 @@ export async function createShelf(options: ShelfOptions = {}): Promise<Shelf> {
     const run = reload();
     const settled = run.then(
       () => undefined,
-      () => undefined,
+      // A walk that failed vouches for nothing: the next refresh() walks again.
+      () => monitor.failed(),
     );
     walking = settled;
     try {

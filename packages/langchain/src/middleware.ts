@@ -212,7 +212,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       }
       if (!unknown) return result;
       const message = await result;
-      return ToolMessage.isInstance(message) && isFrameworkUnknownToolText(message.content)
+      return ToolMessage.isInstance(message) && isFrameworkUnknownToolText(message.content, toolCall.name)
         ? resultMessage(unknownTool(toolCall.name), toolCall.id ?? "", toolCall.name)
         : message;
     },

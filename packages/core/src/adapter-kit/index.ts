@@ -82,6 +82,7 @@ export {
 export { type ToolResultPairing, toolResultPairing } from "./tool-results.js";
 export {
   isFrameworkUnknownToolText,
+  skillToolNotOffered,
   type UnknownToolResult,
   unknownTool,
   withUnknownToolsAnswered,

@@ -20,7 +20,7 @@
  * call, and its whitelist with it), so a repeated id is made unique here, before anyone sees it.
  */
 import type { Session, ToolCall } from "../types.js";
-import { withUnknownToolsAnswered } from "./unknown-tools.js";
+import { skillToolNotOffered, unknownTool, withUnknownToolsAnswered } from "./unknown-tools.js";
 
 interface ToolCallPart {
   type: "tool-call";
@@ -123,9 +123,9 @@ export function respondingModel<M extends object>(
       ...unknown[],
     ];
     if (!callOptions) return args;
-    const registered = new Set<string>();
-    for (const t of callOptions.tools ?? []) if (t.name) registered.add(t.name);
-    const prompt = withUnknownToolsAnswered(callOptions.prompt, registered);
+    const prompt = withUnknownToolsAnswered(callOptions.prompt, (name) =>
+      session.isSkillTool(name) ? skillToolNotOffered(name) : unknownTool(name),
+    );
     if ((hidden.size === 0 || !callOptions.tools) && prompt === callOptions.prompt) return args;
     return [
       {

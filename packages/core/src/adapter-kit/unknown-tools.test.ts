@@ -24,56 +24,60 @@ describe("unknownTool", () => {
 });
 
 describe("isFrameworkUnknownToolText", () => {
-  it("knows each framework's wording", () => {
+  it("knows each framework's wording, for the call's own name", () => {
     expect(
       isFrameworkUnknownToolText(
         "AI_NoSuchToolError: Model tried to call unavailable tool 'x'. Available tools: a, send_email.",
+        "x",
       ),
     ).toBe(true);
-    expect(isFrameworkUnknownToolText('Tool "x" not found. Available tools: a, send_email.')).toBe(true);
-    expect(isFrameworkUnknownToolText("Error: x is not a valid tool, try one of [a, send_email].")).toBe(
+    expect(isFrameworkUnknownToolText('Tool "x" not found. Available tools: a, send_email.', "x")).toBe(true);
+    expect(isFrameworkUnknownToolText("Error: x is not a valid tool, try one of [a, send_email].", "x")).toBe(
       true,
     );
   });
   it("does not take a tool's own error for one", () => {
-    expect(isFrameworkUnknownToolText("ENOENT: no such file or directory, open 'notes.md'")).toBe(false);
-    expect(isFrameworkUnknownToolText('the report says: Tool "x" not found. ')).toBe(false);
-    expect(isFrameworkUnknownToolText({ error: 'Tool "x" not found. ' })).toBe(false);
+    expect(
+      isFrameworkUnknownToolText("ENOENT: no such file or directory, open 'notes.md'", "read_file"),
+    ).toBe(false);
+    expect(
+      isFrameworkUnknownToolText('Tool "hammer" not found. Try the hardware catalog.', "find_tool"),
+    ).toBe(false);
+    expect(isFrameworkUnknownToolText('the report says: Tool "x" not found. ', "x")).toBe(false);
+    expect(isFrameworkUnknownToolText({ error: 'Tool "x" not found. ' }, "x")).toBe(false);
   });
 });
 
 describe("withUnknownToolsAnswered", () => {
-  const registered = new Set(["read_file", "send_email", "skill_release-notes"]);
+  const noSuchTool = (name: string) =>
+    `AI_NoSuchToolError: Model tried to call unavailable tool '${name}'. Available tools: read_file, send_email.`;
 
-  it("answers an error for a tool the step does not have, whatever its words", () => {
-    const prompt = [toolMessage("frobnicate", { type: "error-text", value: "anything at all" })];
-    expect(answerOf(withUnknownToolsAnswered(prompt, registered))).toEqual({
+  it("answers a framework's unknown-tool error with core's", () => {
+    const prompt = [toolMessage("frobnicate", { type: "error-text", value: noSuchTool("frobnicate") })];
+    expect(answerOf(withUnknownToolsAnswered(prompt))).toEqual({
       type: "json",
       value: unknownTool("frobnicate"),
     });
   });
 
-  it("answers a framework's unknown-tool words for a name registered since", () => {
-    const prompt = [
-      toolMessage("skill_release-notes", {
-        type: "error-text",
-        value:
-          "AI_NoSuchToolError: Model tried to call unavailable tool 'skill_release-notes'. Available tools: send_email.",
-      }),
-    ];
-    expect(answerOf(withUnknownToolsAnswered(prompt, registered))?.value).toEqual(
-      unknownTool("skill_release-notes"),
-    );
+  it("takes the answer from the caller (a real skill's tool not offered then)", () => {
+    const prompt = [toolMessage("skill_x", { type: "error-text", value: noSuchTool("skill_x") })];
+    expect(
+      answerOf(withUnknownToolsAnswered(prompt, () => ({ error_type: "TOOL_NOT_OFFERED" })))?.value,
+    ).toEqual({
+      error_type: "TOOL_NOT_OFFERED",
+    });
   });
 
-  it("leaves a registered tool's own errors and results alone, and returns the same prompt", () => {
+  it("leaves a tool's own errors and results alone, also of a tool no step has now, and returns the same prompt", () => {
     const prompt = [
       { role: "user", content: [{ type: "text", text: "hi" }] },
       toolMessage("read_file", { type: "error-text", value: "ENOENT: no such file" }),
       toolMessage("send_email", { type: "json", value: { error_type: "TOOL_NOT_ALLOWED" } }),
-      toolMessage("gone_tool", { type: "json", value: { ok: true } }),
+      toolMessage("left_out_later", { type: "error-text", value: "Error: quota exceeded" }),
+      toolMessage("find_tool", { type: "error-text", value: 'Tool "hammer" not found. Try the catalog.' }),
     ];
-    expect(withUnknownToolsAnswered(prompt, registered)).toBe(prompt);
+    expect(withUnknownToolsAnswered(prompt)).toBe(prompt);
   });
 
   it("keeps the other parts of a message and never touches the input", () => {
@@ -91,20 +95,20 @@ describe("withUnknownToolsAnswered", () => {
             type: "tool-result",
             toolCallId: "b",
             toolName: "nope",
-            output: { type: "error-json", value: {} },
+            output: { type: "error-text", value: 'Tool "nope" not found. Available tools: read_file.' },
           },
         ],
       },
     ];
     const before = JSON.stringify(prompt);
-    const out = withUnknownToolsAnswered(prompt, registered) as typeof prompt;
+    const out = withUnknownToolsAnswered(prompt) as typeof prompt;
     expect(JSON.stringify(prompt)).toBe(before);
     expect(out[0]?.content[0]).toBe(prompt[0]?.content[0]);
     expect(out[0]?.content[1]?.output).toEqual({ type: "json", value: unknownTool("nope") });
   });
 
   it("passes through what is not a prompt", () => {
-    expect(withUnknownToolsAnswered(undefined, registered)).toBeUndefined();
-    expect(withUnknownToolsAnswered("text", registered)).toBe("text");
+    expect(withUnknownToolsAnswered(undefined)).toBeUndefined();
+    expect(withUnknownToolsAnswered("text")).toBe("text");
   });
 });

@@ -28,18 +28,25 @@ export function unknownTool(toolName: string): UnknownToolResult {
 }
 
 /**
- * The frameworks' own texts for a call to a tool they do not have (their current wording;
- * the adapters' tests run at the lowest and the latest versions each peer range allows).
+ * The frameworks' own texts for a call to a tool they do not have, for that call's name (their
+ * current wording; the adapters' tests run at the lowest and the latest versions each peer
+ * range allows). Tied to the name, so a tool's own error that happens to read alike (a
+ * `find_tool` answering `Tool "hammer" not found.`) is left alone.
  */
-const FRAMEWORK_UNKNOWN_TOOL: readonly RegExp[] = [
-  /^(?:AI_NoSuchToolError: )?Model tried to call unavailable tool '/u, // AI SDK
-  /^Tool "[^"\n]*" not found\. /u, // Mastra
-  /^Error: [^\n]* is not a valid tool, try one of \[/u, // LangChain (ToolNode)
-];
+function frameworkUnknownToolTexts(toolName: string): readonly string[] {
+  return [
+    `Model tried to call unavailable tool '${toolName}'.`, // AI SDK, after "AI_NoSuchToolError: " or not
+    `AI_NoSuchToolError: Model tried to call unavailable tool '${toolName}'.`,
+    `Tool "${toolName}" not found.`, // Mastra
+    `Error: ${toolName} is not a valid tool, try one of [`, // LangChain (ToolNode)
+  ];
+}
 
-/** True when a tool result's text is a framework's "no such tool" error. */
-export function isFrameworkUnknownToolText(text: unknown): boolean {
-  return typeof text === "string" && FRAMEWORK_UNKNOWN_TOOL.some((re) => re.test(text));
+/** True when a tool result's text is a framework's "no such tool" error for `toolName`. */
+export function isFrameworkUnknownToolText(text: unknown, toolName: string): boolean {
+  return (
+    typeof text === "string" && frameworkUnknownToolTexts(toolName).some((start) => text.startsWith(start))
+  );
 }
 
 interface ToolResultPart {
@@ -58,25 +65,26 @@ function isToolResult(part: unknown): part is ToolResultPart {
 }
 
 /**
- * Whether a tool result in a prompt is a framework's answer to a call of a tool that does
- * not exist: an error result for a name the step has not registered, or (a name registered
- * since) one worded as a framework's "no such tool" error.
+ * Whether a tool result in a prompt is a framework's answer to a call of a tool it does not
+ * have. Judged by the words, not by the step's tools: a tool the host leaves out of a later
+ * step (`activeTools`) is not a tool that never existed, and its own errors stay its own.
  */
-function answersUnknownTool(part: ToolResultPart, registered: ReadonlySet<string>): boolean {
+function answersUnknownTool(part: ToolResultPart): boolean {
   const output = part.output;
   if (!output || typeof output.type !== "string") return false;
-  const text = typeof output.value === "string" ? output.value : undefined;
-  if (output.type.startsWith("error") && !registered.has(part.toolName)) return true;
-  return (output.type.startsWith("error") || output.type === "text") && isFrameworkUnknownToolText(text);
+  if (!output.type.startsWith("error") && output.type !== "text") return false;
+  return isFrameworkUnknownToolText(output.value, part.toolName);
 }
 
 /**
- * A language-model prompt (the AI SDK's provider interface, which Mastra speaks too) with the
- * results of calls to tools that do not exist replaced by core's answer. `registered`: every
- * tool the framework has for this step, hidden ones included. The same array when nothing
- * changes.
+ * A language-model prompt (the AI SDK's provider interface, which Mastra speaks too) with each
+ * framework answer to a call of a tool that does not exist replaced by `answer(toolName)`
+ * (default {@link unknownTool}). The same array when nothing changes.
  */
-export function withUnknownToolsAnswered<P>(prompt: P, registered: ReadonlySet<string>): P {
+export function withUnknownToolsAnswered<P>(
+  prompt: P,
+  answer: (toolName: string) => unknown = unknownTool,
+): P {
   if (!Array.isArray(prompt)) return prompt;
   let changed = false;
   const out = prompt.map((message: unknown) => {
@@ -84,13 +92,30 @@ export function withUnknownToolsAnswered<P>(prompt: P, registered: ReadonlySet<s
     if ((message as { role?: unknown })?.role !== "tool" || !Array.isArray(content)) return message;
     let touched = false;
     const parts = content.map((part: unknown) => {
-      if (!isToolResult(part) || !answersUnknownTool(part, registered)) return part;
+      if (!isToolResult(part) || !answersUnknownTool(part)) return part;
       touched = true;
-      return { ...part, output: { type: "json", value: unknownTool(part.toolName) } };
+      return { ...part, output: { type: "json", value: answer(part.toolName) } };
     });
     if (!touched) return message;
     changed = true;
     return { ...(message as object), content: parts };
   });
   return (changed ? out : prompt) as P;
+}
+
+/**
+ * What the model reads for a skill tool of this conversation (`session.isSkillTool`) that the
+ * framework had not registered when the model called it: a real skill not offered at that step.
+ * Core's refusal kind, not "no such tool" (the skill exists), and it names no other tool.
+ */
+export function skillToolNotOffered(toolName: string): {
+  status: "error";
+  error_type: "TOOL_NOT_OFFERED";
+  message: string;
+} {
+  return {
+    status: "error",
+    error_type: "TOOL_NOT_OFFERED",
+    message: `${toolName} is not one of the tools offered to you now, so nothing was activated. Continue with the tools you are offered.`,
+  };
 }

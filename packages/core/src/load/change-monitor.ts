@@ -114,6 +114,11 @@ export class ChangeMonitor {
     this.walkToken++;
   }
 
+  /** The request-path walk failed (it threw): what it began to check is not checked. */
+  failed(): void {
+    this.dirty = true;
+  }
+
   /** The loader's folders changed: watch the new set. */
   sync(): void {
     if (!this.watcher) return;

@@ -21,7 +21,7 @@ import type { StoredLayout } from "./prebuilt-layout.js";
 
 export const PREBUILT_FORMAT = "skillshelf-prebuilt-shelf";
 /** Bumped whenever the layout or the meaning of a stored field changes. */
-export const PREBUILT_VERSION = 4;
+export const PREBUILT_VERSION = 5;
 
 export interface StoredSource {
   /** Relative to the shelf's root (`/`-separated) when inside it, else absolute. */

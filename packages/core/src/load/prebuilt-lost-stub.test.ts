@@ -107,7 +107,7 @@ describe("a file that lost, in a prebuilt shelf", () => {
 
   it("of the format before (a full stub, version 3) is not used: the folders are scanned", async () => {
     const { options, prebuilt } = await shelfWithALoser();
-    expect(PREBUILT_VERSION).toBe(4);
+    expect(PREBUILT_VERSION).toBe(5);
     await editStored(prebuilt, (doc) => {
       doc.version = 3;
       const stub = lostFile(doc).skill;
@@ -130,7 +130,7 @@ describe("a file that lost, in a prebuilt shelf", () => {
     const shelf = await createShelf(options);
     const unusable = shelf.diagnostics().filter((d) => d.code === "prebuilt-unusable");
     expect(unusable.map((d) => d.message)).toEqual([
-      expect.stringMatching(/version: 3, this version of skillshelf reads 4/u),
+      expect.stringMatching(/version: 3, this version of skillshelf reads 5/u),
     ]);
     expect(shelf.skills()).toEqual(scanned.skills());
     await shelf.close();

@@ -84,6 +84,9 @@ const MESSAGE_STEMS_KEPT = 8192;
  * index's texts, whose many distinct words would only churn it.)
  */
 function stemOfMessageWord(word: string): string {
+  // Kept as written, so never remembered: a hostile message's long words would fill the memo
+  // with megabytes (it is bounded in words, not bytes).
+  if (word.length < 3 || word.length > MAX_STEM_LENGTH) return word;
   let stemmed = messageStems.get(word);
   if (stemmed === undefined) {
     stemmed = stem(word);

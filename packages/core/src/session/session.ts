@@ -261,12 +261,11 @@ function withoutNames(v: SkillsView, names: readonly string[]): Skill[] {
 
 /**
  * `activate_skill`'s spec, shared per pool (catalog names or available skills), top
- * candidates and names left out. The pools of the latest plans only (each new request's
- * catalog names are a new pool): a bounded map, where a weak map took an entry that outlived
- * its use per request.
+ * candidates and names left out. Weak: a pool goes with the plan or shelf version it belongs
+ * to (a bounded strong map kept up to 64 old pools' specs alive, each with an enum of every
+ * name: hundreds of MB at 10,000 skills without a catalog).
  */
-const activateSpecs = new Map<object, Map<string, ToolSpec | undefined>>();
-const POOLS_KEPT = 64;
+const activateSpecs = new WeakMap<object, Map<string, ToolSpec | undefined>>();
 
 /**
  * `usable` is undefined when every name of the pool is known usable (the available skills
@@ -283,7 +282,6 @@ function activateSpecFor(
   let byKey = activateSpecs.get(pool);
   if (!byKey) {
     byKey = new Map();
-    if (activateSpecs.size >= POOLS_KEPT) activateSpecs.delete(activateSpecs.keys().next().value as object);
     activateSpecs.set(pool, byKey);
   }
   let key = tool;
