@@ -6,7 +6,7 @@
  */
 import type fs from "node:fs";
 import { type Signature, statMatches } from "./signature.js";
-import type { SignatureTable } from "./signature-table.js";
+import { doubled, type SignatureTable } from "./signature-table.js";
 
 /** Must not exist (a folder or schema.json recorded as missing). */
 const ABSENT = 0;
@@ -72,12 +72,8 @@ export class ExpectedStates {
   private next(path: string): number {
     const at = this.used++;
     if (at >= this.kinds.length) {
-      const kinds = new Uint8Array(this.kinds.length * 2);
-      kinds.set(this.kinds);
-      this.kinds = kinds;
-      const numbers = new Float64Array(this.numbers.length * 2);
-      numbers.set(this.numbers);
-      this.numbers = numbers;
+      this.kinds = doubled(this.kinds);
+      this.numbers = doubled(this.numbers);
     }
     this.paths[at] = path;
     return at;

@@ -107,11 +107,14 @@ export class SignatureTable {
   }
 
   private grow(): void {
-    const kinds = new Uint8Array(this.kinds.length * 2);
-    kinds.set(this.kinds);
-    this.kinds = kinds;
-    const numbers = new Float64Array(this.numbers.length * 2);
-    numbers.set(this.numbers);
-    this.numbers = numbers;
+    this.kinds = doubled(this.kinds);
+    this.numbers = doubled(this.numbers);
   }
+}
+
+/** A typed array twice as long, holding `array` at its start. */
+export function doubled<T extends Uint8Array | Float64Array>(array: T): T {
+  const bigger = new (array.constructor as new (length: number) => T)(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
