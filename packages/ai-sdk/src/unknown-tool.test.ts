@@ -18,7 +18,7 @@ const hostTools = () => ({
   read_file: tool({
     description: "Read a file.",
     inputSchema: schema,
-    execute: async () => {
+    execute: async (): Promise<{ ok: boolean }> => {
       throw new Error("ENOENT: no such file or directory, open 'notes.md'");
     },
   }),
@@ -63,7 +63,8 @@ it("a real tool's error stays its own when the host leaves the tool out of later
     ...skills.wrap({
       messages,
       tools: hostTools(),
-      prepareStep: ({ stepNumber }) => (stepNumber >= 1 ? { activeTools: ["send_email"] } : undefined),
+      prepareStep: ({ stepNumber }) =>
+        stepNumber >= 1 ? { activeTools: ["send_email" as const] } : undefined,
     }),
   });
   expect(toolResults(model.calls[1])).toContain("ENOENT");
