@@ -4,6 +4,7 @@ import {
   analyze,
   canonicalForm,
   MAX_STEM_LENGTH,
+  rememberedMessageStems,
   segmentCjk,
   segmentCjkRuns,
   stem,
@@ -121,5 +122,23 @@ describe("segmentCjkRuns", () => {
     expect(segmentCjkRuns(runs)).toEqual(runs.map(segmentCjk));
     expect(segmentCjkRuns(runs.slice(0, 1))).toEqual([segmentCjk(runs[0] as string)]);
     expect(segmentCjkRuns([])).toEqual([]);
+  });
+});
+
+describe("the message words' stem memo", () => {
+  it("remembers no word it leaves unstemmed: hostile long words hold no memory", () => {
+    analyze("warm the memo with some ordinary requesting words");
+    const before = rememberedMessageStems();
+    // 300 distinct megabyte words: remembered, they would pin 300 MB of strings.
+    const long = "a".repeat(1 << 20);
+    const letters = (i: number) => [...i.toString(26)].map((d) => String.fromCharCode(98 + parseInt(d, 26))).join("");
+    for (let i = 0; i < 300; i++) analyze(`${long}${letters(i)} ab`);
+    expect(rememberedMessageStems()).toBe(before);
+  });
+
+  it("is bounded in words: it never holds more than its limit", () => {
+    for (let i = 0; i < 10_000; i++) analyze(`word${"x".repeat(i % 40)}q${i.toString(36).replace(/[0-9]/g, "z")}`);
+    expect(rememberedMessageStems()).toBeLessThanOrEqual(8192);
+    expect(rememberedMessageStems()).toBeGreaterThan(0);
   });
 });

@@ -96,6 +96,11 @@ function stemOfMessageWord(word: string): string {
   return stemmed;
 }
 
+/** @internal How many message words' stems are remembered now (for the memo's bound test). */
+export function rememberedMessageStems(): number {
+  return messageStems.size;
+}
+
 export function containsCjk(text: string): boolean {
   return CJK_CHAR.test(text);
 }
