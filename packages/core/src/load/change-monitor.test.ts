@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createShelf, type Shelf } from "../shelf.js";
+import { ChangeMonitor } from "./change-monitor.js";
 import { skillText, tempDir, writeSkill } from "./test-utils/fixtures.js";
 
 const onLinux = process.platform === "linux";
@@ -95,6 +96,30 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
     expect(stat).not.toHaveBeenCalled();
     expect((await shelf.refresh({ full: true })).changed).toBe(false);
     expect(stat.mock.calls.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("a request-path walk that failed vouches for nothing: the next call walks again", async () => {
+    // The monitor itself (the loader's walks catch what a file system throws, so a shelf
+    // cannot be made to fail one from outside): checking() then failed(), as shelf.ts does
+    // when its walk rejects.
+    const root = await tempDir();
+    const now = performance.now();
+    vi.spyOn(performance, "now").mockReturnValue(now);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const monitor = new ChangeMonitor({ folders: () => [root], expected: async (into) => into, enabled: true });
+    try {
+      expect(await monitor.mustCheck()).toBe(true); // the first call: no watches yet
+      expect(await monitor.mustCheck()).toBe(true); // starts watching
+      monitor.checking();
+      expect(await monitor.mustCheck()).toBe(false); // a walk completed, nothing moved
+      monitor.checking();
+      monitor.failed();
+      expect(await monitor.mustCheck()).toBe(true);
+      monitor.checking();
+      expect(await monitor.mustCheck()).toBe(false);
+    } finally {
+      monitor.close();
+    }
   });
 });
 
