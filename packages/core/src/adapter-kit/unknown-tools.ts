@@ -65,15 +65,26 @@ function isToolResult(part: unknown): part is ToolResultPart {
 }
 
 /**
- * Whether a tool result in a prompt is a framework's answer to a call of a tool it does not
- * have. Judged by the words, not by the step's tools: a tool the host leaves out of a later
- * step (`activeTools`) is not a tool that never existed, and its own errors stay its own.
+ * Mastra writes a tool name outside `[a-zA-Z0-9_-]` (`send_email `, a look-alike letter, a
+ * dot) into the prompt as this placeholder, so its "not found" text no longer carries the
+ * part's name: the name the model called is read back from the text itself.
  */
-function answersUnknownTool(part: ToolResultPart): boolean {
+const MASTRA_PLACEHOLDER_NAME = "unknown_tool";
+const MASTRA_NOT_FOUND = /^Tool "([\s\S]*)" not found\. Available tools: /;
+
+/**
+ * The name the model called, when a tool result in a prompt is a framework's answer to a call
+ * of a tool it does not have; else undefined. Judged by the words, not by the step's tools: a
+ * tool the host leaves out of a later step (`activeTools`) is not a tool that never existed,
+ * and its own errors stay its own.
+ */
+function unknownToolCalled(part: ToolResultPart): string | undefined {
   const output = part.output;
-  if (!output || typeof output.type !== "string") return false;
-  if (!output.type.startsWith("error") && output.type !== "text") return false;
-  return isFrameworkUnknownToolText(output.value, part.toolName);
+  if (!output || typeof output.type !== "string") return undefined;
+  if (!output.type.startsWith("error") && output.type !== "text") return undefined;
+  if (isFrameworkUnknownToolText(output.value, part.toolName)) return part.toolName;
+  if (part.toolName !== MASTRA_PLACEHOLDER_NAME || typeof output.value !== "string") return undefined;
+  return MASTRA_NOT_FOUND.exec(output.value)?.[1];
 }
 
 /**
@@ -92,9 +103,10 @@ export function withUnknownToolsAnswered<P>(
     if ((message as { role?: unknown })?.role !== "tool" || !Array.isArray(content)) return message;
     let touched = false;
     const parts = content.map((part: unknown) => {
-      if (!isToolResult(part) || !answersUnknownTool(part)) return part;
+      const called = isToolResult(part) ? unknownToolCalled(part) : undefined;
+      if (called === undefined) return part;
       touched = true;
-      return { ...part, output: { type: "json", value: answer(part.toolName) } };
+      return { ...(part as ToolResultPart), output: { type: "json", value: answer(called) } };
     });
     if (!touched) return message;
     changed = true;
