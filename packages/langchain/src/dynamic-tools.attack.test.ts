@@ -4,7 +4,15 @@
  * is undefined for it until that middleware sets it). An active skill's whitelist must hold for
  * them as for registered tools, in either middleware order, and with no skill active they run.
  */
-import { AIMessage, createAgent, createMiddleware, fakeModel, HumanMessage, ToolMessage, tool } from "langchain";
+import {
+  AIMessage,
+  createAgent,
+  createMiddleware,
+  fakeModel,
+  HumanMessage,
+  ToolMessage,
+  tool,
+} from "langchain";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
 import { skillsMiddleware } from "./middleware.js";
@@ -71,7 +79,9 @@ describe("a dynamic tool the active skill does not allow", () => {
         // it), the refusal is the whitelist's. Where it is added inside skillshelf, skillshelf
         // never learns it exists: a refused call then reads as a tool it does not know, and
         // still never runs (README: put skillshelf inside such middleware).
-        expect(answer?.error_type).toBe(order === "dynamic middleware first" ? "TOOL_NOT_ALLOWED" : "UNKNOWN_TOOL");
+        expect(answer?.error_type).toBe(
+          order === "dynamic middleware first" ? "TOOL_NOT_ALLOWED" : "UNKNOWN_TOOL",
+        );
         expect(JSON.stringify(answer)).not.toContain("read_file,");
       }
     });

@@ -106,7 +106,11 @@ describe.runIf(onLinux)("refresh() with the default watcher", () => {
     const now = performance.now();
     vi.spyOn(performance, "now").mockReturnValue(now);
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const monitor = new ChangeMonitor({ folders: () => [root], expected: async (into) => into, enabled: true });
+    const monitor = new ChangeMonitor({
+      folders: () => [root],
+      expected: async (into) => into,
+      enabled: true,
+    });
     try {
       expect(await monitor.mustCheck()).toBe(true); // the first call: no watches yet
       expect(await monitor.mustCheck()).toBe(true); // starts watching

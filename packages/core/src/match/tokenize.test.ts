@@ -131,13 +131,15 @@ describe("the message words' stem memo", () => {
     const before = rememberedMessageStems();
     // 300 distinct megabyte words: remembered, they would pin 300 MB of strings.
     const long = "a".repeat(1 << 20);
-    const letters = (i: number) => [...i.toString(26)].map((d) => String.fromCharCode(98 + parseInt(d, 26))).join("");
+    const letters = (i: number) =>
+      [...i.toString(26)].map((d) => String.fromCharCode(98 + parseInt(d, 26))).join("");
     for (let i = 0; i < 300; i++) analyze(`${long}${letters(i)} ab`);
     expect(rememberedMessageStems()).toBe(before);
   });
 
   it("is bounded in words: it never holds more than its limit", () => {
-    for (let i = 0; i < 10_000; i++) analyze(`word${"x".repeat(i % 40)}q${i.toString(36).replace(/[0-9]/g, "z")}`);
+    for (let i = 0; i < 10_000; i++)
+      analyze(`word${"x".repeat(i % 40)}q${i.toString(36).replace(/[0-9]/g, "z")}`);
     expect(rememberedMessageStems()).toBeLessThanOrEqual(8192);
     expect(rememberedMessageStems()).toBeGreaterThan(0);
   });
