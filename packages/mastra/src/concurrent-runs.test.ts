@@ -11,7 +11,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createSkills } from "./skills.js";
 import { createProject, hostTools, type Project } from "./test-utils/fixtures.js";
-import { type ScriptStep, systemText, toolNames, toolOutput } from "./test-utils/model.js";
+import { systemText, toolNames, toolOutput } from "./test-utils/model.js";
 
 type CallOptions = MockLanguageModelV4["doGenerateCalls"][number];
 
@@ -35,7 +35,9 @@ function requestOf(call: CallOptions): string {
  * A model that answers each conversation from its own script, and holds every first call
  * until both runs have made theirs: the two runs are in flight together.
  */
-function twoConversationModel(scripts: Record<string, ScriptStep[]>) {
+type Step = { text: string } | { calls: Array<[toolName: string, input: unknown]> };
+
+function twoConversationModel(scripts: Record<string, Step[]>) {
   const steps = new Map<string, number>();
   let firstCalls = 0;
   let bothStarted: () => void = () => undefined;

@@ -3,162 +3,29 @@
  * model's to choose, and repeating one in a response must not lose the activation made
  * beside a blocked call, nor let a host tool's output pass for a refused activation's result.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
-import type { MastraModelConfig } from "@mastra/core/llm";
-import { MockMemory } from "@mastra/core/memory";
 import { createTool } from "@mastra/core/tools";
-import { createShelf, type Shelf } from "@skillshelf/core";
-import { MockLanguageModelV4 } from "ai/test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSkills } from "./skills.js";
+import { DEPLOY_BODY, runHostile, useHostileShelf } from "./test-utils/hostile-agent.js";
+import {
+  toolNames as offered,
+  type ScriptStep,
+  scriptedModel,
+  systemText as systemTexts,
+} from "./test-utils/model.js";
 
-type CallOptions = MockLanguageModelV4["doGenerateCalls"][number];
-type StreamPart =
-  Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
-type Call = { id: string; name: string; input?: unknown };
-type Step = { text: string } | { calls: Call[] };
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-
-/** A mock model whose tool-call ids are the script's own, on both of Mastra's paths. */
-function hostileModel(script: Step[]) {
-  let next = 0;
-  const take = (): Step => script[next++] ?? { text: "(end of script)" };
-  const parts = (step: Step) =>
-    "text" in step
-      ? [{ type: "text" as const, text: step.text }]
-      : step.calls.map((c) => ({
-          type: "tool-call" as const,
-          toolCallId: c.id,
-          toolName: c.name,
-          input: JSON.stringify(c.input ?? {}),
-        }));
-  const finishReason = (step: Step) => ({
-    unified: "text" in step ? ("stop" as const) : ("tool-calls" as const),
-    raw: undefined,
-  });
-  const mock = new MockLanguageModelV4({
-    doGenerate: async () => {
-      const step = take();
-      return { content: parts(step), finishReason: finishReason(step), usage, warnings: [] };
-    },
-    doStream: async () => {
-      const step = take();
-      const stream: StreamPart[] = [{ type: "stream-start", warnings: [] }];
-      for (const part of parts(step)) {
-        if (part.type === "text") {
-          stream.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text });
-          stream.push({ type: "text-end", id: "t" });
-        } else stream.push(part);
-      }
-      stream.push({ type: "finish", finishReason: finishReason(step), usage });
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of stream) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
-    },
-  });
-  return {
-    model: mock as unknown as MastraModelConfig,
-    calls: (): CallOptions[] => [...mock.doGenerateCalls, ...mock.doStreamCalls],
-  };
-}
-
-const systemText = (call: CallOptions | undefined) =>
-  (call?.prompt ?? [])
-    .filter((m) => m.role === "system")
-    .map((m) => m.content)
-    .join("\n\n");
-const offered = (call: CallOptions | undefined) => (call?.tools ?? []).map((t) => t.name);
-
-const DRAFT = `---
-name: draft-letter
-description: Draft a formal letter for the user to review before anything is sent.
-triggers: [draft a letter]
-allowed-tools: write_file
----
-Draft the letter into a file. Never send anything.
-`;
-const DEPLOY_BODY = "DEPLOY-BODY: push the build to production";
-const DEPLOY = `---
-name: deploy
-description: Deploy the current build to production.
-triggers: [deploy]
-disable-model-invocation: true
----
-${DEPLOY_BODY}
-`;
-
-let root: string;
-let shelf: Shelf;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-attack-"));
-  for (const [name, text] of Object.entries({ "draft-letter": DRAFT, deploy: DEPLOY })) {
-    await mkdir(join(root, ".skillshelf", "skills", name), { recursive: true });
-    await writeFile(join(root, ".skillshelf", "skills", name, "SKILL.md"), text);
-  }
-  shelf = await createShelf({ root, userDirs: [], builtinRoles: false, events: false });
-});
-afterEach(async () => {
-  await shelf.close();
-  await rm(root, { recursive: true, force: true });
-});
-
-function tools() {
-  const send = vi.fn(async () => ({ sent: true }));
-  const make = (id: string, execute: (input: Record<string, unknown>) => Promise<unknown>) =>
-    createTool({ id, description: `The ${id} tool.`, inputSchema: z.object({}).passthrough(), execute });
-  return {
-    send,
-    tools: {
-      send_email: make("send_email", send),
-      write_file: make("write_file", async () => ({ written: true })),
-      // A tool whose output the model chooses (an echo, a search result, a file it wrote).
-      echo: make("echo", async (input) => (input as { text?: string }).text ?? ""),
-    },
-  };
-}
-
-/** Each message is one run of the agent; with `memory`, the runs share one thread. */
-async function run(
+const env = useHostileShelf();
+const run = (
   mode: "generate" | "stream",
-  script: Step[],
+  script: ScriptStep[],
   message: string | string[],
-  options: { memory?: boolean } = {},
-) {
-  const skills = createSkills({ shelf, onDiagnostic: () => undefined });
-  const host = tools();
-  const mock = hostileModel(script);
-  const agent = new Agent({
-    id: "a",
-    name: "a",
-    instructions: "Help.",
-    model: mock.model,
-    tools: host.tools,
-    inputProcessors: [skills.processor],
-    ...(options.memory && { memory: new MockMemory() }),
-  });
-  const call = {
-    maxSteps: 4,
-    ...(options.memory && { memory: { thread: "attack-thread", resource: "attacker" } }),
-  };
-  for (const text of Array.isArray(message) ? message : [message]) {
-    if (mode === "generate") await agent.generate(text, call);
-    else await (await agent.stream(text, call)).consumeStream();
-  }
-  return { send: host.send, calls: mock.calls() };
-}
+  options?: { memory?: boolean },
+) => runHostile(env.shelf, mode, script, message, options);
+const systemText = (call: Parameters<typeof systemTexts>[0]) => systemTexts(call).join("\n\n");
 
 describe.each(["generate", "stream"] as const)("one tool-call id used twice in a response (%s)", (mode) => {
   for (const order of ["activation first", "blocked call first"] as const) {
@@ -245,9 +112,9 @@ describe("a delegated sub-agent writing skill files", () => {
   it.each(["direct", "from a conversation"] as const)(
     "the role's writes into skill folders are refused, as the lead's are (%s)",
     async (route) => {
-      await mkdir(join(root, ".skillshelf", "skills", "builder"), { recursive: true });
-      await writeFile(join(root, ".skillshelf", "skills", "builder", "SKILL.md"), BUILDER);
-      await shelf.refresh({ full: true });
+      await mkdir(join(env.root, ".skillshelf", "skills", "builder"), { recursive: true });
+      await writeFile(join(env.root, ".skillshelf", "skills", "builder", "SKILL.md"), BUILDER);
+      await env.shelf.refresh({ full: true });
       const writes: string[] = [];
       const make = (id: string, key: string) =>
         createTool({
@@ -260,7 +127,7 @@ describe("a delegated sub-agent writing skill files", () => {
           },
         });
       const tools = { write_file: make("write_file", "path"), bash: make("bash", "command") };
-      const sub = hostileModel([
+      const sub = scriptedModel([
         {
           calls: [
             { id: "w1", name: "write_file", input: { path: ".skillshelf/skills/evil/SKILL.md" } },
@@ -269,7 +136,7 @@ describe("a delegated sub-agent writing skill files", () => {
         },
         { text: "done" },
       ]);
-      const skills = createSkills({ shelf, onDiagnostic: () => undefined });
+      const skills = createSkills({ shelf: env.shelf, onDiagnostic: () => undefined });
       const delegateTools = skills.delegateTools({ model: sub.model, tools });
       if (route === "direct") {
         const output = await delegateTools.delegate!.execute!(
@@ -278,7 +145,7 @@ describe("a delegated sub-agent writing skill files", () => {
         );
         expect(output).toMatchObject({ status: "success" });
       } else {
-        const lead = hostileModel([
+        const lead = scriptedModel([
           { calls: [{ id: "d", name: "delegate", input: { role: "builder", task: "Set up the project" } }] },
           { text: "done" },
         ]);

@@ -10,7 +10,12 @@ type LanguageModelV4CallOptions = MockLanguageModelV4["doGenerateCalls"][number]
 type StreamPart =
   Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
 
-export type ScriptStep = { text: string } | { calls: Array<[toolName: string, input: unknown]> };
+/**
+ * A call is `[toolName, input]` (the id is made up) or an object whose `id` is the script's
+ * own: a hostile model chooses its ids, and may repeat one in a response.
+ */
+export type ScriptCall = [toolName: string, input: unknown] | { id: string; name: string; input?: unknown };
+export type ScriptStep = { text: string } | { calls: ScriptCall[] };
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -21,12 +26,12 @@ let ids = 0;
 
 function content(step: ScriptStep) {
   if ("text" in step) return [{ type: "text" as const, text: step.text }];
-  return step.calls.map(([toolName, input]) => ({
-    type: "tool-call" as const,
-    toolCallId: `call-${++ids}`,
-    toolName,
-    input: JSON.stringify(input),
-  }));
+  return step.calls.map((call) => {
+    const [toolCallId, toolName, input] = Array.isArray(call)
+      ? [`call-${++ids}`, call[0], call[1]]
+      : [call.id, call.name, call.input ?? {}];
+    return { type: "tool-call" as const, toolCallId, toolName, input: JSON.stringify(input) };
+  });
 }
 
 function finishReason(step: ScriptStep) {
