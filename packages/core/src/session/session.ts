@@ -1159,12 +1159,7 @@ export function createSession(options: SessionOptions): Session {
     const left = [...activeNames, ...rivals, ...vetoed];
     if (lacking && lacking.size > 0) left.push(...[...lacking].filter((name) => !left.includes(name)));
     const leftOut = new Set(left);
-    // Nothing left out (no active skill, no veto, no missing tools: most new requests): one
-    // lookup per name, not two; `activate_skill`'s enum asks this of every catalog name.
-    const usable =
-      leftOut.size === 0
-        ? (name: string) => v.offerableNames.has(name)
-        : (name: string) => v.offerableNames.has(name) && !leftOut.has(name);
+    const usable = (name: string) => v.offerableNames.has(name) && !leftOut.has(name);
     const candidates = match.candidates.filter((c) => usable(c.name));
     const reoffered = (state.turn?.ended ?? [])
       .filter((e) => e.why === "new-request" && usable(e.name))
