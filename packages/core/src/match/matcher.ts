@@ -407,7 +407,7 @@ function score(
   const includeHidden = call.includeHidden ?? false;
   const limit = call.limit ?? 5;
   const analysis = analyze(message);
-  const input = triggerInput(analysis.canonical, analysis.normalized);
+  const input = triggerInput(analysis.canonical, analysis.normalized, analysis.canonicalWords);
 
   // The message's distinct known words (unknown words cannot match anything); each word's
   // informativeness is the lesser of the shelf's and everyday language's (coverage.ts), and
@@ -991,7 +991,12 @@ function shortlist(p: Prepared, passing: number, size: number): Scored[] {
     lex: passLex[i] as number,
     familiar: passFamiliar[i] as number,
   });
-  if (passing <= size) return Array.from({ length: passing }, (_, i) => at(i));
+  // A plain loop: `Array.from` of an array-like with a map function is V8's slow generic path.
+  if (passing <= size) {
+    const all: Scored[] = [];
+    for (let i = 0; i < passing; i++) all.push(at(i));
+    return all;
+  }
   // The cut: the size-th best score, from a min-heap of the best `size` seen so far.
   const heap = new Float64Array(size);
   let n = 0;

@@ -7,7 +7,12 @@
  * runs collapse to one space so phrase positions do not depend on layout.
  */
 export function normalizeText(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
+  return normalizedNfkc(text.normalize("NFKC"));
+}
+
+/** {@link normalizeText} of a text already in NFKC (NFKC is idempotent: not applied twice). */
+export function normalizedNfkc(nfkc: string): string {
+  return nfkc.toLowerCase().replace(/\s+/gu, " ").trim();
 }
 
 /**

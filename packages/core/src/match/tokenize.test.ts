@@ -71,6 +71,25 @@ describe("analyze", () => {
     const a = analyze("deploying apps");
     expect(a.words).toEqual(["deploying", "apps"]);
   });
+
+  it("reads an ASCII text as the Unicode path does (its shortcut skips NFKC and the set regex)", () => {
+    // A trailing em dash is not ASCII and not a word: it sends the same words down the general path.
+    for (const text of [
+      "Run the PDFReader tests, then deploy   v2 of gpt4-API\tto prod!",
+      "  Can you tell me a joke?  ",
+      "a_b-c.d e2e X11 don't",
+      "",
+    ]) {
+      const ascii = analyze(text);
+      const general = analyze(`${text} —`);
+      expect(ascii.terms).toEqual(general.terms);
+      expect(ascii.words).toEqual(general.words);
+      expect(ascii.canonical).toEqual(general.canonical);
+      expect(ascii.canonicalWords).toEqual(general.canonical === "" ? [] : general.canonical.split(" "));
+      expect(`${ascii.normalized} —`.trim()).toEqual(general.normalized);
+      expect(analyze(text, false).terms).toEqual(ascii.terms);
+    }
+  });
 });
 
 describe("a huge token", () => {

@@ -6,7 +6,7 @@
  * own `Intl.Segmenter` (ICU's dictionary ships with Node: nothing to download).
  */
 import { stem as porter2 } from "porter2";
-import { CJK_CHAR, CJK_CLASS, normalizeText } from "./normalize.js";
+import { CJK_CHAR, CJK_CLASS, normalizedNfkc } from "./normalize.js";
 import { isStopword } from "./stopwords.js";
 
 /** What stage 1 needs from a piece of text. */
@@ -18,6 +18,12 @@ export interface Analysis {
    * one space ("Running the Tests，然后写文章" → "run the test 然后写文章").
    */
   canonical: string;
+  /**
+   * `canonical`'s words, in order (empty without the canonical form): trigger anchors are
+   * looked up by word, and these strings already carry their hash (a stem from the memo),
+   * where splitting `canonical` again made new ones.
+   */
+  canonicalWords: string[];
   /** Index terms: stems, camelCase parts and CJK words, stop words left out. Repeats kept. */
   terms: string[];
   /** The word each term came from (lower-case, unstemmed), for explanations. */
@@ -207,10 +213,26 @@ export function pushCjkTerms(
  * need terms).
  */
 export function analyze(text: string, withCanonical = true): Analysis {
-  const nfkc = text.normalize("NFKC");
   const terms: string[] = [];
   const words: string[] = [];
   const canonical: string[] = [];
+  if (ASCII_TEXT.test(text)) {
+    // As in canonicalForm: NFKC leaves ASCII as it is, and RUN's words are its letters and
+    // digits (no CJK), so neither the normalisation nor the Unicode-set regex is needed.
+    ASCII_RUN.lastIndex = 0;
+    for (let m = ASCII_RUN.exec(text); m !== null; m = ASCII_RUN.exec(text)) {
+      const stemmed = pushWordTerms(m[0], terms, words, withCanonical ? stemOfMessageWord : stem);
+      if (withCanonical) canonical.push(stemmed);
+    }
+    return {
+      normalized: withCanonical ? normalizedNfkc(text) : "",
+      canonical: canonical.join(" "),
+      canonicalWords: canonical,
+      terms,
+      words,
+    };
+  }
+  const nfkc = text.normalize("NFKC");
   RUN.lastIndex = 0;
   for (let m = RUN.exec(nfkc); m !== null; m = RUN.exec(nfkc)) {
     const cjk = m[1];
@@ -223,8 +245,9 @@ export function analyze(text: string, withCanonical = true): Analysis {
     }
   }
   return {
-    normalized: withCanonical ? normalizeText(nfkc) : "",
+    normalized: withCanonical ? normalizedNfkc(nfkc) : "",
     canonical: canonical.join(" "),
+    canonicalWords: canonical,
     terms,
     words,
   };

@@ -54,9 +54,13 @@ export type CompileResult =
   | { ok: false; error: string; hint: string };
 
 /** Prepare a message for {@link CompiledTrigger.test}. */
-export function triggerInput(canonical: string, normalized: string): TriggerInput {
+export function triggerInput(
+  canonical: string,
+  normalized: string,
+  words: readonly string[] = canonical.split(" "),
+): TriggerInput {
   const keys = new Set<string>();
-  for (const word of canonical.split(" ")) {
+  for (const word of words) {
     if (word === "") continue;
     if (CJK.test(word)) for (const char of word) keys.add(char);
     else keys.add(word);

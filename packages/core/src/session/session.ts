@@ -112,6 +112,11 @@ export type SessionCatalog = (input: {
    * the catalog. Skills left out are still offered when a message matches them.
    */
   names?: readonly string[];
+  /**
+   * Every one of `names` is a name of `skills` (the shelf's catalog lists nothing else): the
+   * session then need not check each name is usable before it goes in the enum.
+   */
+  namesOfSkills?: boolean;
 };
 
 /** Where activations are recorded as use (so the catalog order follows real use). */
@@ -1106,7 +1111,12 @@ export function createSession(options: SessionOptions): Session {
     available: Skill[],
     candidates: readonly Candidate[],
     left: readonly string[],
-  ): { text: string; names: readonly string[] | undefined; problem?: Diagnostic } => {
+  ): {
+    text: string;
+    names: readonly string[] | undefined;
+    namesOfSkills?: boolean;
+    problem?: Diagnostic;
+  } => {
     if (!options.catalog || available.length === 0) return { text: "", names: undefined };
     try {
       const built = options.catalog({
@@ -1116,7 +1126,7 @@ export function createSession(options: SessionOptions): Session {
         active: left,
         offerable: v.offerable,
       });
-      return { text: built.text, names: built.names };
+      return { text: built.text, names: built.names, namesOfSkills: built.namesOfSkills };
     } catch (error) {
       // A throwing tokenizer (or any catalog bug) must not take the host's turn down.
       return { ...namesOnlyCatalog(available, candidates), problem: planFallback("catalog", error) };
@@ -1186,7 +1196,7 @@ export function createSession(options: SessionOptions): Session {
     }
     if (names.generic !== undefined) {
       const spec = catalog.names
-        ? activateSpecFor(names.generic, catalog.names, top, left, usable)
+        ? activateSpecFor(names.generic, catalog.names, top, left, catalog.namesOfSkills ? undefined : usable)
         : // Names unique (a shelf's are): the available skills are exactly the usable ones.
           activateSpecFor(
             names.generic,

@@ -126,7 +126,10 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       usageVersion++;
     },
   };
-  const catalogs = new Map<string, { text: string; names: readonly string[] | undefined }>();
+  const catalogs = new Map<
+    string,
+    { text: string; names: readonly string[] | undefined; namesOfSkills: boolean }
+  >();
   let catalogList: readonly Skill[] | undefined;
   const catalog: SessionCatalog = ({ skills, candidates, list, active, offerable }) => {
     if (list !== catalogList) {
@@ -150,6 +153,9 @@ export function createShelfSessions(options: ShelfSessionsOptions): ShelfSession
       built = {
         text: result.text,
         names: result.omitted > 0 ? result.entries.map((e) => e.name) : undefined,
+        // Its entries are skills it was given: the offerable ones less those left out (and
+        // the candidates, which the session took from the usable skills).
+        namesOfSkills: true,
       };
       if (catalogs.size >= CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
     } else catalogs.delete(key); // re-insert below: most recently used last
