@@ -39,6 +39,13 @@ export function userOnly(skill: Skill): Why {
   };
 }
 
+export function userForkDone(skill: Skill): Why {
+  return {
+    error_type: "MODEL_INVOCATION_DISABLED",
+    message: `Skill "${skill.name}" runs only when the user asks for it, and it already ran for their /${skill.name} in this turn: do not start it again. Answer the user from its result; they can type /${skill.name} to run it again.`,
+  };
+}
+
 export function roleForUser(command: string, name: string, args: string | undefined): Why {
   return {
     error_type: "NOT_USER_INVOCABLE",

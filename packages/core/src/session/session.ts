@@ -500,6 +500,11 @@ export function createSession(options: SessionOptions): Session {
   let lastFork: Fork | undefined;
   /** A forked skill the user (or the host's code) asked for in this turn: the model is asked to start it. */
   let forkRequest: { name: string; command: string; args?: string } | undefined;
+  /**
+   * User-only forked skills the model has started for the user's "/name" in this turn (also
+   * as the history records): the user asked for one run, so the model gets one.
+   */
+  const forksForUser = new Set<string>();
   /** "/name args" on a workflow skill this turn: the model is asked to start its run. */
   let workflowRequest: { name: string; command: string; input: Record<string, unknown> } | undefined;
 
@@ -724,6 +729,13 @@ export function createSession(options: SessionOptions): Session {
       source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
     if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
+    if (by === "model" && skill.disableModelInvocation && skill.context === "fork") {
+      // Only the user's "/name" lets the model start a user-only fork (refusalOf checked it):
+      // once, and with the user's arguments, never ones the model chose.
+      if (forksForUser.has(skill.name)) return refuse(skill.name, by, say.userForkDone(skill));
+      args = forkRequest?.args;
+      extra = { ...extra, values: undefined };
+    }
     // Fail closed: a tool the step did not offer activates nothing new (a skill already in
     // the state is answered below as before: already active, or active again after its end).
     if (extra.tool !== undefined && offeredNow && !offeredNow.has(extra.tool) && !isActive(skill.name))
@@ -740,7 +752,10 @@ export function createSession(options: SessionOptions): Session {
       args = JSON.stringify(check.values);
     }
     if (skill.context === "fork") {
-      if (by === "model") return startFork(skill, args ?? forkRequest?.args, extra.call);
+      if (by === "model") {
+        if (skill.disableModelInvocation && silent === 0) forksForUser.add(skill.name);
+        return startFork(skill, args ?? forkRequest?.args, extra.call);
+      }
       return requestFork(skill, requested, args);
     }
     if (by === "user" && options.workflows && skill.steps?.length) {
@@ -906,6 +921,7 @@ export function createSession(options: SessionOptions): Session {
     turnNote = undefined;
     explicit = undefined;
     forkRequest = undefined;
+    forksForUser.clear();
     workflowRequest = undefined;
     answered.clear();
     fileAnswers.clear();
@@ -1038,8 +1054,13 @@ export function createSession(options: SessionOptions): Session {
       endByModel(item.input);
       return;
     }
-    // A forked skill ran in its own sub-agent: the conversation never had it active.
-    if (isForkOutput(value)) return;
+    // A forked skill ran in its own sub-agent: the conversation never had it active. A
+    // user-only one ran for the user's "/name": not again in this turn.
+    if (isForkOutput(value)) {
+      const forked = (value as { data: { skill?: unknown } }).data.skill;
+      if (typeof forked === "string" && source.get(forked)?.disableModelInvocation) forksForUser.add(forked);
+      return;
+    }
     const data = (value as { data?: { name?: unknown; policy?: unknown; arguments?: unknown } } | undefined)
       ?.data;
     const generic = names.isGeneric(item.toolName);
