@@ -735,6 +735,16 @@ export function createSession(options: SessionOptions): Session {
       if (forksForUser.has(skill.name)) return refuse(skill.name, by, say.userForkDone(skill));
       args = forkRequest?.args;
       extra = { ...extra, values: undefined };
+    } else if (by === "model" && skill.disableModelInvocation && workflowRequest?.name === skill.name) {
+      // The same for a user-only workflow's run: on the input the user's "/name" gave.
+      const input = workflowRequest.input;
+      if (skillParameters(skill).parameters) {
+        args = undefined;
+        extra = { ...extra, values: input };
+      } else {
+        args = typeof input.args === "string" && input.args !== "" ? input.args : undefined;
+        extra = { ...extra, values: undefined };
+      }
     }
     // Fail closed: a tool the step did not offer activates nothing new (a skill already in
     // the state is answered below as before: already active, or active again after its end).
