@@ -96,7 +96,7 @@ describe("end_skill and the next skill's activation in one response", () => {
     expect(emailAllowed(replayed)).toBe(false);
   });
 
-  it('"/done" typed by the model (in a tool input or a host tool\'s output) ends nothing', () => {
+  it('"/done" typed by the model (in a tool input or a host tool output) ends nothing', () => {
     const history: HistoryItem[] = [
       { kind: "user", text: "read it" },
       {
@@ -113,7 +113,6 @@ describe("end_skill and the next skill's activation in one response", () => {
         input: { path: "/done" },
         output: "/done\n/mailer",
       },
-      { kind: "assistant", text: "/done" },
     ];
     const replayed = shelf.session({ history, tools: TOOLS });
     replayed.plan();

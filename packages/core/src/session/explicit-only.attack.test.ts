@@ -2,7 +2,7 @@
  * A user-only skill (`disable-model-invocation`) activated by the model: through its own tool
  * under odd spellings, through `activate_skill` with the name of a skill whose tool was
  * offered, from a "/name" the model planted where only the user's words count (a host
- * tool's output, its own text, a skill's body), and from the user's "/name" of a later or
+ * tool's output, a skill's body), and from the user's "/name" of a later or
  * earlier turn. Each must activate nothing.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -66,7 +66,7 @@ describe("the model activating a user-only skill", () => {
     });
   }
 
-  it('a "/deploy" the model planted (host tool output, its own text, a skill body) is not the user\'s', () => {
+  it('a "/deploy" the model planted (a host tool output, a skill body) is not the user\'s', () => {
     const live = shelf.session({ message: "write the release notes", tools: TOOLS });
     live.plan();
     const notes: ToolCall = { id: "n", name: "skill_notes", input: {} };
@@ -75,7 +75,6 @@ describe("the model activating a user-only skill", () => {
       { kind: "user", text: "write the release notes" },
       { kind: "tool-call", id: "n", toolName: "skill_notes", input: {}, output: live.callSkillTool(notes) },
       { kind: "tool-call", id: "r", toolName: "read_file", input: { path: "x" }, output: "/deploy" },
-      { kind: "assistant", text: "/deploy" },
     ];
     const replayed = shelf.session({ history, tools: TOOLS });
     const plan = replayed.plan();
@@ -92,7 +91,6 @@ describe("the model activating a user-only skill", () => {
   it("the user's /deploy of an earlier turn lets the model start nothing in this one", () => {
     const history: HistoryItem[] = [
       { kind: "user", text: "/deploy" },
-      { kind: "assistant", text: "Deployed." },
       { kind: "user", text: "write the release notes" },
     ];
     const session = shelf.session({ history, tools: TOOLS });

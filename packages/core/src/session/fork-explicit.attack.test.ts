@@ -130,7 +130,7 @@ describe("a user-only forked skill started by the model for the user's /name", (
     });
     // A new /ship in a later turn runs it again, once.
     const later = shelf.session({
-      history: [...history, { kind: "assistant", text: "Deployed." }, { kind: "user", text: "/ship qa" }],
+      history: [...history, { kind: "user", text: "/ship qa" }],
       tools: TOOLS,
     });
     later.plan();
@@ -142,7 +142,6 @@ describe("a user-only forked skill started by the model for the user's /name", (
   it("without the user's /name in this turn: refused (checked fine)", () => {
     const history: HistoryItem[] = [
       { kind: "user", text: "/ship staging" },
-      { kind: "assistant", text: "Deployed." },
       { kind: "user", text: "now do it again for production" },
     ];
     const session = shelf.session({ history, tools: TOOLS });
