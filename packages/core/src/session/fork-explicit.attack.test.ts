@@ -139,6 +139,33 @@ describe("a user-only forked skill started by the model for the user's /name", (
     expect(later.fork(third)?.task).toBe("qa");
   });
 
+  it("once per /name in a checkpointing host too: the turn's recorded run counts", () => {
+    const live = shelf.session({ history: [{ kind: "user", text: "/ship staging" }], tools: TOOLS });
+    live.plan();
+    const call: ToolCall = { id: "a", name: "skill_ship", input: { args: "staging" } };
+    live.respond([call]);
+    const fork = live.fork(call)!;
+    const history: HistoryItem[] = [
+      { kind: "user", text: "/ship staging" },
+      {
+        kind: "tool-call",
+        id: "a",
+        toolName: "skill_ship",
+        input: call.input,
+        output: forkResult(fork, "deployed"),
+      },
+    ];
+    const next = shelf.session({ state: live.toJSON(), history, tools: TOOLS });
+    next.plan();
+    const again: ToolCall = { id: "b", name: "skill_ship", input: {} };
+    next.respond([again]);
+    expect(next.fork(again)).toBeUndefined();
+    expect(next.callSkillTool(again)).toMatchObject({
+      status: "error",
+      error_type: "MODEL_INVOCATION_DISABLED",
+    });
+  });
+
   it("without the user's /name in this turn: refused (checked fine)", () => {
     const history: HistoryItem[] = [
       { kind: "user", text: "/ship staging" },

@@ -1055,6 +1055,12 @@ export function createSession(options: SessionOptions): Session {
     state.active.push(entry);
   };
 
+  /** A recorded fork's answer: a user-only skill's run counts against the user's "/name". */
+  const noteUserFork = (value: unknown) => {
+    const forked = (value as { data: { skill?: unknown } }).data.skill;
+    if (typeof forked === "string" && source.get(forked)?.disableModelInvocation) forksForUser.add(forked);
+  };
+
   const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
     if (item.output === undefined) return; // a call that never produced a result changed nothing
     const { failed, value } = outputOf(item.output);
@@ -1067,8 +1073,7 @@ export function createSession(options: SessionOptions): Session {
     // A forked skill ran in its own sub-agent: the conversation never had it active. A
     // user-only one ran for the user's "/name": not again in this turn.
     if (isForkOutput(value)) {
-      const forked = (value as { data: { skill?: unknown } }).data.skill;
-      if (typeof forked === "string" && source.get(forked)?.disableModelInvocation) forksForUser.add(forked);
+      noteUserFork(value);
       return;
     }
     const data = (value as { data?: { name?: unknown; policy?: unknown; arguments?: unknown } } | undefined)
@@ -1129,6 +1134,14 @@ export function createSession(options: SessionOptions): Session {
     const id = turnId(options.message);
     if (state.turn?.id === id) quietly(() => resumeTurn(options.message!));
     else beginTurn(options.message, id);
+  }
+  if (options.state !== undefined) {
+    // From a checkpoint: the user-only forks the latest turn's history shows already ran.
+    for (const item of history.slice(latest + 1)) {
+      if (item.kind !== "tool-call" || item.output === undefined) continue;
+      const { failed, value } = outputOf(item.output);
+      if (!failed && isForkOutput(value)) noteUserFork(value);
+    }
   }
 
   // ── plan ──
