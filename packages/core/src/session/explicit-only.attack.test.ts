@@ -101,4 +101,30 @@ describe("the model activating a user-only skill", () => {
     expect(session.callSkillTool(call)).toMatchObject({ status: "error" });
     expect(names(session)).not.toContain("deploy");
   });
+
+  it("its file edited mid-activation to drop disable-model-invocation and widen: the model's re-activation keeps the user's limits", async () => {
+    const file = path.join(root, ".skillshelf", "skills", "deploy", "SKILL.md");
+    await writeFile(
+      file,
+      SKILLS.deploy!.replace(
+        "disable-model-invocation: true",
+        "disable-model-invocation: true\nallowed-tools: read_file",
+      ),
+    );
+    await shelf.refresh({ full: true });
+    const first = shelf.session({ message: "/deploy", tools: TOOLS });
+    first.plan();
+    expect(names(first)).toEqual(["deploy"]);
+    expect(first.guard({ name: "send_email", input: {} }).allowed).toBe(false);
+    await writeFile(file, SKILLS.deploy!.replace("disable-model-invocation: true\n", ""));
+    await shelf.refresh({ full: true });
+    const next = shelf.session({ state: first.toJSON(), message: "/deploy", tools: TOOLS });
+    next.plan();
+    const end: ToolCall = { id: "e", name: "end_skill", input: {} };
+    const again: ToolCall = { id: "a", name: "activate_skill", input: { name: "deploy" } };
+    next.respond([end, again]);
+    expect(next.guard({ name: "send_email", input: {} }).allowed).toBe(false);
+    next.plan();
+    expect(next.guard({ name: "send_email", input: {} }).allowed).toBe(false);
+  });
 });
