@@ -21,6 +21,10 @@ beforeEach(async () => {
   for (const [name, text] of [
     ["courier", role("courier", "disable-model-invocation: true\nallowed-tools: read_file send_email")],
     ["reader", role("reader", "allowed-tools: read_file")],
+    [
+      "dispatch",
+      "---\nname: dispatch\ndescription: Dispatch the report.\ncontext: fork\nagent: courier\n---\nDispatch it.\n",
+    ],
   ] as const) {
     await mkdir(path.join(root, ".skillshelf", "skills", name), { recursive: true });
     await writeFile(path.join(root, ".skillshelf", "skills", name, "SKILL.md"), text);
@@ -69,5 +73,22 @@ describe("a user-only role", () => {
       status: "success",
       data: { tools: ["read_file"] },
     });
+  });
+
+  it("is not started as a forked skill's agent by the model; the user's /name still runs it", () => {
+    const session = shelf.session({ message: "dispatch the report", tools: TOOLS });
+    session.plan();
+    const call = { id: "f", name: "skill_dispatch", input: {} };
+    session.respond([call]);
+    expect(session.fork(call)).toBeUndefined();
+    expect(session.callSkillTool(call)).toMatchObject({
+      status: "error",
+      error_type: "MODEL_INVOCATION_DISABLED",
+    });
+    const asked = shelf.session({ message: "/dispatch", tools: TOOLS });
+    asked.plan();
+    const run = { id: "g", name: "skill_dispatch", input: {} };
+    asked.respond([run]);
+    expect(asked.fork(run)?.role).toBe("courier");
   });
 });

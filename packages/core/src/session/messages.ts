@@ -46,6 +46,13 @@ export function userForkDone(skill: Skill): Why {
   };
 }
 
+export function userOnlyAgent(skill: string, role: string): Why {
+  return {
+    error_type: "MODEL_INVOCATION_DISABLED",
+    message: `Skill "${skill}" runs as the ${role} role, which the model does not start (its file says disable-model-invocation). Do the task without it; the user can type /${skill} to run it.`,
+  };
+}
+
 export function roleForUser(command: string, name: string, args: string | undefined): Why {
   return {
     error_type: "NOT_USER_INVOCABLE",

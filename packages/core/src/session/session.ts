@@ -852,6 +852,10 @@ export function createSession(options: SessionOptions): Session {
     if (silent > 0) return forkUnavailable(skill.name);
     const now = clock();
     const agent = skill.agent !== undefined ? source.get(skill.agent) : undefined;
+    // A user-only role is never the model's to start, also not as a forked skill's agent
+    // (unless the user's "/name" asked for this skill).
+    if (agent?.role && agent.disableModelInvocation && forkRequest?.name !== skill.name)
+      return refuse(skill.name, "model", say.userOnlyAgent(skill.name, agent.name));
     const fork = prepareFork({
       skill,
       ...(args !== undefined && args !== "" ? { args } : {}),
