@@ -578,6 +578,12 @@ export interface Role {
   /** Tool names/globs the role may never use (its skill's `disallowed-tools`). */
   disallowedTools?: string[];
   model?: string;
+  /**
+   * Its skill says `disable-model-invocation: true`: the model never delegates to it (the
+   * delegation tool refuses it with `MODEL_INVOCATION_DISABLED`); a host's code may still
+   * build its agent.
+   */
+  userOnly?: true;
   scope: Scope;
   file: string;
 }

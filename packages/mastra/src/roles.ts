@@ -165,6 +165,9 @@ export function createRoleAgents(shelf: Shelf, options: RoleAgentsOptions): Reco
   const report = reportOnce(options.onDiagnostic);
   const agents: Record<string, Agent> = {};
   for (const role of shelf.roles()) {
+    // A user-only role (`disable-model-invocation`) is no agent for an orchestrating model
+    // to pick: its run would be refused (MODEL_INVOCATION_DISABLED).
+    if (role.userOnly) continue;
     // What the role gets (tools, model, step limit), as core builds every role agent; the
     // agent is built ahead, and each run prepares its own delegation (and records it).
     const spec = roleAgentSpec(role, names, {

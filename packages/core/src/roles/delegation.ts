@@ -38,7 +38,9 @@ export function delegationToolSpec(
   options: DelegationSpecOptions = {},
 ): ToolSpec | undefined {
   if (roles.length === 0) return undefined;
-  const lines = roles.map((r) => `- ${r.name}: ${clip(r.description, 200)}`);
+  // A user-only role is refused when called: listing it would only invite the call.
+  const offered = roles.some((r) => !r.userOnly) ? roles.filter((r) => !r.userOnly) : roles;
+  const lines = offered.map((r) => `- ${r.name}: ${clip(r.description, 200)}`);
   const taken = new Set(options.tools ?? []);
   const preferred = options.name ?? DELEGATE_TOOL;
   const name = delegationToolNames(preferred).find((n) => !taken.has(n)) ?? preferred;
@@ -53,7 +55,7 @@ export function delegationToolSpec(
       properties: {
         role: {
           type: "string",
-          enum: roles.map((r) => r.name),
+          enum: offered.map((r) => r.name),
           description: "Which sub-agent does the task.",
         },
         task: {
@@ -89,7 +91,7 @@ export interface Delegation {
   guard: (call: ToolCall | string) => GuardResult;
 }
 
-export type DelegationErrorType = "UNKNOWN_ROLE" | "INVALID_ARGUMENTS";
+export type DelegationErrorType = "UNKNOWN_ROLE" | "INVALID_ARGUMENTS" | "MODEL_INVOCATION_DISABLED";
 
 /** A delegation a host ran itself (e.g. Mastra's `agents: {…}` route), to be recorded. */
 export interface DelegationRecord {
@@ -152,7 +154,7 @@ export function prepareDelegation(
   input: unknown,
   options: PrepareDelegationOptions,
 ): ToolResult<Delegation, DelegationErrorType> {
-  const names = options.roles.map((r) => r.name);
+  const names = options.roles.filter((r) => !r.userOnly).map((r) => r.name);
   const record =
     input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   if (typeof record.task !== "string" || record.task.trim() === "") {
@@ -168,6 +170,14 @@ export function prepareDelegation(
       status: "error",
       error_type: "UNKNOWN_ROLE",
       message: `There is no role ${JSON.stringify(record.role ?? null)}. Use one of: ${names.join(", ") || "(none)"}.`,
+    };
+  }
+  if (role.userOnly) {
+    // The delegation tool is the model's call, and the role's file says the model never starts it.
+    return {
+      status: "error",
+      error_type: "MODEL_INVOCATION_DISABLED",
+      message: `The ${role.name} role is not delegated to by the model (its file says disable-model-invocation). Do the task without it, or tell the user.`,
     };
   }
   const now = (options.now ?? (() => new Date()))();

@@ -16,6 +16,7 @@ export function roleFromSkill(skill: Skill): Role {
   if (skill.allowedTools) role.allowedTools = [...skill.allowedTools];
   if (skill.disallowedTools.length > 0) role.disallowedTools = [...skill.disallowedTools];
   if (skill.model) role.model = skill.model;
+  if (skill.disableModelInvocation) role.userOnly = true;
   return role;
 }
 

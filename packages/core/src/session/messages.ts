@@ -39,6 +39,20 @@ export function userOnly(skill: Skill): Why {
   };
 }
 
+export function userForkDone(skill: Skill): Why {
+  return {
+    error_type: "MODEL_INVOCATION_DISABLED",
+    message: `Skill "${skill.name}" runs only when the user asks for it, and it already ran for their /${skill.name} in this turn: do not start it again. Answer the user from its result; they can type /${skill.name} to run it again.`,
+  };
+}
+
+export function userOnlyAgent(skill: string, role: string): Why {
+  return {
+    error_type: "MODEL_INVOCATION_DISABLED",
+    message: `Skill "${skill}" runs as the ${role} role, which the model does not start (its file says disable-model-invocation). Do the task without it; the user can type /${skill} to run it.`,
+  };
+}
+
 export function roleForUser(command: string, name: string, args: string | undefined): Why {
   return {
     error_type: "NOT_USER_INVOCABLE",

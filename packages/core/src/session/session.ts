@@ -505,6 +505,11 @@ export function createSession(options: SessionOptions): Session {
   let lastFork: Fork | undefined;
   /** A forked skill the user (or the host's code) asked for in this turn: the model is asked to start it. */
   let forkRequest: { name: string; command: string; args?: string } | undefined;
+  /**
+   * User-only forked skills the model has started for the user's "/name" in this turn (also
+   * as the history records): the user asked for one run, so the model gets one.
+   */
+  const forksForUser = new Set<string>();
   /** "/name args" on a workflow skill this turn: the model is asked to start its run. */
   let workflowRequest: { name: string; command: string; input: Record<string, unknown> } | undefined;
 
@@ -729,6 +734,23 @@ export function createSession(options: SessionOptions): Session {
       source.get(requested) ?? (by === "user" ? resolveInvokedSkill(source, requested) : undefined);
     const refusal = refusalOf(skill, requested, by, args);
     if (refusal || !skill) return refuse(skill?.name ?? requested, by, refusal!);
+    if (by === "model" && skill.disableModelInvocation && skill.context === "fork") {
+      // Only the user's "/name" lets the model start a user-only fork (refusalOf checked it):
+      // once, and with the user's arguments, never ones the model chose.
+      if (forksForUser.has(skill.name)) return refuse(skill.name, by, say.userForkDone(skill));
+      args = forkRequest?.args;
+      extra = { ...extra, values: undefined };
+    } else if (by === "model" && skill.disableModelInvocation && workflowRequest?.name === skill.name) {
+      // The same for a user-only workflow's run: on the input the user's "/name" gave.
+      const input = workflowRequest.input;
+      if (skillParameters(skill).parameters) {
+        args = undefined;
+        extra = { ...extra, values: input };
+      } else {
+        args = typeof input.args === "string" && input.args !== "" ? input.args : undefined;
+        extra = { ...extra, values: undefined };
+      }
+    }
     // Fail closed: a tool the step did not offer activates nothing new (a skill already in
     // the state is answered below as before: already active, or active again after its end).
     if (extra.tool !== undefined && offeredNow && !offeredNow.has(extra.tool) && !isActive(skill.name))
@@ -745,7 +767,10 @@ export function createSession(options: SessionOptions): Session {
       args = JSON.stringify(check.values);
     }
     if (skill.context === "fork") {
-      if (by === "model") return startFork(skill, args ?? forkRequest?.args, extra.call);
+      if (by === "model") {
+        if (skill.disableModelInvocation && silent === 0) forksForUser.add(skill.name);
+        return startFork(skill, args ?? forkRequest?.args, extra.call);
+      }
       return requestFork(skill, requested, args);
     }
     if (by === "user" && options.workflows && skill.steps?.length) {
@@ -832,6 +857,10 @@ export function createSession(options: SessionOptions): Session {
     if (silent > 0) return forkUnavailable(skill.name);
     const now = clock();
     const agent = skill.agent !== undefined ? source.get(skill.agent) : undefined;
+    // A user-only role is never the model's to start, also not as a forked skill's agent
+    // (unless the user's "/name" asked for this skill).
+    if (agent?.role && agent.disableModelInvocation && forkRequest?.name !== skill.name)
+      return refuse(skill.name, "model", say.userOnlyAgent(skill.name, agent.name));
     const fork = prepareFork({
       skill,
       ...(args !== undefined && args !== "" ? { args } : {}),
@@ -911,6 +940,7 @@ export function createSession(options: SessionOptions): Session {
     turnNote = undefined;
     explicit = undefined;
     forkRequest = undefined;
+    forksForUser.clear();
     workflowRequest = undefined;
     answered.clear();
     fileAnswers.clear();
@@ -1034,6 +1064,12 @@ export function createSession(options: SessionOptions): Session {
     state.active.push(entry);
   };
 
+  /** A recorded fork's answer: a user-only skill's run counts against the user's "/name". */
+  const noteUserFork = (value: unknown) => {
+    const forked = (value as { data: { skill?: unknown } }).data.skill;
+    if (typeof forked === "string" && source.get(forked)?.disableModelInvocation) forksForUser.add(forked);
+  };
+
   const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
     if (item.output === undefined) return; // a call that never produced a result changed nothing
     const { failed, value } = outputOf(item.output);
@@ -1043,8 +1079,12 @@ export function createSession(options: SessionOptions): Session {
       endByModel(item.input);
       return;
     }
-    // A forked skill ran in its own sub-agent: the conversation never had it active.
-    if (isForkOutput(value)) return;
+    // A forked skill ran in its own sub-agent: the conversation never had it active. A
+    // user-only one ran for the user's "/name": not again in this turn.
+    if (isForkOutput(value)) {
+      noteUserFork(value);
+      return;
+    }
     const data = (value as { data?: { name?: unknown; policy?: unknown; arguments?: unknown } } | undefined)
       ?.data;
     const generic = names.isGeneric(item.toolName);
@@ -1103,6 +1143,14 @@ export function createSession(options: SessionOptions): Session {
     const id = turnId(options.message);
     if (state.turn?.id === id) quietly(() => resumeTurn(options.message!));
     else beginTurn(options.message, id);
+  }
+  if (options.state !== undefined) {
+    // From a checkpoint: the user-only forks the latest turn's history shows already ran.
+    for (const item of history.slice(latest + 1)) {
+      if (item.kind !== "tool-call" || item.output === undefined) continue;
+      const { failed, value } = outputOf(item.output);
+      if (!failed && isForkOutput(value)) noteUserFork(value);
+    }
   }
 
   // ── plan ──
