@@ -49,6 +49,11 @@ export interface Scenario {
   /** Host tools the agent has (from the fixture set below). */
   tools: string[];
   /**
+   * Host tools (of `tools`) with an input schema of their own, which the framework checks
+   * before the tool runs (a host's zod tool): tool name → JSON Schema.
+   */
+  strictTools?: Record<string, Record<string, unknown>>;
+  /**
    * The user's messages, in order; `before` runs first (e.g. a hot edit); `rebuilt`: the
    * conversation is rebuilt from its messages before this one (the driver's `rebuild`).
    */
@@ -68,11 +73,12 @@ export interface Scenario {
 const HOST_PROMPT = "You are the agent under test.";
 
 /** Host tools: each returns a small JSON result naming itself, and records that it ran. */
-function hostTool(name: string, ran: ScenarioRecords["ran"]): HostTool {
+function hostTool(name: string, ran: ScenarioRecords["ran"], strict?: Record<string, unknown>): HostTool {
   return {
     name,
     description: `The host's ${name} tool.`,
-    inputSchema: {
+    ...(strict && { strict: true }),
+    inputSchema: strict ?? {
       type: "object",
       properties: { path: { type: "string" }, query: { type: "string" }, to: { type: "string" } },
       additionalProperties: true,
@@ -118,12 +124,22 @@ function replaceRoot(value: unknown, root: string): unknown {
   );
 }
 
+/**
+ * Mastra writes a called tool name outside `[a-zA-Z0-9_-]` (`send_email `, a full-width
+ * letter) into the prompt as `unknown_tool` (providers refuse other names there); the others
+ * keep it as called. Framing, not behaviour: the answer's own text still echoes the name.
+ */
+const PROVIDER_SAFE_NAME = /^[a-zA-Z0-9_-]+$/;
+function providerSafeName(name: string): string {
+  return PROVIDER_SAFE_NAME.test(name) ? name : "unknown_tool";
+}
+
 function record(view: ModelView, root: string): CallRecord {
   const results: CallRecord["results"] = [];
   for (let i = view.messages.length - 1; i >= 0; i--) {
     const message = view.messages[i] as SeenMessage;
     if (message.role !== "tool") break;
-    results.unshift({ name: message.name, result: replaceRoot(message.result, root) });
+    results.unshift({ name: providerSafeName(message.name), result: replaceRoot(message.result, root) });
   }
   return {
     system: normaliseSystem(view.system, root),
@@ -162,7 +178,7 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
     const role = scripted(scenario.roleReplies ?? []);
     const conversation = await driver.conversation({
       shelf,
-      tools: scenario.tools.map((name) => hostTool(name, records.ran)),
+      tools: scenario.tools.map((name) => hostTool(name, records.ran, scenario.strictTools?.[name])),
       system: HOST_PROMPT,
       model: (view) => {
         records.calls.push(record(view, root));
@@ -308,6 +324,32 @@ const stepModel = async ({ prompt }: { prompt: string }): Promise<string> => {
 const TONES: Record<string, string> = {
   "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\nallowed-tools: read_file\n---\nBe formal.\n`,
   "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\n---\nBe casual.\n`,
+};
+
+/** Made-up names a hostile model spells like a hidden tool (send_email) or an allowed one. */
+const LOOK_ALIKES = [
+  "send_email ",
+  " send_email",
+  "functions.send_email",
+  "Send_Email",
+  "SEND_EMAIL",
+  "send-email",
+  "ｓｅｎｄ_ｅｍａｉｌ",
+  "send_email\u200B",
+  "git_log ",
+  "Skill_Release-Notes",
+];
+
+/** A host tool's own input schema, which the framework checks (a host's zod tool). */
+const SEND_EMAIL_SCHEMA = {
+  type: "object",
+  properties: {
+    to: { type: "string" },
+    subject: { type: "string" },
+    confidential_bcc: { type: "string" },
+  },
+  required: ["to", "subject", "confidential_bcc"],
+  additionalProperties: false,
 };
 
 export const conformanceScenarios: Scenario[] = [
@@ -1520,6 +1562,69 @@ export const conformanceScenarios: Scenario[] = [
         `a skill tool name never offered reads the same (got ${JSON.stringify(guessed?.result)})`,
       );
       expect(!ran.some((r) => r.name === "send_email"), "send_email never ran");
+    },
+  },
+  {
+    name: "made-up names a hostile model spells like a hidden tool (a space, a prefix, full-width letters, another case) read core's UNKNOWN_TOOL and list no tool",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "send_email", "web_search"],
+    turns: [{ user: "draft the release notes" }],
+    replies: [
+      call("skill_release-notes"),
+      calls(...LOOK_ALIKES.map((name): [string, Record<string, unknown>] => [name, { to: "all@example.com" }])),
+      text("Here are the notes."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[1]?.tools.includes("send_email"), "the skill hides send_email");
+      const results = c[2]?.results ?? [];
+      expect(results.length === LOOK_ALIKES.length, "every call reads an answer");
+      for (const [i, name] of LOOK_ALIKES.entries()) {
+        const answer = results[i];
+        expect(
+          answer?.name === providerSafeName(name) &&
+            errorOf(answer.result) === "UNKNOWN_TOOL" &&
+            (answer.result as { message?: string }).message?.includes(JSON.stringify(name)),
+          `${JSON.stringify(name)} reads core's UNKNOWN_TOOL (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect(!JSON.stringify(results).includes("web_search"), "no answer names a hidden tool");
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "a hidden host tool called with input its own schema rejects reads core's TOOL_NOT_ALLOWED, never the framework's check describing that schema",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "send_email"],
+    strictTools: { send_email: SEND_EMAIL_SCHEMA },
+    turns: [{ user: "draft the release notes" }, { user: "now email the team that v2.0 is out" }],
+    replies: [
+      call("skill_release-notes"),
+      calls(["send_email", { to: 5 }], ["send_email"], ["git_log", { query: "v1.9.." }]),
+      text("Here are the notes."),
+      call("send_email", { to: "team@example.com", subject: "v2.0", confidential_bcc: "boss@example.com" }),
+      text("Sent."),
+    ],
+    check({ calls: c, ran }) {
+      const [wrongType, empty, log] = c[2]?.results ?? [];
+      for (const [what, answer] of [
+        ["a wrong type", wrongType],
+        ["no input", empty],
+      ] as const) {
+        expect(
+          answer?.name === "send_email" && errorOf(answer.result) === "TOOL_NOT_ALLOWED",
+          `send_email with ${what} reads core's refusal (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect(
+        !JSON.stringify(c[2]?.results).includes("confidential_bcc"),
+        "no answer describes the hidden tool's schema",
+      );
+      expect((log?.result as { ok?: boolean })?.ok === true, "the allowed call beside them ran");
+      expect(c[3]?.tools.includes("send_email"), "the next request is offered it");
+      expect(
+        ran.map((r) => r.name).join() === "git_log,send_email",
+        `only the allowed calls ran (ran ${ran.map((r) => r.name).join()})`,
+      );
     },
   },
 ];
