@@ -5,8 +5,8 @@
  * `execute`: core guards it and the model reads core's structured refusal as the result.
  * An allowed call runs inside the session, so a delegation it starts is bounded by it.
  */
-import { isBlockedResult, runHostTool } from "@skillshelf/core/adapter";
-import type { Tool, ToolSet } from "ai";
+import { isBlockedResult, refusesTool, runHostTool } from "@skillshelf/core/adapter";
+import { asSchema, type FlexibleSchema, jsonSchema, type Tool, type ToolSet } from "ai";
 import type { StepSessions } from "./step-sessions.js";
 
 export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, sessions: StepSessions): TOOLS {
@@ -22,6 +22,9 @@ function guardTool(name: string, tool: Tool, sessions: StepSessions): Tool {
   const toModelOutput = tool.toModelOutput;
   return {
     ...tool,
+    ...(tool.inputSchema !== undefined && {
+      inputSchema: checkedUnlessRefused(name, tool.inputSchema, sessions),
+    }),
     // Synchronous on purpose: the tool's own return value (a promise, an AsyncIterable that
     // streams) comes back untouched.
     execute: (input: unknown, options) =>
@@ -34,4 +37,22 @@ function guardTool(name: string, tool: Tool, sessions: StepSessions): Tool {
         isBlockedResult(options.output) ? { type: "json", value: options.output } : toModelOutput(options),
     }),
   } as Tool;
+}
+
+/**
+ * The tool's own input check, skipped for a call the step's session refuses whatever its
+ * input (core's `refusesTool`). The SDK checks a call's input before `execute`: its
+ * InvalidToolInputError would describe the schema of a tool the skill hides (every field,
+ * its type), and the call would never reach the guard. Skipped, it does, and reads core's
+ * TOOL_NOT_ALLOWED, as in every framework. The schema the provider is sent is the tool's own.
+ */
+function checkedUnlessRefused(name: string, schema: FlexibleSchema<unknown>, sessions: StepSessions) {
+  const own = asSchema(schema);
+  return jsonSchema(() => own.jsonSchema as ReturnType<typeof asSchema>["jsonSchema"], {
+    validate: async (value: unknown) => {
+      const session = sessions.current();
+      if ((session && refusesTool(session, name)) || !own.validate) return { success: true as const, value };
+      return own.validate(value);
+    },
+  });
 }

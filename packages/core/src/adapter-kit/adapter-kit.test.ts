@@ -10,6 +10,7 @@ import {
   delegationResult,
   hostDelegationSpec,
   isBlockedResult,
+  refusesTool,
   reportOnce,
   respondingModel,
   runDelegation,
@@ -39,6 +40,24 @@ describe("runSkillTool", () => {
     const result = await runSkillTool(session(), { name: "skill_gone", input: {} });
     expect(result).toMatchObject({ status: "error", error_type: "NOT_FOUND" });
     expect(result.message).toContain('"skill_gone"');
+  });
+});
+
+describe("refusesTool", () => {
+  it("is true for a host tool the active skill leaves out, whatever its input, and the guard refuses it", () => {
+    const session = createSession({
+      skills: fixedSource([makeSkill("notes", { allowedTools: ["read_file", "Bash(git:*)"] })]),
+      tools: ["read_file", "send_email", "bash"],
+    });
+    expect(refusesTool(session, "send_email")).toBe(false);
+    session.activate("notes");
+    expect(refusesTool(session, "send_email")).toBe(true);
+    for (const input of [{}, { to: 5 }, "not an object", null]) {
+      expect(session.guard({ name: "send_email", input }).allowed).toBe(false);
+    }
+    expect(refusesTool(session, "read_file")).toBe(false);
+    // Allowed for some inputs: the framework's check of a tool the model is offered stays.
+    expect(refusesTool(session, "bash")).toBe(false);
   });
 });
 

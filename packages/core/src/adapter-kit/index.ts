@@ -74,6 +74,7 @@ export {
   type Blocked,
   isBlockedResult,
   notASkillTool,
+  refusesTool,
   runHostTool,
   runSkillTool,
   type SkillToolOptions,

@@ -76,6 +76,17 @@ export function runHostTool<T>(session: Session, call: ToolCall, execute: () => 
   return runInSession(session, execute);
 }
 
+/**
+ * Whether the session refuses every call of this host tool now, whatever its input: the
+ * active skills leave it out. A framework that checks a call's input against the tool's own
+ * schema before the tool runs (the AI SDK does, before `execute`) must skip that check for
+ * such a call and let the guard answer: the framework's error would describe the schema of a
+ * tool the model is not offered, and the call would read no refusal (and record none).
+ */
+export function refusesTool(session: Session, toolName: string): boolean {
+  return !session.allowedTools([toolName]).includes(toolName);
+}
+
 /** Is this a refusal core wrote? (By shape: it also comes back serialised in a later request.) */
 export function isBlockedResult(output: unknown): output is Blocked {
   if (typeof output !== "object" || output === null) return false;

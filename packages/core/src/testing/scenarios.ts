@@ -1571,7 +1571,9 @@ export const conformanceScenarios: Scenario[] = [
     turns: [{ user: "draft the release notes" }],
     replies: [
       call("skill_release-notes"),
-      calls(...LOOK_ALIKES.map((name): [string, Record<string, unknown>] => [name, { to: "all@example.com" }])),
+      calls(
+        ...LOOK_ALIKES.map((name): [string, Record<string, unknown>] => [name, { to: "all@example.com" }]),
+      ),
       text("Here are the notes."),
     ],
     check({ calls: c, ran }) {
