@@ -352,6 +352,14 @@ const SEND_EMAIL_SCHEMA = {
   additionalProperties: false,
 };
 
+/** Inputs a model may send that are not an object (scripted calls type input as one). */
+const NOT_AN_OBJECT = {
+  string: "tone-formal",
+  array: ["casual"],
+  number: 5,
+  jsonText: JSON.stringify({ name: "tone-formal" }),
+} as unknown as Record<"string" | "array" | "number" | "jsonText", Record<string, unknown>>;
+
 export const conformanceScenarios: Scenario[] = [
   {
     name: "activation, body next call, restriction, structured refusal, end, unrelated tool works",
@@ -1627,6 +1635,58 @@ export const conformanceScenarios: Scenario[] = [
         ran.map((r) => r.name).join() === "git_log,send_email",
         `only the allowed calls ran (ran ${ran.map((r) => r.name).join()})`,
       );
+    },
+  },
+  {
+    name: "skill tools called with input that is not an object (a string, an array, a number, JSON text inside a string) read core's answer in every framework",
+    skills: TONES,
+    tools: ["read_file", "send_email"],
+    turns: [{ user: "write a formal or casual reply" }],
+    replies: [
+      {
+        calls: [
+          { name: "activate_skill", input: NOT_AN_OBJECT.string },
+          { name: "skill_tone-casual", input: NOT_AN_OBJECT.array },
+        ],
+      },
+      { calls: [{ name: "skill_tone-casual", input: NOT_AN_OBJECT.number }] },
+      { calls: [{ name: "activate_skill", input: NOT_AN_OBJECT.jsonText }] },
+      {
+        calls: [
+          { name: "send_email", input: NOT_AN_OBJECT.array },
+          { name: "end_skill", input: NOT_AN_OBJECT.number },
+        ],
+      },
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[0]?.tools.includes("activate_skill"), "activate_skill is offered");
+      const [string, array] = c[1]?.results ?? [];
+      for (const [what, answer] of [
+        ["a string", string],
+        ["an array", array],
+        ["a number", c[2]?.results[0]],
+      ] as const) {
+        expect(
+          errorOf(answer?.result) === "INVALID_ARGUMENTS",
+          `${what} reads core's INVALID_ARGUMENTS (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect(
+        !JSON.stringify(c.map((x) => x.results)).includes("node_modules"),
+        "no answer carries a stack trace of the host's files",
+      );
+      expect(
+        (c[3]?.results[0]?.result as { status?: string })?.status === "success",
+        `the activation's JSON text inside a string is read as its arguments (got ${JSON.stringify(c[3]?.results[0]?.result)})`,
+      );
+      const [email, end] = c[4]?.results ?? [];
+      expect(errorOf(email?.result) === "TOOL_NOT_ALLOWED", "the hidden tool is refused whatever its input");
+      expect(
+        (end?.result as { status?: string })?.status === "success",
+        `end_skill takes no arguments, so a number ends the skill (got ${JSON.stringify(end?.result)})`,
+      );
+      expect(ran.length === 0, "nothing ran");
     },
   },
 ];
