@@ -1689,6 +1689,56 @@ export const conformanceScenarios: Scenario[] = [
       expect(ran.length === 0, "nothing ran");
     },
   },
+  {
+    name: "two activations and a host call in one response: the whitelists narrow each other, and the call is judged under both",
+    skills: { "release-notes": RELEASE_NOTES, deploy: DEPLOY },
+    tools: ["git_log", "read_file", "bash", "web_search"],
+    turns: [{ user: "deploy to staging and write the release notes" }],
+    replies: [
+      calls(["web_search", { query: "staging" }], ["skill_release-notes"], ["skill_deploy"]),
+      calls(["git_log"], ["bash", { command: "./deploy staging" }], ["read_file", { path: "CHANGELOG.md" }]),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      const [search, notes, deploy] = c[1]?.results ?? [];
+      expect((notes?.result as { status?: string })?.status === "success", "the first activation succeeds");
+      expect((deploy?.result as { status?: string })?.status === "success", "so does the second");
+      expect(errorOf(search?.result) === "TOOL_NOT_ALLOWED", "the call before them is judged after both");
+      expect(
+        c[1]?.tools.filter((t) => ["git_log", "read_file", "bash", "web_search"].includes(t)).join() ===
+          "read_file",
+        `the next step offers only what both allow (got ${c[1]?.tools.join()})`,
+      );
+      const [log, bash, read] = c[2]?.results ?? [];
+      expect(errorOf(log?.result) === "TOOL_NOT_ALLOWED", "one skill's tool the other rules out is refused");
+      expect(errorOf(bash?.result) === "TOOL_NOT_ALLOWED", "both ways");
+      expect((read?.result as { ok?: boolean })?.ok === true, "the tool both allow runs");
+      expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
+    },
+  },
+  {
+    name: "end_skill and a hidden call in one response, then another activation and end with one: the limits hold until the user's next message",
+    skills: { "release-notes": RELEASE_NOTES, "summarize-diff": SUMMARIZE_DIFF },
+    tools: ["git_log", "read_file", "send_email"],
+    turns: [{ user: "draft the release notes and summarize the diff" }],
+    replies: [
+      calls(["skill_release-notes"], ["send_email", { to: "a@example.com" }], ["end_skill"]),
+      calls(["skill_summarize-diff"], ["send_email", { to: "b@example.com" }], ["end_skill"]),
+      call("send_email", { to: "c@example.com" }),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      const [activation, first, end] = c[1]?.results ?? [];
+      expect((activation?.result as { status?: string })?.status === "success", "the activation succeeds");
+      expect(errorOf(first?.result) === "TOOL_NOT_ALLOWED", "the call beside it is refused");
+      expect((end?.result as { status?: string })?.status === "success", "the end beside them succeeds");
+      expect(!c[1]?.tools.includes("send_email"), "the ended skill's limits hold on the next step");
+      const [, second] = c[2]?.results ?? [];
+      expect(errorOf(second?.result) === "TOOL_NOT_ALLOWED", "a skill without limits does not lift them");
+      expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "nor does ending it");
+      expect(ran.length === 0, "send_email never ran");
+    },
+  },
 ];
 
 /**
