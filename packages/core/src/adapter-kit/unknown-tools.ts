@@ -8,6 +8,8 @@
  * with them. So the model reads core's answer instead, the same in every framework, and it
  * names no tool.
  */
+import { notOffered } from "../session/messages.js";
+
 /** The longest tool name echoed back (the name is the model's; a hostile one can be long). */
 const MAX_ECHOED_NAME = 120;
 
@@ -125,9 +127,8 @@ export function skillToolNotOffered(toolName: string): {
   error_type: "TOOL_NOT_OFFERED";
   message: string;
 } {
-  return {
-    status: "error",
-    error_type: "TOOL_NOT_OFFERED",
-    message: `${toolName} is not one of the tools offered to you now, so nothing was activated. Continue with the tools you are offered.`,
-  };
+  // Core's own words for a skill tool the step did not offer (session/messages.ts).
+  return { status: "error", ...notOffered(toolName, toolName, undefined) } as ReturnType<
+    typeof skillToolNotOffered
+  >;
 }

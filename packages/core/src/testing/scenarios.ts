@@ -1739,6 +1739,58 @@ export const conformanceScenarios: Scenario[] = [
       expect(ran.length === 0, "send_email never ran");
     },
   },
+  {
+    name: "a skill's own tool the step did not offer, guessed by the model (user-only, vetoed, listed in activate_skill, disabled, made up), reads the same words in every framework and activates nothing",
+    skills: {
+      deploy: DEPLOY,
+      "batch-rename": BATCH_RENAME,
+      "release-notes": RELEASE_NOTES,
+      "summarize-diff": SUMMARIZE_DIFF,
+    },
+    shelf: { disabled: ["deploy"] },
+    tools: ["bash", "read_file", "git_log", "list_files", "rename_file"],
+    turns: [{ user: "write a commit message for the release notes" }],
+    replies: [
+      calls(
+        ["skill_batch-rename", { args: "src old_" }],
+        ["skill_release-notes"],
+        ["skill_summarize-diff"],
+        ["skill_summarize-diff", { args: 5 }],
+        ["skill_deploy"],
+        ["skill_nonexistent"],
+      ),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      const offered = c[0]?.skillTools.map((t) => t.name) ?? [];
+      const guessed = ["skill_batch-rename", "skill_release-notes", "skill_summarize-diff"];
+      expect(
+        !guessed.some((name) => offered.includes(name)),
+        `none of them is offered (got ${offered.join()})`,
+      );
+      expect(
+        JSON.stringify(c[0]?.skillTools).includes('"summarize-diff"'),
+        "summarize-diff is listed in activate_skill",
+      );
+      const results = c[1]?.results ?? [];
+      for (const answer of results.slice(0, 4)) {
+        expect(
+          errorOf(answer.result) === "TOOL_NOT_OFFERED" &&
+            (answer.result as { message?: string }).message ===
+              `${answer.name} is not one of the tools offered to you now, so nothing was activated. Continue with the tools you are offered.`,
+          `${answer.name} reads the words of a tool no step registered (got ${JSON.stringify(answer.result)})`,
+        );
+      }
+      for (const answer of results.slice(4)) {
+        expect(
+          errorOf(answer.result) === "UNKNOWN_TOOL",
+          `${answer.name} names no skill the model may use (got ${JSON.stringify(answer.result)})`,
+        );
+      }
+      expect(!c[1]?.system.includes("<skill_content"), "nothing became active");
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
 ];
 
 /**
