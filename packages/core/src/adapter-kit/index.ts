@@ -74,6 +74,8 @@ export {
   type Blocked,
   isBlockedResult,
   notASkillTool,
+  readRefusalText,
+  refusalError,
   refusesTool,
   runHostTool,
   runSkillTool,

@@ -9,6 +9,7 @@
  * names no tool.
  */
 import { notOffered } from "../session/messages.js";
+import { readRefusalText } from "./tool-calls.js";
 
 /** The longest tool name echoed back (the name is the model's; a hostile one can be long). */
 const MAX_ECHOED_NAME = 120;
@@ -89,6 +90,12 @@ function unknownToolCalled(part: ToolResultPart): string | undefined {
   return MASTRA_NOT_FOUND.exec(output.value)?.[1];
 }
 
+function refusalOf(part: ToolResultPart): unknown {
+  const output = part.output;
+  if (!output || typeof output.type !== "string" || !output.type.startsWith("error")) return undefined;
+  return readRefusalText(output.value);
+}
+
 /**
  * A language-model prompt (the AI SDK's provider interface, which Mastra speaks too) with each
  * framework answer to a call of a tool that does not exist replaced by `answer(toolName)`
@@ -105,10 +112,13 @@ export function withUnknownToolsAnswered<P>(
     if ((message as { role?: unknown })?.role !== "tool" || !Array.isArray(content)) return message;
     let touched = false;
     const parts = content.map((part: unknown) => {
-      const called = isToolResult(part) ? unknownToolCalled(part) : undefined;
-      if (called === undefined) return part;
+      if (!isToolResult(part)) return part;
+      const called = unknownToolCalled(part);
+      // A refusal a framework carried as its input-check error (`refusalError`): core's result.
+      const refusal = called === undefined ? refusalOf(part) : undefined;
+      if (called === undefined && refusal === undefined) return part;
       touched = true;
-      return { ...(part as ToolResultPart), output: { type: "json", value: answer(called) } };
+      return { ...part, output: { type: "json", value: refusal ?? answer(called!) } };
     });
     if (!touched) return message;
     changed = true;
