@@ -131,6 +131,29 @@ describe("respondingModel", () => {
     expect(session.state.active.map((a) => a.name)).toEqual(["notes"]);
   });
 
+  it("judges the input the tool gets: the provider's JSON text parsed, an empty text as {}", async () => {
+    const answers = async (input: string) => {
+      const session = shelfSession();
+      const part = { type: "tool-call", toolCallId: "a", toolName: "skill_notes", input };
+      await respondingModel({ doGenerate: async () => ({ content: [part] }) }, session).doGenerate();
+      // Run with the input the framework parsed (or the text, when it is not JSON).
+      let parsed: unknown = input;
+      try {
+        parsed = input.trim() === "" ? {} : JSON.parse(input);
+      } catch {}
+      return runSkillTool(session, { id: "a", name: "skill_notes", input: parsed });
+    };
+    expect(await answers("  ")).toMatchObject({ status: "success" });
+    expect(await answers("[1]")).toMatchObject({
+      error_type: "INVALID_ARGUMENTS",
+      message: expect.stringContaining("the input must be an object"),
+    });
+    expect(await answers("not json")).toMatchObject({
+      error_type: "INVALID_ARGUMENTS",
+      message: expect.stringContaining("the input is not a JSON object"),
+    });
+  });
+
   it("holds a stream's tool calls back until the response is complete", async () => {
     const session = shelfSession();
     const parts = [{ type: "text-delta", delta: "hi" }, ...calls, { type: "finish" }];
