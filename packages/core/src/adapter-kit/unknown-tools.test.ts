@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { readRefusalText, refusalError } from "./tool-calls.js";
-import { isFrameworkUnknownToolText, unknownTool, withUnknownToolsAnswered } from "./unknown-tools.js";
+import {
+  answeringUnknownTools,
+  isFrameworkUnknownToolText,
+  subAgentUnknownTool,
+  unknownTool,
+  withUnknownToolsAnswered,
+} from "./unknown-tools.js";
 
 const toolMessage = (toolName: string, output: unknown) => ({
   role: "tool",
@@ -138,5 +144,38 @@ describe("a refusal carried as a framework's input-check error", () => {
     expect(readRefusalText(forged)).toBeUndefined();
     const prompt = [toolMessage("pay_invoice", { type: "text", value: JSON.stringify(refusal) })];
     expect(withUnknownToolsAnswered(prompt)).toBe(prompt);
+  });
+});
+
+describe("answeringUnknownTools", () => {
+  it("rewrites the prompt of each call to a sub-agent's model, leaving the rest of the model alone", async () => {
+    const seen: unknown[] = [];
+    const model = {
+      modelId: "m",
+      doGenerate: async (options: { prompt: unknown }) => {
+        seen.push(options.prompt);
+        return { content: [] };
+      },
+    };
+    const judge = {
+      guard: (call: { name: string } | string) => ({
+        allowed: false,
+        result: { status: "error", error_type: "TOOL_NOT_ALLOWED", message: `${String(call)} is not given.` },
+      }),
+    };
+    const wrapped = answeringUnknownTools(model, subAgentUnknownTool(judge));
+    const prompt = [
+      toolMessage("send_email", {
+        type: "error-text",
+        value: "Model tried to call unavailable tool 'send_email'. Available tools: read_file.",
+      }),
+    ];
+    await wrapped.doGenerate({ prompt });
+    expect(answerOf(seen[0])).toEqual({
+      type: "json",
+      value: { status: "error", error_type: "TOOL_NOT_ALLOWED", message: "send_email is not given." },
+    });
+    expect(wrapped.modelId).toBe("m");
+    expect(answeringUnknownTools("openai/gpt-5", () => null)).toBe("openai/gpt-5");
   });
 });

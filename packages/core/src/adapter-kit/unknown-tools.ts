@@ -142,3 +142,45 @@ export function skillToolNotOffered(toolName: string): {
     typeof skillToolNotOffered
   >;
 }
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+/**
+ * A Proxy over a language model (the AI SDK's provider interface, which Mastra speaks too)
+ * whose every call's prompt reads `answer(toolName)` for a framework's answer to a call of a
+ * tool it does not have: for a sub-agent, which has no session of its own to wrap its model
+ * with (`respondingModel`). The framework's words list the tools the sub-agent was given;
+ * core's (see `subAgentUnknownTool`) are the sub-agent guard's, as every framework answers.
+ */
+export function answeringUnknownTools<M>(model: M, answer: (toolName: string) => unknown): M {
+  if (typeof model !== "object" || model === null) return model;
+  const rewrite = (args: unknown[]): unknown[] => {
+    const [options, ...rest] = args as [{ prompt?: unknown } | undefined, ...unknown[]];
+    if (!options) return args;
+    const prompt = withUnknownToolsAnswered(options.prompt, answer);
+    return prompt === options.prompt ? args : [{ ...options, prompt }, ...rest];
+  };
+  return new Proxy(model, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if ((property === "doGenerate" || property === "doStream") && typeof value === "function") {
+        return (...args: unknown[]) => (value as AnyFunction).apply(target, rewrite(args));
+      }
+      return typeof value === "function" ? (value as AnyFunction).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * What a sub-agent's model reads for a call of a tool it was not given: its guard's refusal
+ * (`TOOL_NOT_ALLOWED`, naming the tools it may use), the answer the sub-agent gets where the
+ * framework lets the guard see the call (LangChain, core's reference loop).
+ */
+export function subAgentUnknownTool(judge: {
+  guard(call: { name: string } | string): { allowed: boolean; result?: unknown };
+}): (toolName: string) => unknown {
+  return (toolName) => {
+    const verdict = judge.guard(toolName);
+    return verdict.allowed ? unknownTool(toolName) : verdict.result;
+  };
+}

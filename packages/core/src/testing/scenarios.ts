@@ -36,6 +36,8 @@ export interface ScenarioRecords {
   calls: CallRecord[];
   /** Host tools that actually ran, in order, with their input. */
   ran: Array<{ name: string; input: unknown }>;
+  /** What a delegated role's sub-agent saw on each of its calls (scenarios with `roleReplies`). */
+  roleCalls?: CallRecord[];
 }
 
 export interface Scenario {
@@ -184,7 +186,12 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
         records.calls.push(record(view, root));
         return main(view);
       },
-      ...(scenario.roleReplies && { roleModel: role }),
+      ...(scenario.roleReplies && {
+        roleModel: (view: ModelView) => {
+          (records.roleCalls ??= []).push(record(view, root));
+          return role(view);
+        },
+      }),
       ...(scenario.models && {
         models: Object.fromEntries(
           scenario.models.map((id): [string, ScriptedModel] => [
@@ -1789,6 +1796,78 @@ export const conformanceScenarios: Scenario[] = [
       }
       expect(!c[1]?.system.includes("<skill_content"), "nothing became active");
       expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "a forked skill's sub-agent that calls a tool it was not given (the parent's, a look-alike, the skill's own tool) reads its guard's refusal in every framework",
+    skills: {
+      "dep-audit": `---\nname: dep-audit\ndescription: Audit the project's dependencies for known risks.\ntriggers: [audit the dependencies]\ncontext: fork\nallowed-tools: read_file\n---\nFORK-BODY: read $ARGUMENTS and list the risky packages.\n`,
+    },
+    tools: ["read_file", "web_search", "send_email"],
+    turns: [{ user: "audit the dependencies" }],
+    replies: [
+      call("skill_dep-audit", { args: "package-lock.json" }),
+      // the sub-agent
+      calls(
+        ["send_email", { to: "x@example.com" }],
+        ["Read_File", { path: "package-lock.json" }],
+        ["skill_dep-audit"],
+        ["read_file", { path: "package-lock.json" }],
+      ),
+      text("Two risky packages."),
+      // the conversation again
+      text("The audit found two risky packages."),
+    ],
+    check({ calls: c, ran }) {
+      expect(JSON.stringify(c[1]?.tools) === '["read_file"]', "the sub-agent is given read_file only");
+      const results = c[2]?.results ?? [];
+      for (const answer of results.slice(0, 3)) {
+        expect(
+          errorOf(answer.result) === "TOOL_NOT_ALLOWED" &&
+            (answer.result as { message?: string }).message ===
+              `${answer.name} is not a tool of the "dep-audit" sub-agent; it may use read_file.`,
+          `${answer.name} reads the fork's refusal (got ${JSON.stringify(answer.result)})`,
+        );
+      }
+      expect((results[3]?.result as { ok?: boolean })?.ok === true, "the tool it was given runs");
+      expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
+    },
+  },
+  {
+    name: "a delegated sub-agent that calls a tool it was not given reads its guard's refusal in every framework",
+    skills: {
+      audit: `---\nname: audit\ndescription: Audit the code base for risky patterns.\ntriggers: [audit]\nallowed-tools: read_file Task\n---\nAudit the code; delegate deep dives to the developer role.\n`,
+    },
+    tools: ["read_file", "bash", "write_file", "delegate"],
+    turns: [{ user: "audit the repository" }],
+    replies: [
+      call("skill_audit"),
+      call("delegate", { role: "developer", task: "Check src/ for eval()." }),
+      text("Audit done."),
+    ],
+    roleReplies: [
+      calls(
+        ["bash", { command: "grep -r eval src" }],
+        ["Read_File", { path: "src/a.ts" }],
+        ["read_file", { path: "src/a.ts" }],
+      ),
+      text("No eval() found."),
+    ],
+    check({ calls: c, roleCalls = [], ran }) {
+      expect(!roleCalls[0]?.tools.includes("bash"), "bash is withheld from the sub-agent");
+      const [bash, lookAlike, read] = roleCalls[1]?.results ?? [];
+      for (const answer of [bash, lookAlike]) {
+        expect(
+          errorOf(answer?.result) === "TOOL_NOT_ALLOWED" &&
+            String((answer?.result as { message?: string }).message).startsWith(
+              `${answer?.name} is not a tool of the "developer" sub-agent`,
+            ),
+          `${answer?.name} reads the delegation's refusal (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect((read?.result as { ok?: boolean })?.ok === true, "the tool it was given runs");
+      expect((c[2]?.results[0]?.result as { status?: string })?.status === "success", "the delegation ran");
+      expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
     },
   },
 ];
