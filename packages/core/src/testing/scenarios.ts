@@ -188,7 +188,8 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
       },
       ...(scenario.roleReplies && {
         roleModel: (view: ModelView) => {
-          (records.roleCalls ??= []).push(record(view, root));
+          records.roleCalls ??= [];
+          records.roleCalls.push(record(view, root));
           return role(view);
         },
       }),
@@ -1859,7 +1860,7 @@ export const conformanceScenarios: Scenario[] = [
       for (const answer of [bash, lookAlike]) {
         expect(
           errorOf(answer?.result) === "TOOL_NOT_ALLOWED" &&
-            String((answer?.result as { message?: string }).message).startsWith(
+            String((answer?.result as { message?: string } | undefined)?.message).startsWith(
               `${answer?.name} is not a tool of the "developer" sub-agent`,
             ),
           `${answer?.name} reads the delegation's refusal (got ${JSON.stringify(answer?.result)})`,

@@ -132,8 +132,8 @@ function mastraTool(tool: HostTool) {
   return createTool({
     id: tool.name,
     description: tool.description,
-    // biome-ignore lint/suspicious/noExplicitAny: the scenario's tools carry plain JSON Schema, which Mastra accepts.
     // A strict tool is a host's zod tool: Mastra checks its input before it runs.
+    // biome-ignore lint/suspicious/noExplicitAny: the scenario's tools carry plain JSON Schema, which Mastra accepts.
     inputSchema: (tool.strict ? z.fromJSONSchema(tool.inputSchema) : tool.inputSchema) as any,
     execute: async (input: unknown) => tool.run((input ?? {}) as Record<string, unknown>),
   });
