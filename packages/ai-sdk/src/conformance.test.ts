@@ -6,11 +6,12 @@ import { conformanceScenarios, referenceDriver, runScenario } from "@skillshelf/
 import { describe, expect, it } from "vitest";
 import { aiSdkDriver } from "./test-utils/driver.js";
 
-describe("conformance (ai-sdk)", () => {
+describe.each(["generate", "stream"] as const)("conformance: AI SDK %sText()", (mode) => {
+  const driver = aiSdkDriver(mode);
   for (const scenario of conformanceScenarios) {
     it(scenario.name, async () => {
       const expected = await runScenario(referenceDriver, scenario);
-      expect(await runScenario(aiSdkDriver, scenario)).toEqual(expected);
+      expect(await runScenario(driver, scenario)).toEqual(expected);
     });
   }
 });

@@ -5,7 +5,7 @@
  * (a write into a skill folder, a tool the conversation rules out), as the parent's are.
  */
 import type { Fork } from "@skillshelf/core";
-import { isBlockedResult } from "@skillshelf/core/adapter";
+import { answeringUnknownTools, isBlockedResult, subAgentUnknownTool } from "@skillshelf/core/adapter";
 import { type LanguageModel, stepCountIs, type Tool, ToolLoopAgent, type ToolSet } from "ai";
 
 export interface ForkAgentOptions {
@@ -41,7 +41,8 @@ export async function runForkAgent(fork: Fork, options: ForkAgentOptions): Promi
     if (tool) tools[name] = guarded(fork, name, tool);
   }
   const agent = new ToolLoopAgent({
-    model: options.model,
+    // A call of a tool it was not given reads the fork's refusal, as in every framework.
+    model: answeringUnknownTools(options.model, subAgentUnknownTool(fork)),
     instructions: fork.instructions,
     tools,
     stopWhen: stepCountIs(fork.maxSteps),

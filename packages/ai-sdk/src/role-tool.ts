@@ -9,7 +9,13 @@
  */
 
 import type { Shelf } from "@skillshelf/core";
-import { hostDelegationSpec, type OnDiagnostic, runDelegation } from "@skillshelf/core/adapter";
+import {
+  answeringUnknownTools,
+  hostDelegationSpec,
+  type OnDiagnostic,
+  runDelegation,
+  subAgentUnknownTool,
+} from "@skillshelf/core/adapter";
 import { jsonSchema, stepCountIs, type Tool, ToolLoopAgent, type ToolSet, tool } from "ai";
 import { guarded } from "./fork-agent.js";
 import type { RoleToolOptions } from "./skills.js";
@@ -43,7 +49,11 @@ function roleTool(shelf: Shelf, options: RoleToolOptions, report?: OnDiagnostic)
         run: async (delegation) => {
           const { task, tools, instructions, model, maxSteps } = delegation;
           const agent = new ToolLoopAgent({
-            model: (model && options.resolveModel?.(model)) || options.model,
+            // A call of a tool it was not given reads the delegation's refusal, as in every framework.
+            model: answeringUnknownTools(
+              (model && options.resolveModel?.(model)) || options.model,
+              subAgentUnknownTool(delegation),
+            ),
             instructions,
             // Each call judged as the lead's are (a write into a skill folder is refused).
             tools: Object.fromEntries(

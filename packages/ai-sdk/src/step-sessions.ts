@@ -17,6 +17,11 @@ export interface StepSessions {
   begin(session: Session, ...messages: ReadonlyArray<readonly ModelMessage[] | undefined>): void;
   /** The session for a tool call whose step was prompted with `messages`. */
   of(messages: readonly ModelMessage[]): Session;
+  /**
+   * The latest step's session (the step whose response the SDK is reading now), before the
+   * SDK hands a call to `execute`; undefined before the first step.
+   */
+  current(): Session | undefined;
 }
 
 export function stepSessions(open: (messages: readonly ModelMessage[]) => Session): StepSessions {
@@ -27,6 +32,7 @@ export function stepSessions(open: (messages: readonly ModelMessage[]) => Sessio
       latest = session;
       for (const list of messages) if (list) byMessages.set(list, session);
     },
+    current: () => latest,
     of(messages) {
       let session = byMessages.get(messages) ?? latest;
       if (!session) {

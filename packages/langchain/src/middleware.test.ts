@@ -316,8 +316,11 @@ describe("skillsMiddleware", () => {
     const first = await agent.invoke({ messages: [new HumanMessage("deploy the app")] }, config);
     expect(rec.calls[0]?.tools.some((t) => t.includes("deploy"))).toBe(false);
     expect(rec.calls[0]?.system).not.toContain("DEPLOY-BODY");
+    // Its tool is offered on no step: refused as any tool the step did not register, the same
+    // words as in the AI SDK and Mastra (which never registered it).
     const refused = parsed(toolMessages(first.messages)[0]);
-    expect(refused).toMatchObject({ status: "error", error_type: "MODEL_INVOCATION_DISABLED" });
+    expect(refused).toMatchObject({ status: "error", error_type: "TOOL_NOT_OFFERED" });
+    expect(first[STATE_KEY]?.active ?? []).toEqual([]);
 
     const second = await agent.invoke({ messages: [new HumanMessage("/deploy staging")] }, config);
     expect(rec.calls[2]?.system).toContain("DEPLOY-BODY: deploy to staging now.");

@@ -37,8 +37,13 @@ export function skillToolDeclaration(spec: ToolSpec) {
   return declaration;
 }
 
-/** Any input: core checks a call's arguments itself. One schema for every runner (zod compiles a parser per schema). */
-const anyInput = z.looseObject({});
+/**
+ * Any input, an object or not: core checks a call's arguments itself and answers a bad one
+ * with INVALID_ARGUMENTS. (An object schema here let LangChain answer a string or an array
+ * first, with its own error text and a stack trace of the host's files.) One schema for every
+ * runner (zod compiles a parser per schema).
+ */
+const anyInput = z.any();
 
 export interface SkillToolRunnerOptions {
   /** Runs a `context: fork` skill's sub-agent; without it such a skill reads FORK_UNAVAILABLE. */
@@ -58,7 +63,7 @@ export function skillToolRunner(
 ) {
   return tool(
     // Async: a skill script's run is a promise (approval, then the process), and so is a fork.
-    async (input: Record<string, unknown>, runtime) => {
+    async (input: unknown, runtime) => {
       const { fork, onDiagnostic } = options;
       const run = () =>
         runSkillTool(

@@ -7,6 +7,7 @@
 import { Agent } from "@mastra/core/agent";
 import type { MastraModelConfig } from "@mastra/core/llm";
 import type { Fork } from "@skillshelf/core";
+import { answeringUnknownTools, subAgentUnknownTool } from "@skillshelf/core/adapter";
 
 export interface ForkAgentOptions {
   /** The run's own tools, unwrapped: the sub-agent gets those the fork names. */
@@ -45,6 +46,13 @@ export async function runForkAgent(fork: Fork, options: ForkAgentOptions): Promi
     // biome-ignore lint/suspicious/noExplicitAny: the run's own tools, passed through with a guard.
     tools: tools as any,
     defaultOptions: { maxSteps: fork.maxSteps },
+    // A call of a tool it was not given reads the fork's refusal, as in every framework.
+    inputProcessors: [
+      {
+        id: "skillshelf-fork",
+        processInputStep: (args) => ({ model: answeringUnknownTools(args.model, subAgentUnknownTool(fork)) }),
+      },
+    ],
   });
   const result = await agent.generate(fork.task, {
     maxSteps: fork.maxSteps,

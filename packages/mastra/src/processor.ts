@@ -30,7 +30,7 @@ import {
 import { reportedFiles, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
 import { runForkAgent } from "./fork-agent.js";
 import { toHistory } from "./history.js";
-import { guardTools, skillTool } from "./tools.js";
+import { guardTools, refusedClientTools, skillTool } from "./tools.js";
 import { toTranscript } from "./transcript.js";
 
 export interface SkillsProcessorOptions {
@@ -249,6 +249,8 @@ export function createSkillsProcessor(
       // `tool-blocked` event. The model is not sent them, nor the skill tools this step does not offer.
       const hide: string[] = [];
       for (const name of usable) if (!allowed.has(name)) hide.push(name);
+      // The client's tools among them get an `execute` that refuses, so no call is handed over.
+      const refusedClient = refusedClientTools(run.hostTools, session, hide);
       for (const name of run.registered.keys()) if (!offered.has(name)) hide.push(name);
       // Resolved here, not by Mastra: the response must pass through `respondingModel`.
       const skillModel = modelFor(plan.model, session);
@@ -256,7 +258,7 @@ export function createSkillsProcessor(
         ? ((await resolveModelConfig(skillModel, args.requestContext)) as typeof args.model)
         : args.model;
       return {
-        tools: { ...run.guarded, ...ours },
+        tools: { ...run.guarded, ...refusedClient, ...ours },
         activeTools: [...usable, ...run.registered.keys()],
         // Every response's tool calls reach `session.respond` before Mastra runs any of them.
         model: respondingFor(run, model, hide),

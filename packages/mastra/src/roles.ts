@@ -13,12 +13,14 @@ import type { ProcessInputStepArgs, ProcessInputStepResult, Processor } from "@m
 import { createTool } from "@mastra/core/tools";
 import { type Delegation, type Diagnostic, type Role, roleAgentSpec, type Shelf } from "@skillshelf/core";
 import {
+  answeringUnknownTools,
   currentSession,
   delegationScope,
   hostDelegationSpec,
   reportOnce,
   runDelegation,
   runInSession,
+  subAgentUnknownTool,
 } from "@skillshelf/core/adapter";
 import { latestUserText } from "./history.js";
 
@@ -129,7 +131,12 @@ function roleProcessor(
         Object.fromEntries(allowed.map((name) => [name, run.tools[name]])),
         delegation,
       );
-      return { tools, activeTools: Object.keys(tools) };
+      return {
+        tools,
+        activeTools: Object.keys(tools),
+        // A call of a tool it was not given reads the delegation's refusal, as in every framework.
+        model: answeringUnknownTools(args.model, subAgentUnknownTool(delegation)),
+      };
     },
   };
 }

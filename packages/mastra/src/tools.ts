@@ -11,6 +11,7 @@ import {
   type OnDiagnostic,
   runHostTool,
   runSkillTool,
+  toolErrorOutput,
 } from "@skillshelf/core/adapter";
 
 /** The call's id as Mastra passes it to `execute` (converted tools and createTool tools differ). */
@@ -132,3 +133,34 @@ export function guardTools(
   }
   return guarded;
 }
+
+/**
+ * A tool without `execute` is one the host's client runs: Mastra hands its calls to the
+ * caller instead of running them, so no `execute` of ours can guard them. For a step whose
+ * session refuses such a tool, it gets one: the call is answered with core's refusal (and
+ * the `tool-blocked` event) instead of being handed to the client. Judged when the step is
+ * planned: an activation in the same response as the call narrows nothing here (the AI SDK
+ * adapter catches that case at its input check; Mastra checks no client tool's input).
+ */
+export function refusedClientTools(
+  tools: Record<string, unknown>,
+  session: Session,
+  refused: readonly string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of refused) {
+    const tool = tools[name];
+    if (!tool || typeof (tool as StepTool).execute === "function") continue;
+    out[name] = {
+      ...(tool as object),
+      execute: async (input: unknown, context: unknown) => {
+        const verdict = session.guard(callOf(name, input, context));
+        return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
+      },
+    };
+  }
+  return out;
+}
+
+const CLIENT_TOOL_NOT_RUN =
+  "This tool runs in the client, and the call was not handed over on this step. Call it again.";

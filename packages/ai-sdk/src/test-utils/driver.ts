@@ -16,8 +16,9 @@ import type {
   SeenTool,
 } from "@skillshelf/core/testing";
 import { MAX_STEPS } from "@skillshelf/core/testing";
-import { generateText, isStepCount, jsonSchema, type ModelMessage, type ToolSet, tool } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import { generateText, isStepCount, jsonSchema, type ModelMessage, streamText, type ToolSet, tool } from "ai";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { z } from "zod";
 import { createSkills } from "../skills.js";
 
 type CallOptions = Parameters<MockLanguageModelV4["doGenerate"]>[0];
@@ -29,31 +30,47 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
-/** A mock model that answers with what `model` says after seeing the SDK's request. */
+type StreamResult = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>;
+type StreamPart = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;
+
+/** A mock model that answers with what `model` says after seeing the SDK's request (either path). */
 function mockModel(model: ScriptedModel): MockLanguageModelV4 {
   let ids = 0;
-  return new MockLanguageModelV4({
-    doGenerate: async (options): Promise<GenerateResult> => {
-      const reply: ModelReply = model(viewOf(options));
-      if ("text" in reply) {
-        return {
-          content: [{ type: "text", text: reply.text }],
-          finishReason: { unified: "stop", raw: undefined },
-          usage,
-          warnings: [],
-        };
-      }
+  const answer = (options: CallOptions): GenerateResult => {
+    const reply: ModelReply = model(viewOf(options));
+    if ("text" in reply) {
       return {
-        content: reply.calls.map((call) => ({
-          type: "tool-call" as const,
-          toolCallId: call.id ?? `call_${++ids}`,
-          toolName: call.name,
-          input: JSON.stringify(call.input ?? {}),
-        })),
-        finishReason: { unified: "tool-calls", raw: undefined },
+        content: [{ type: "text", text: reply.text }],
+        finishReason: { unified: "stop", raw: undefined },
         usage,
         warnings: [],
       };
+    }
+    return {
+      content: reply.calls.map((call) => ({
+        type: "tool-call" as const,
+        toolCallId: call.id ?? `call_${++ids}`,
+        toolName: call.name,
+        input: JSON.stringify(call.input ?? {}),
+      })),
+      finishReason: { unified: "tool-calls", raw: undefined },
+      usage,
+      warnings: [],
+    };
+  };
+  return new MockLanguageModelV4({
+    doGenerate: async (options) => answer(options),
+    doStream: async (options): Promise<StreamResult> => {
+      const { content, finishReason } = answer(options);
+      const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      for (const part of content) {
+        if (part.type === "text") {
+          parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text });
+          parts.push({ type: "text-end", id: "t" });
+        } else parts.push(part as StreamPart);
+      }
+      parts.push({ type: "finish", finishReason, usage });
+      return { stream: convertArrayToReadableStream(parts) };
     },
   });
 }
@@ -123,13 +140,17 @@ function readOutput(output: { type: string; value?: unknown; reason?: string }):
 function aiTool(host: HostTool) {
   return tool({
     description: host.description,
-    inputSchema: jsonSchema<Record<string, unknown>>(host.inputSchema),
+    // A strict tool is a host's zod tool: the SDK checks its input before it runs.
+    inputSchema: host.strict
+      ? (z.fromJSONSchema(host.inputSchema) as unknown as z.ZodType<Record<string, unknown>>)
+      : jsonSchema<Record<string, unknown>>(host.inputSchema),
     execute: (input) => host.run(input),
   });
 }
 
-export const aiSdkDriver: ConformanceDriver = {
-  name: "ai-sdk",
+/** The driver, running each user message through `generateText` or `streamText`. */
+export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
+  name: `ai-sdk (${mode})`,
   async conversation({ shelf, tools, model, system, roleModel, models = {}, files }: DriverOptions) {
     const lead = mockModel(model);
     const role = roleModel && mockModel(roleModel);
@@ -159,15 +180,20 @@ export const aiSdkDriver: ConformanceDriver = {
       },
       async send(text: string) {
         messages.push({ role: "user", content: text });
-        const result = await generateText({
+        const options = {
           model: lead,
           instructions: system,
           messages,
           stopWhen: isStepCount(MAX_STEPS),
           ...route.skills.wrap({ tools: route.all }),
-        });
-        messages.push(...result.responseMessages);
+        };
+        if (mode === "generate") messages.push(...(await generateText(options)).responseMessages);
+        else {
+          const result = streamText(options);
+          await result.consumeStream();
+          messages.push(...(await result.responseMessages));
+        }
       },
     };
   },
-};
+});

@@ -10,6 +10,7 @@ import {
   delegationResult,
   hostDelegationSpec,
   isBlockedResult,
+  refusesTool,
   reportOnce,
   respondingModel,
   runDelegation,
@@ -39,6 +40,24 @@ describe("runSkillTool", () => {
     const result = await runSkillTool(session(), { name: "skill_gone", input: {} });
     expect(result).toMatchObject({ status: "error", error_type: "NOT_FOUND" });
     expect(result.message).toContain('"skill_gone"');
+  });
+});
+
+describe("refusesTool", () => {
+  it("is true for a host tool the active skill leaves out, whatever its input, and the guard refuses it", () => {
+    const session = createSession({
+      skills: fixedSource([makeSkill("notes", { allowedTools: ["read_file", "Bash(git:*)"] })]),
+      tools: ["read_file", "send_email", "bash"],
+    });
+    expect(refusesTool(session, "send_email")).toBe(false);
+    session.activate("notes");
+    expect(refusesTool(session, "send_email")).toBe(true);
+    for (const input of [{}, { to: 5 }, "not an object", null]) {
+      expect(session.guard({ name: "send_email", input }).allowed).toBe(false);
+    }
+    expect(refusesTool(session, "read_file")).toBe(false);
+    // Allowed for some inputs: the framework's check of a tool the model is offered stays.
+    expect(refusesTool(session, "bash")).toBe(false);
   });
 });
 
@@ -110,6 +129,29 @@ describe("respondingModel", () => {
       status: "success",
     });
     expect(session.state.active.map((a) => a.name)).toEqual(["notes"]);
+  });
+
+  it("judges the input the tool gets: the provider's JSON text parsed, an empty text as {}", async () => {
+    const answers = async (input: string) => {
+      const session = shelfSession();
+      const part = { type: "tool-call", toolCallId: "a", toolName: "skill_notes", input };
+      await respondingModel({ doGenerate: async () => ({ content: [part] }) }, session).doGenerate();
+      // Run with the input the framework parsed (or the text, when it is not JSON).
+      let parsed: unknown = input;
+      try {
+        parsed = input.trim() === "" ? {} : JSON.parse(input);
+      } catch {}
+      return runSkillTool(session, { id: "a", name: "skill_notes", input: parsed });
+    };
+    expect(await answers("  ")).toMatchObject({ status: "success" });
+    expect(await answers("[1]")).toMatchObject({
+      error_type: "INVALID_ARGUMENTS",
+      message: expect.stringContaining("the input must be an object"),
+    });
+    expect(await answers("not json")).toMatchObject({
+      error_type: "INVALID_ARGUMENTS",
+      message: expect.stringContaining("the input is not a JSON object"),
+    });
   });
 
   it("holds a stream's tool calls back until the response is complete", async () => {

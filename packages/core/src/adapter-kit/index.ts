@@ -74,6 +74,9 @@ export {
   type Blocked,
   isBlockedResult,
   notASkillTool,
+  readRefusalText,
+  refusalError,
+  refusesTool,
   runHostTool,
   runSkillTool,
   type SkillToolOptions,
@@ -81,8 +84,10 @@ export {
 } from "./tool-calls.js";
 export { type ToolResultPairing, toolResultPairing } from "./tool-results.js";
 export {
+  answeringUnknownTools,
   isFrameworkUnknownToolText,
   skillToolNotOffered,
+  subAgentUnknownTool,
   type UnknownToolResult,
   unknownTool,
   withUnknownToolsAnswered,

@@ -38,8 +38,23 @@ function isToolCall(part: unknown): part is ToolCallPart {
   );
 }
 
+/**
+ * A call's input as the frameworks hand it to the tool: the provider's JSON text parsed (an
+ * empty text is `{}`, as the AI SDK reads it), so `respond` judges the value the tool gets,
+ * the same one LangChain passes. Text that is not JSON stays the text.
+ */
+function inputOf(input: unknown): unknown {
+  if (typeof input !== "string") return input;
+  if (input.trim() === "") return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
 function callOf(part: ToolCallPart): ToolCall {
-  const call: ToolCall = { name: part.toolName, input: part.input };
+  const call: ToolCall = { name: part.toolName, input: inputOf(part.input) };
   if (part.toolCallId !== undefined) call.id = part.toolCallId;
   return call;
 }

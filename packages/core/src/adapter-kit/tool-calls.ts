@@ -76,6 +76,43 @@ export function runHostTool<T>(session: Session, call: ToolCall, execute: () => 
   return runInSession(session, execute);
 }
 
+/**
+ * Whether the session refuses every call of this host tool now, whatever its input: the
+ * active skills leave it out. A framework that checks a call's input against the tool's own
+ * schema before the tool runs (the AI SDK does, before `execute`) must skip that check for
+ * such a call and let the guard answer: the framework's error would describe the schema of a
+ * tool the model is not offered, and the call would read no refusal (and record none).
+ */
+export function refusesTool(session: Session, toolName: string): boolean {
+  return !session.allowedTools([toolName]).includes(toolName);
+}
+
+/**
+ * Core's refusal as an input-check failure, for a framework that hands a call of a tool
+ * without `execute` (one the host's client runs) to the host instead of running it: the
+ * only point where such a call can still be stopped is the framework's check of its input.
+ * The error's message is the refusal as JSON, which `readRefusalText` finds again in the
+ * framework's error text (and `withUnknownToolsAnswered` puts in the prompt as the refusal).
+ */
+export function refusalError(result: Blocked): Error {
+  const error = new Error(JSON.stringify(result));
+  error.name = "SkillshelfRefusal";
+  return error;
+}
+
+/** The refusal `refusalError` carried, when a framework's error text ends with it; else undefined. */
+export function readRefusalText(text: unknown): Blocked | undefined {
+  if (typeof text !== "string") return undefined;
+  const at = text.lastIndexOf('{"status":"error","error_type":"');
+  if (at < 0 || !text.endsWith("}")) return undefined;
+  try {
+    const value = JSON.parse(text.slice(at)) as unknown;
+    return isBlockedResult(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Is this a refusal core wrote? (By shape: it also comes back serialised in a later request.) */
 export function isBlockedResult(output: unknown): output is Blocked {
   if (typeof output !== "object" || output === null) return false;

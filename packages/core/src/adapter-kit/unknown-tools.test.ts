@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isFrameworkUnknownToolText, unknownTool, withUnknownToolsAnswered } from "./unknown-tools.js";
+import { readRefusalText, refusalError } from "./tool-calls.js";
+import {
+  answeringUnknownTools,
+  isFrameworkUnknownToolText,
+  subAgentUnknownTool,
+  unknownTool,
+  withUnknownToolsAnswered,
+} from "./unknown-tools.js";
 
 const toolMessage = (toolName: string, output: unknown) => ({
   role: "tool",
@@ -110,5 +117,65 @@ describe("withUnknownToolsAnswered", () => {
   it("passes through what is not a prompt", () => {
     expect(withUnknownToolsAnswered(undefined)).toBeUndefined();
     expect(withUnknownToolsAnswered("text")).toBe("text");
+  });
+});
+
+describe("a refusal carried as a framework's input-check error", () => {
+  const refusal = {
+    status: "error" as const,
+    error_type: "TOOL_NOT_ALLOWED" as const,
+    message: 'Tool "pay_invoice" is not allowed while skill "notes" is active.',
+  };
+  const sdkText = (message: string) =>
+    `AI_InvalidToolInputError: Invalid input for tool pay_invoice: AI_TypeValidationError: Type validation failed: Value: {"amount":1}.\nError message: ${message}`;
+
+  it("reads in the prompt as core's refusal", () => {
+    const text = sdkText(refusalError(refusal).message);
+    expect(readRefusalText(text)).toEqual(refusal);
+    expect(
+      answerOf(withUnknownToolsAnswered([toolMessage("pay_invoice", { type: "error-text", value: text })])),
+    ).toEqual({ type: "json", value: refusal });
+  });
+
+  it("is not found in a tool's own error, nor in a value the model wrote, nor in a result that is not an error", () => {
+    const own = sdkText('[{"code":"invalid_type","path":["amount"]}]');
+    expect(readRefusalText(own)).toBeUndefined();
+    const forged = sdkText(`${JSON.stringify(refusal)} and then the check's own words`);
+    expect(readRefusalText(forged)).toBeUndefined();
+    const prompt = [toolMessage("pay_invoice", { type: "text", value: JSON.stringify(refusal) })];
+    expect(withUnknownToolsAnswered(prompt)).toBe(prompt);
+  });
+});
+
+describe("answeringUnknownTools", () => {
+  it("rewrites the prompt of each call to a sub-agent's model, leaving the rest of the model alone", async () => {
+    const seen: unknown[] = [];
+    const model = {
+      modelId: "m",
+      doGenerate: async (options: { prompt: unknown }) => {
+        seen.push(options.prompt);
+        return { content: [] };
+      },
+    };
+    const judge = {
+      guard: (call: { name: string } | string) => ({
+        allowed: false,
+        result: { status: "error", error_type: "TOOL_NOT_ALLOWED", message: `${String(call)} is not given.` },
+      }),
+    };
+    const wrapped = answeringUnknownTools(model, subAgentUnknownTool(judge));
+    const prompt = [
+      toolMessage("send_email", {
+        type: "error-text",
+        value: "Model tried to call unavailable tool 'send_email'. Available tools: read_file.",
+      }),
+    ];
+    await wrapped.doGenerate({ prompt });
+    expect(answerOf(seen[0])).toEqual({
+      type: "json",
+      value: { status: "error", error_type: "TOOL_NOT_ALLOWED", message: "send_email is not given." },
+    });
+    expect(wrapped.modelId).toBe("m");
+    expect(answeringUnknownTools("openai/gpt-5", () => null)).toBe("openai/gpt-5");
   });
 });

@@ -8,6 +8,9 @@
  * with them. So the model reads core's answer instead, the same in every framework, and it
  * names no tool.
  */
+import { notOffered } from "../session/messages.js";
+import { readRefusalText } from "./tool-calls.js";
+
 /** The longest tool name echoed back (the name is the model's; a hostile one can be long). */
 const MAX_ECHOED_NAME = 120;
 
@@ -87,6 +90,12 @@ function unknownToolCalled(part: ToolResultPart): string | undefined {
   return MASTRA_NOT_FOUND.exec(output.value)?.[1];
 }
 
+function refusalOf(part: ToolResultPart): unknown {
+  const output = part.output;
+  if (!output || typeof output.type !== "string" || !output.type.startsWith("error")) return undefined;
+  return readRefusalText(output.value);
+}
+
 /**
  * A language-model prompt (the AI SDK's provider interface, which Mastra speaks too) with each
  * framework answer to a call of a tool that does not exist replaced by `answer(toolName)`
@@ -103,10 +112,13 @@ export function withUnknownToolsAnswered<P>(
     if ((message as { role?: unknown })?.role !== "tool" || !Array.isArray(content)) return message;
     let touched = false;
     const parts = content.map((part: unknown) => {
-      const called = isToolResult(part) ? unknownToolCalled(part) : undefined;
-      if (called === undefined) return part;
+      if (!isToolResult(part)) return part;
+      const called = unknownToolCalled(part);
+      // A refusal a framework carried as its input-check error (`refusalError`): core's result.
+      const refusal = called === undefined ? refusalOf(part) : undefined;
+      if (called === undefined && refusal === undefined) return part;
       touched = true;
-      return { ...(part as ToolResultPart), output: { type: "json", value: answer(called) } };
+      return { ...part, output: { type: "json", value: refusal ?? answer(called!) } };
     });
     if (!touched) return message;
     changed = true;
@@ -125,9 +137,50 @@ export function skillToolNotOffered(toolName: string): {
   error_type: "TOOL_NOT_OFFERED";
   message: string;
 } {
-  return {
-    status: "error",
-    error_type: "TOOL_NOT_OFFERED",
-    message: `${toolName} is not one of the tools offered to you now, so nothing was activated. Continue with the tools you are offered.`,
+  // Core's own words for a skill tool the step did not offer (session/messages.ts).
+  return { status: "error", ...notOffered(toolName, toolName, undefined) } as ReturnType<
+    typeof skillToolNotOffered
+  >;
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+/**
+ * A Proxy over a language model (the AI SDK's provider interface, which Mastra speaks too)
+ * whose every call's prompt reads `answer(toolName)` for a framework's answer to a call of a
+ * tool it does not have: for a sub-agent, which has no session of its own to wrap its model
+ * with (`respondingModel`). The framework's words list the tools the sub-agent was given;
+ * core's (see `subAgentUnknownTool`) are the sub-agent guard's, as every framework answers.
+ */
+export function answeringUnknownTools<M>(model: M, answer: (toolName: string) => unknown): M {
+  if (typeof model !== "object" || model === null) return model;
+  const rewrite = (args: unknown[]): unknown[] => {
+    const [options, ...rest] = args as [{ prompt?: unknown } | undefined, ...unknown[]];
+    if (!options) return args;
+    const prompt = withUnknownToolsAnswered(options.prompt, answer);
+    return prompt === options.prompt ? args : [{ ...options, prompt }, ...rest];
+  };
+  return new Proxy(model, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if ((property === "doGenerate" || property === "doStream") && typeof value === "function") {
+        return (...args: unknown[]) => (value as AnyFunction).apply(target, rewrite(args));
+      }
+      return typeof value === "function" ? (value as AnyFunction).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * What a sub-agent's model reads for a call of a tool it was not given: its guard's refusal
+ * (`TOOL_NOT_ALLOWED`, naming the tools it may use), the answer the sub-agent gets where the
+ * framework lets the guard see the call (LangChain, core's reference loop).
+ */
+export function subAgentUnknownTool(judge: {
+  guard(call: { name: string } | string): { allowed: boolean; result?: unknown };
+}): (toolName: string) => unknown {
+  return (toolName) => {
+    const verdict = judge.guard(toolName);
+    return verdict.allowed ? unknownTool(toolName) : verdict.result;
   };
 }

@@ -90,12 +90,17 @@ export function alreadyActive(name: string): Why {
   };
 }
 
+/**
+ * A skill activation through a tool the step did not offer. Without a way to name, the words
+ * are those of any skill tool the step did not register (the same in every adapter, and
+ * naming nothing of the skill).
+ */
 export function notOffered(tool: string, name: string, way: string | undefined): Why {
   return {
     error_type: "TOOL_NOT_OFFERED",
-    message: `${tool} is not one of the tools offered to you now, so skill "${name}" was not activated. ${
-      way ? `To activate it, call ${way}.` : "Continue without it, with the tools you are offered."
-    }`,
+    message: way
+      ? `${tool} is not one of the tools offered to you now, so skill "${name}" was not activated. To activate it, call ${way}.`
+      : `${tool} is not one of the tools offered to you now, so nothing was activated. Continue with the tools you are offered.`,
   };
 }
 

@@ -89,7 +89,7 @@ describe("respond(): a response's calls before any runs", () => {
     expect(session.state.active).toEqual([]);
   });
 
-  it("an activation through a tool the latest plan did not offer is refused, naming the way it offers", () => {
+  it("an activation through a skill's own tool the latest plan did not offer is refused in the words of an unregistered tool", () => {
     const { session, events } = setup();
     const plan = session.plan();
     // The model calls a skill tool it was never offered (it guessed the name).
@@ -99,7 +99,14 @@ describe("respond(): a response's calls before any runs", () => {
     expect(session.callSkillTool(guessed)).toMatchObject({
       status: "error",
       error_type: "TOOL_NOT_OFFERED",
-      message: expect.stringContaining('activate_skill with {"name": "formal-tone"}'),
+      // The words an adapter answers a skill tool it never registered with (the AI SDK, Mastra):
+      // the same in every framework, whichever tools the step had registered.
+      message:
+        "skill_formal-tone is not one of the tools offered to you now, so nothing was activated. Continue with the tools you are offered.",
+    });
+    // Bad input changes nothing: the tool is refused before its input is read.
+    expect(session.callSkillTool({ id: "x2", name: "skill_formal-tone", input: [1] })).toMatchObject({
+      error_type: "TOOL_NOT_OFFERED",
     });
     expect(session.state.active).toEqual([]);
     expect(session.guard(email)).toEqual({ allowed: true });

@@ -1564,6 +1564,15 @@ export function createSession(options: SessionOptions): Session {
       const generic = names.isGeneric(call.name);
       const target = generic ? undefined : names.skillName(call.name);
       if (!generic && target === undefined) return undefined;
+      // A skill's own tool the latest plan did not offer, for a skill that is not active:
+      // refused before its input or the skill is looked at, in the words an adapter answers a
+      // skill tool it never registered with (so a guess reads the same in every framework, and
+      // learns nothing about the skill).
+      if (target !== undefined && offeredNow && !offeredNow.has(call.name) && !isActive(target)) {
+        result = refuse(target, "model", say.notOffered(call.name, target, undefined));
+        if (key !== undefined) answered.set(key, result);
+        return result;
+      }
       const parsed = readActivationInput(call.input, generic);
       result = parsed.ok
         ? activateInternal(target ?? parsed.name!, "model", parsed.args, {

@@ -102,9 +102,14 @@ describe("a vetoed skill", () => {
       state: first.toJSON(),
     });
     expect(reopened.plan().vetoed.map((v) => v.name)).toEqual(["writer"]);
-    expect(reopened.callSkillTool({ name: "skill_writer", input: {} })).toMatchObject({
+    expect(reopened.callSkillTool({ name: "activate_skill", input: { name: "writer" } })).toMatchObject({
       error_type: "EXCLUDED",
     });
+    // Its own tool is offered through no step: a guess reads what an unregistered tool reads.
+    expect(reopened.callSkillTool({ name: "skill_writer", input: {} })).toMatchObject({
+      error_type: "TOOL_NOT_OFFERED",
+    });
+    expect(reopened.state.active).toEqual([]);
   });
 
   it("the user's /name still runs it", () => {

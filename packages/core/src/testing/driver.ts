@@ -12,6 +12,12 @@ export interface HostTool {
   description: string;
   /** JSON Schema of the input (an object schema). */
   inputSchema: Record<string, unknown>;
+  /**
+   * The framework checks a call's input against `inputSchema` before the tool runs, as it
+   * does a host's zod tool (drivers build the schema with zod's `z.fromJSONSchema`). Left
+   * out: the input reaches `run` unchecked.
+   */
+  strict?: boolean;
   /** What the tool returns (JSON-serialisable). A test counts calls through this. */
   run(input: Record<string, unknown>): unknown | Promise<unknown>;
 }

@@ -36,6 +36,8 @@ export interface ScenarioRecords {
   calls: CallRecord[];
   /** Host tools that actually ran, in order, with their input. */
   ran: Array<{ name: string; input: unknown }>;
+  /** What a delegated role's sub-agent saw on each of its calls (scenarios with `roleReplies`). */
+  roleCalls?: CallRecord[];
 }
 
 export interface Scenario {
@@ -48,6 +50,11 @@ export interface Scenario {
   shelf?: Partial<ShelfOptions> | ((root: string) => Partial<ShelfOptions>);
   /** Host tools the agent has (from the fixture set below). */
   tools: string[];
+  /**
+   * Host tools (of `tools`) with an input schema of their own, which the framework checks
+   * before the tool runs (a host's zod tool): tool name → JSON Schema.
+   */
+  strictTools?: Record<string, Record<string, unknown>>;
   /**
    * The user's messages, in order; `before` runs first (e.g. a hot edit); `rebuilt`: the
    * conversation is rebuilt from its messages before this one (the driver's `rebuild`).
@@ -68,11 +75,12 @@ export interface Scenario {
 const HOST_PROMPT = "You are the agent under test.";
 
 /** Host tools: each returns a small JSON result naming itself, and records that it ran. */
-function hostTool(name: string, ran: ScenarioRecords["ran"]): HostTool {
+function hostTool(name: string, ran: ScenarioRecords["ran"], strict?: Record<string, unknown>): HostTool {
   return {
     name,
     description: `The host's ${name} tool.`,
-    inputSchema: {
+    ...(strict && { strict: true }),
+    inputSchema: strict ?? {
       type: "object",
       properties: { path: { type: "string" }, query: { type: "string" }, to: { type: "string" } },
       additionalProperties: true,
@@ -118,12 +126,22 @@ function replaceRoot(value: unknown, root: string): unknown {
   );
 }
 
+/**
+ * Mastra writes a called tool name outside `[a-zA-Z0-9_-]` (`send_email `, a full-width
+ * letter) into the prompt as `unknown_tool` (providers refuse other names there); the others
+ * keep it as called. Framing, not behaviour: the answer's own text still echoes the name.
+ */
+const PROVIDER_SAFE_NAME = /^[a-zA-Z0-9_-]+$/;
+function providerSafeName(name: string): string {
+  return PROVIDER_SAFE_NAME.test(name) ? name : "unknown_tool";
+}
+
 function record(view: ModelView, root: string): CallRecord {
   const results: CallRecord["results"] = [];
   for (let i = view.messages.length - 1; i >= 0; i--) {
     const message = view.messages[i] as SeenMessage;
     if (message.role !== "tool") break;
-    results.unshift({ name: message.name, result: replaceRoot(message.result, root) });
+    results.unshift({ name: providerSafeName(message.name), result: replaceRoot(message.result, root) });
   }
   return {
     system: normaliseSystem(view.system, root),
@@ -162,13 +180,19 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
     const role = scripted(scenario.roleReplies ?? []);
     const conversation = await driver.conversation({
       shelf,
-      tools: scenario.tools.map((name) => hostTool(name, records.ran)),
+      tools: scenario.tools.map((name) => hostTool(name, records.ran, scenario.strictTools?.[name])),
       system: HOST_PROMPT,
       model: (view) => {
         records.calls.push(record(view, root));
         return main(view);
       },
-      ...(scenario.roleReplies && { roleModel: role }),
+      ...(scenario.roleReplies && {
+        roleModel: (view: ModelView) => {
+          records.roleCalls ??= [];
+          records.roleCalls.push(record(view, root));
+          return role(view);
+        },
+      }),
       ...(scenario.models && {
         models: Object.fromEntries(
           scenario.models.map((id): [string, ScriptedModel] => [
@@ -309,6 +333,40 @@ const TONES: Record<string, string> = {
   "tone-formal": `---\nname: tone-formal\ndescription: Write in a formal tone.\ntriggers: [formal]\ngroup: tone\nallowed-tools: read_file\n---\nBe formal.\n`,
   "tone-casual": `---\nname: tone-casual\ndescription: Write in a casual tone.\ntriggers: [casual]\ngroup: tone\n---\nBe casual.\n`,
 };
+
+/** Made-up names a hostile model spells like a hidden tool (send_email) or an allowed one. */
+const LOOK_ALIKES = [
+  "send_email ",
+  " send_email",
+  "functions.send_email",
+  "Send_Email",
+  "SEND_EMAIL",
+  "send-email",
+  "ｓｅｎｄ_ｅｍａｉｌ",
+  "send_email\u200B",
+  "git_log ",
+  "Skill_Release-Notes",
+];
+
+/** A host tool's own input schema, which the framework checks (a host's zod tool). */
+const SEND_EMAIL_SCHEMA = {
+  type: "object",
+  properties: {
+    to: { type: "string" },
+    subject: { type: "string" },
+    confidential_bcc: { type: "string" },
+  },
+  required: ["to", "subject", "confidential_bcc"],
+  additionalProperties: false,
+};
+
+/** Inputs a model may send that are not an object (scripted calls type input as one). */
+const NOT_AN_OBJECT = {
+  string: "tone-formal",
+  array: ["casual"],
+  number: 5,
+  jsonText: JSON.stringify({ name: "tone-formal" }),
+} as unknown as Record<"string" | "array" | "number" | "jsonText", Record<string, unknown>>;
 
 export const conformanceScenarios: Scenario[] = [
   {
@@ -1520,6 +1578,297 @@ export const conformanceScenarios: Scenario[] = [
         `a skill tool name never offered reads the same (got ${JSON.stringify(guessed?.result)})`,
       );
       expect(!ran.some((r) => r.name === "send_email"), "send_email never ran");
+    },
+  },
+  {
+    name: "made-up names a hostile model spells like a hidden tool (a space, a prefix, full-width letters, another case) read core's UNKNOWN_TOOL and list no tool",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "send_email", "web_search"],
+    turns: [{ user: "draft the release notes" }],
+    replies: [
+      call("skill_release-notes"),
+      calls(
+        ...LOOK_ALIKES.map((name): [string, Record<string, unknown>] => [name, { to: "all@example.com" }]),
+      ),
+      text("Here are the notes."),
+    ],
+    check({ calls: c, ran }) {
+      expect(!c[1]?.tools.includes("send_email"), "the skill hides send_email");
+      const results = c[2]?.results ?? [];
+      expect(results.length === LOOK_ALIKES.length, "every call reads an answer");
+      for (const [i, name] of LOOK_ALIKES.entries()) {
+        const answer = results[i];
+        expect(
+          answer?.name === providerSafeName(name) &&
+            errorOf(answer.result) === "UNKNOWN_TOOL" &&
+            (answer.result as { message?: string }).message?.includes(JSON.stringify(name)),
+          `${JSON.stringify(name)} reads core's UNKNOWN_TOOL (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect(!JSON.stringify(results).includes("web_search"), "no answer names a hidden tool");
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "a hidden host tool called with input its own schema rejects reads core's TOOL_NOT_ALLOWED, never the framework's check describing that schema",
+    skills: { "release-notes": RELEASE_NOTES },
+    tools: ["git_log", "read_file", "send_email"],
+    strictTools: { send_email: SEND_EMAIL_SCHEMA },
+    turns: [{ user: "draft the release notes" }, { user: "now email the team that v2.0 is out" }],
+    replies: [
+      call("skill_release-notes"),
+      calls(["send_email", { to: 5 }], ["send_email"], ["git_log", { query: "v1.9.." }]),
+      text("Here are the notes."),
+      call("send_email", { to: "team@example.com", subject: "v2.0", confidential_bcc: "boss@example.com" }),
+      text("Sent."),
+    ],
+    check({ calls: c, ran }) {
+      const [wrongType, empty, log] = c[2]?.results ?? [];
+      for (const [what, answer] of [
+        ["a wrong type", wrongType],
+        ["no input", empty],
+      ] as const) {
+        expect(
+          answer?.name === "send_email" && errorOf(answer.result) === "TOOL_NOT_ALLOWED",
+          `send_email with ${what} reads core's refusal (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect(
+        !JSON.stringify(c[2]?.results).includes("confidential_bcc"),
+        "no answer describes the hidden tool's schema",
+      );
+      expect((log?.result as { ok?: boolean })?.ok === true, "the allowed call beside them ran");
+      expect(c[3]?.tools.includes("send_email"), "the next request is offered it");
+      expect(
+        ran.map((r) => r.name).join() === "git_log,send_email",
+        `only the allowed calls ran (ran ${ran.map((r) => r.name).join()})`,
+      );
+    },
+  },
+  {
+    name: "skill tools called with input that is not an object (a string, an array, a number, JSON text inside a string) read core's answer in every framework",
+    skills: TONES,
+    tools: ["read_file", "send_email"],
+    turns: [{ user: "write a formal or casual reply" }],
+    replies: [
+      {
+        calls: [
+          { name: "activate_skill", input: NOT_AN_OBJECT.string },
+          { name: "skill_tone-casual", input: NOT_AN_OBJECT.array },
+        ],
+      },
+      { calls: [{ name: "skill_tone-casual", input: NOT_AN_OBJECT.number }] },
+      { calls: [{ name: "activate_skill", input: NOT_AN_OBJECT.jsonText }] },
+      {
+        calls: [
+          { name: "send_email", input: NOT_AN_OBJECT.array },
+          { name: "end_skill", input: NOT_AN_OBJECT.number },
+        ],
+      },
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[0]?.tools.includes("activate_skill"), "activate_skill is offered");
+      const [string, array] = c[1]?.results ?? [];
+      for (const [what, answer] of [
+        ["a string", string],
+        ["an array", array],
+        ["a number", c[2]?.results[0]],
+      ] as const) {
+        expect(
+          errorOf(answer?.result) === "INVALID_ARGUMENTS",
+          `${what} reads core's INVALID_ARGUMENTS (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect(
+        !JSON.stringify(c.map((x) => x.results)).includes("node_modules"),
+        "no answer carries a stack trace of the host's files",
+      );
+      expect(
+        (c[3]?.results[0]?.result as { status?: string })?.status === "success",
+        `the activation's JSON text inside a string is read as its arguments (got ${JSON.stringify(c[3]?.results[0]?.result)})`,
+      );
+      const [email, end] = c[4]?.results ?? [];
+      expect(errorOf(email?.result) === "TOOL_NOT_ALLOWED", "the hidden tool is refused whatever its input");
+      expect(
+        (end?.result as { status?: string })?.status === "success",
+        `end_skill takes no arguments, so a number ends the skill (got ${JSON.stringify(end?.result)})`,
+      );
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "two activations and a host call in one response: the whitelists narrow each other, and the call is judged under both",
+    skills: { "release-notes": RELEASE_NOTES, deploy: DEPLOY },
+    tools: ["git_log", "read_file", "bash", "web_search"],
+    turns: [{ user: "deploy to staging and write the release notes" }],
+    replies: [
+      calls(["web_search", { query: "staging" }], ["skill_release-notes"], ["skill_deploy"]),
+      calls(["git_log"], ["bash", { command: "./deploy staging" }], ["read_file", { path: "CHANGELOG.md" }]),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      const [search, notes, deploy] = c[1]?.results ?? [];
+      expect((notes?.result as { status?: string })?.status === "success", "the first activation succeeds");
+      expect((deploy?.result as { status?: string })?.status === "success", "so does the second");
+      expect(errorOf(search?.result) === "TOOL_NOT_ALLOWED", "the call before them is judged after both");
+      expect(
+        c[1]?.tools.filter((t) => ["git_log", "read_file", "bash", "web_search"].includes(t)).join() ===
+          "read_file",
+        `the next step offers only what both allow (got ${c[1]?.tools.join()})`,
+      );
+      const [log, bash, read] = c[2]?.results ?? [];
+      expect(errorOf(log?.result) === "TOOL_NOT_ALLOWED", "one skill's tool the other rules out is refused");
+      expect(errorOf(bash?.result) === "TOOL_NOT_ALLOWED", "both ways");
+      expect((read?.result as { ok?: boolean })?.ok === true, "the tool both allow runs");
+      expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
+    },
+  },
+  {
+    name: "end_skill and a hidden call in one response, then another activation and end with one: the limits hold until the user's next message",
+    skills: { "release-notes": RELEASE_NOTES, "summarize-diff": SUMMARIZE_DIFF },
+    tools: ["git_log", "read_file", "send_email"],
+    turns: [{ user: "draft the release notes and summarize the diff" }],
+    replies: [
+      calls(["skill_release-notes"], ["send_email", { to: "a@example.com" }], ["end_skill"]),
+      calls(["skill_summarize-diff"], ["send_email", { to: "b@example.com" }], ["end_skill"]),
+      call("send_email", { to: "c@example.com" }),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      const [activation, first, end] = c[1]?.results ?? [];
+      expect((activation?.result as { status?: string })?.status === "success", "the activation succeeds");
+      expect(errorOf(first?.result) === "TOOL_NOT_ALLOWED", "the call beside it is refused");
+      expect((end?.result as { status?: string })?.status === "success", "the end beside them succeeds");
+      expect(!c[1]?.tools.includes("send_email"), "the ended skill's limits hold on the next step");
+      const [, second] = c[2]?.results ?? [];
+      expect(errorOf(second?.result) === "TOOL_NOT_ALLOWED", "a skill without limits does not lift them");
+      expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "nor does ending it");
+      expect(ran.length === 0, "send_email never ran");
+    },
+  },
+  {
+    name: "a skill's own tool the step did not offer, guessed by the model (user-only, vetoed, listed in activate_skill, disabled, made up), reads the same words in every framework and activates nothing",
+    skills: {
+      deploy: DEPLOY,
+      "batch-rename": BATCH_RENAME,
+      "release-notes": RELEASE_NOTES,
+      "summarize-diff": SUMMARIZE_DIFF,
+    },
+    shelf: { disabled: ["deploy"] },
+    tools: ["bash", "read_file", "git_log", "list_files", "rename_file"],
+    turns: [{ user: "write a commit message for the release notes" }],
+    replies: [
+      calls(
+        ["skill_batch-rename", { args: "src old_" }],
+        ["skill_release-notes"],
+        ["skill_summarize-diff"],
+        ["skill_summarize-diff", { args: 5 }],
+        ["skill_deploy"],
+        ["skill_nonexistent"],
+      ),
+      text("Done."),
+    ],
+    check({ calls: c, ran }) {
+      const offered = c[0]?.skillTools.map((t) => t.name) ?? [];
+      const guessed = ["skill_batch-rename", "skill_release-notes", "skill_summarize-diff"];
+      expect(
+        !guessed.some((name) => offered.includes(name)),
+        `none of them is offered (got ${offered.join()})`,
+      );
+      expect(
+        JSON.stringify(c[0]?.skillTools).includes('"summarize-diff"'),
+        "summarize-diff is listed in activate_skill",
+      );
+      const results = c[1]?.results ?? [];
+      for (const answer of results.slice(0, 4)) {
+        expect(
+          errorOf(answer.result) === "TOOL_NOT_OFFERED" &&
+            (answer.result as { message?: string }).message ===
+              `${answer.name} is not one of the tools offered to you now, so nothing was activated. Continue with the tools you are offered.`,
+          `${answer.name} reads the words of a tool no step registered (got ${JSON.stringify(answer.result)})`,
+        );
+      }
+      for (const answer of results.slice(4)) {
+        expect(
+          errorOf(answer.result) === "UNKNOWN_TOOL",
+          `${answer.name} names no skill the model may use (got ${JSON.stringify(answer.result)})`,
+        );
+      }
+      expect(!c[1]?.system.includes("<skill_content"), "nothing became active");
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "a forked skill's sub-agent that calls a tool it was not given (the parent's, a look-alike, the skill's own tool) reads its guard's refusal in every framework",
+    skills: {
+      "dep-audit": `---\nname: dep-audit\ndescription: Audit the project's dependencies for known risks.\ntriggers: [audit the dependencies]\ncontext: fork\nallowed-tools: read_file\n---\nFORK-BODY: read $ARGUMENTS and list the risky packages.\n`,
+    },
+    tools: ["read_file", "web_search", "send_email"],
+    turns: [{ user: "audit the dependencies" }],
+    replies: [
+      call("skill_dep-audit", { args: "package-lock.json" }),
+      // the sub-agent
+      calls(
+        ["send_email", { to: "x@example.com" }],
+        ["Read_File", { path: "package-lock.json" }],
+        ["skill_dep-audit"],
+        ["read_file", { path: "package-lock.json" }],
+      ),
+      text("Two risky packages."),
+      // the conversation again
+      text("The audit found two risky packages."),
+    ],
+    check({ calls: c, ran }) {
+      expect(JSON.stringify(c[1]?.tools) === '["read_file"]', "the sub-agent is given read_file only");
+      const results = c[2]?.results ?? [];
+      for (const answer of results.slice(0, 3)) {
+        expect(
+          errorOf(answer.result) === "TOOL_NOT_ALLOWED" &&
+            (answer.result as { message?: string }).message ===
+              `${answer.name} is not a tool of the "dep-audit" sub-agent; it may use read_file.`,
+          `${answer.name} reads the fork's refusal (got ${JSON.stringify(answer.result)})`,
+        );
+      }
+      expect((results[3]?.result as { ok?: boolean })?.ok === true, "the tool it was given runs");
+      expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
+    },
+  },
+  {
+    name: "a delegated sub-agent that calls a tool it was not given reads its guard's refusal in every framework",
+    skills: {
+      audit: `---\nname: audit\ndescription: Audit the code base for risky patterns.\ntriggers: [audit]\nallowed-tools: read_file Task\n---\nAudit the code; delegate deep dives to the developer role.\n`,
+    },
+    tools: ["read_file", "bash", "write_file", "delegate"],
+    turns: [{ user: "audit the repository" }],
+    replies: [
+      call("skill_audit"),
+      call("delegate", { role: "developer", task: "Check src/ for eval()." }),
+      text("Audit done."),
+    ],
+    roleReplies: [
+      calls(
+        ["bash", { command: "grep -r eval src" }],
+        ["Read_File", { path: "src/a.ts" }],
+        ["read_file", { path: "src/a.ts" }],
+      ),
+      text("No eval() found."),
+    ],
+    check({ calls: c, roleCalls = [], ran }) {
+      expect(!roleCalls[0]?.tools.includes("bash"), "bash is withheld from the sub-agent");
+      const [bash, lookAlike, read] = roleCalls[1]?.results ?? [];
+      for (const answer of [bash, lookAlike]) {
+        expect(
+          errorOf(answer?.result) === "TOOL_NOT_ALLOWED" &&
+            String((answer?.result as { message?: string } | undefined)?.message).startsWith(
+              `${answer?.name} is not a tool of the "developer" sub-agent`,
+            ),
+          `${answer?.name} reads the delegation's refusal (got ${JSON.stringify(answer?.result)})`,
+        );
+      }
+      expect((read?.result as { ok?: boolean })?.ok === true, "the tool it was given runs");
+      expect((c[2]?.results[0]?.result as { status?: string })?.status === "success", "the delegation ran");
+      expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
     },
   },
 ];

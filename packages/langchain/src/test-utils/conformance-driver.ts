@@ -27,6 +27,7 @@ import type {
   SeenTool,
 } from "@skillshelf/core/testing";
 import { createAgent } from "langchain";
+import { z } from "zod";
 import { skillsMiddleware } from "../middleware.js";
 import { delegateTool } from "../roles.js";
 
@@ -110,7 +111,12 @@ function langchainTool(host: HostTool): StructuredToolInterface {
       const result = await host.run(input);
       return typeof result === "string" ? result : JSON.stringify(result);
     },
-    { name: host.name, description: host.description, schema: host.inputSchema },
+    {
+      name: host.name,
+      description: host.description,
+      // A strict tool is a host's zod tool: LangChain checks its input before it runs.
+      schema: host.strict ? z.fromJSONSchema(host.inputSchema) : host.inputSchema,
+    },
   ) as StructuredToolInterface;
 }
 

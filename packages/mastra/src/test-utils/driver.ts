@@ -18,6 +18,7 @@ import type {
 } from "@skillshelf/core/testing";
 import { MAX_STEPS } from "@skillshelf/core/testing";
 import { MockLanguageModelV4 } from "ai/test";
+import { z } from "zod";
 import { createSkills } from "../skills.js";
 
 type CallOptions = MockLanguageModelV4["doGenerateCalls"][number];
@@ -131,8 +132,9 @@ function mastraTool(tool: HostTool) {
   return createTool({
     id: tool.name,
     description: tool.description,
+    // A strict tool is a host's zod tool: Mastra checks its input before it runs.
     // biome-ignore lint/suspicious/noExplicitAny: the scenario's tools carry plain JSON Schema, which Mastra accepts.
-    inputSchema: tool.inputSchema as any,
+    inputSchema: (tool.strict ? z.fromJSONSchema(tool.inputSchema) : tool.inputSchema) as any,
     execute: async (input: unknown) => tool.run((input ?? {}) as Record<string, unknown>),
   });
 }

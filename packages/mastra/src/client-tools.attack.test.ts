@@ -1,0 +1,118 @@
+/**
+ * Client tools (no `execute`, the agent's or the call's `clientTools`): Mastra hands their
+ * calls to the caller to run. Under a skill whose whitelist leaves one out, a model that
+ * called it anyway had its call handed over: the whitelist did not hold. It must read core's
+ * refusal, and the run must go on instead of stopping for the client.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent } from "@mastra/core/agent";
+import { createTool } from "@mastra/core/tools";
+import { createShelf, type Shelf, type SkillEvent } from "@skillshelf/core";
+import type { ModelReply, ModelView } from "@skillshelf/core/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createSkills } from "./skills.js";
+import { mastraModel } from "./test-utils/driver.js";
+
+let root: string;
+let shelf: Shelf;
+let events: SkillEvent[];
+beforeEach(async () => {
+  events = [];
+  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-client-tools-"));
+  await mkdir(join(root, ".agents", "skills", "notes"), { recursive: true });
+  await writeFile(
+    join(root, ".agents", "skills", "notes", "SKILL.md"),
+    "---\nname: notes\ndescription: Keep meeting notes in files.\ntriggers: [meeting notes]\nallowed-tools: read_file confirm\n---\nWrite the notes.\n",
+  );
+  shelf = await createShelf({ root, userDirs: [], events: { emit: (event) => events.push(event) } });
+});
+afterEach(async () => {
+  await shelf.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const clientTool = (id: string) =>
+  createTool({
+    id,
+    description: `The ${id} tool (runs in the client).`,
+    inputSchema: z.object({}).passthrough(),
+  });
+
+async function run(mode: "generate" | "stream", script: ModelReply[], where: "agent" | "call") {
+  const views: ModelView[] = [];
+  let next = 0;
+  const skills = createSkills({ shelf, onDiagnostic: () => undefined });
+  const client = { pay_invoice: clientTool("pay_invoice"), confirm: clientTool("confirm") };
+  const agent = new Agent({
+    id: "a",
+    name: "a",
+    instructions: "Help.",
+    model: mastraModel((view) => {
+      views.push(view);
+      return script[next++] ?? { text: "done" };
+    }),
+    tools: {
+      read_file: createTool({
+        id: "read_file",
+        description: "Read a file.",
+        inputSchema: z.object({}).passthrough(),
+        execute: async () => ({ text: "x" }),
+      }),
+      ...(where === "agent" && client),
+    },
+    inputProcessors: [skills.processor],
+  });
+  const options = { maxSteps: 5, ...(where === "call" && { clientTools: client }) };
+  if (mode === "generate") {
+    const result = await agent.generate("take meeting notes", options);
+    return { views, finishReason: result.finishReason };
+  }
+  const stream = await agent.stream("take meeting notes", options);
+  await stream.text;
+  return { views, finishReason: await stream.finishReason };
+}
+
+const resultOf = (view: ModelView | undefined, name: string) =>
+  view?.messages.find((m) => m.role === "tool" && m.name === name);
+
+describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
+  describe.each(["agent", "call"] as const)("client tools of the %s", (where) => {
+    it("a client tool the skill hides reads TOOL_NOT_ALLOWED; the run is not stopped for the client", async () => {
+      const { views, finishReason } = await run(
+        mode,
+        [{ calls: [{ name: "skill_notes" }] }, { calls: [{ name: "pay_invoice", input: { amount: 1000 } }] }],
+        where,
+      );
+      expect(finishReason).toBe("stop");
+      expect(resultOf(views[2], "pay_invoice")).toMatchObject({
+        result: { status: "error", error_type: "TOOL_NOT_ALLOWED" },
+      });
+      expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
+    });
+
+    it("a client tool the skill allows is handed over as ever", async () => {
+      const { finishReason } = await run(
+        mode,
+        [
+          { calls: [{ name: "skill_notes" }] },
+          { calls: [{ name: "confirm", input: { question: "Save?" } }] },
+        ],
+        where,
+      );
+      expect(finishReason).toBe("tool-calls");
+    });
+
+    it("with no skill active, every client tool is handed over", async () => {
+      const { finishReason } = await run(
+        mode,
+        [{ calls: [{ name: "pay_invoice", input: { amount: 5 } }] }],
+        where,
+      );
+      expect(finishReason).toBe("tool-calls");
+      expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(0);
+    });
+  });
+});
