@@ -128,13 +128,34 @@ export function mastraModel(scripted: ScriptedModel): MastraModelConfig {
   return model as unknown as MastraModelConfig;
 }
 
+/**
+ * A scenario's JSON Schema as a zod schema. zod 4 converts it itself; the floor lane runs
+ * zod 3 (Mastra's range allows it), which cannot, so the flat object schemas scenarios use
+ * (string, number and boolean fields) are built by hand there.
+ */
+function zodOf(schema: Record<string, unknown>): z.ZodType {
+  const convert = (z as unknown as { fromJSONSchema?: (s: unknown) => z.ZodType }).fromJSONSchema;
+  if (typeof convert === "function") return convert(schema);
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const fields: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(properties)) {
+    const type = field.type === "number" ? z.number() : field.type === "boolean" ? z.boolean() : z.string();
+    if (field.type !== undefined && !["string", "number", "boolean"].includes(field.type))
+      throw new Error(`zodOf: field type ${field.type} is not supported on zod 3`);
+    fields[name] = required.has(name) ? type : type.optional();
+  }
+  const object = z.object(fields);
+  return schema.additionalProperties === false ? object.strict() : object;
+}
+
 function mastraTool(tool: HostTool) {
   return createTool({
     id: tool.name,
     description: tool.description,
     // A strict tool is a host's zod tool: Mastra checks its input before it runs.
     // biome-ignore lint/suspicious/noExplicitAny: the scenario's tools carry plain JSON Schema, which Mastra accepts.
-    inputSchema: (tool.strict ? z.fromJSONSchema(tool.inputSchema) : tool.inputSchema) as any,
+    inputSchema: (tool.strict ? zodOf(tool.inputSchema) : tool.inputSchema) as any,
     execute: async (input: unknown) => tool.run((input ?? {}) as Record<string, unknown>),
   });
 }
