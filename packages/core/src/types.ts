@@ -684,6 +684,16 @@ export interface Session {
   /** Run a call to an activation tool or the end tool; undefined for any other name. */
   callSkillTool(call: ToolCall): ActivationResult | EndResult | undefined;
   /**
+   * The activation call that records the user's "/name" in the conversation, due before the
+   * model first answers it (undefined: nothing to record). Only a session rebuilt from the
+   * history (no `state`) has one, and only for a skill with tool limits: a host that replays
+   * the history on every model call makes this call itself, without the model, and runs it
+   * like any tool call; core answers it with the limits the command started with, and later
+   * replays read them from that answer, not from the skill file as it is then. The model is
+   * never shown the record (`isCommandRecordId`). The adapter kit's `respondingModel` does all this.
+   */
+  commandRecord(): ToolCall | undefined;
+  /**
    * Run a call to any of skillshelf's tools (what adapters call, through the adapter kit's
    * `runSkillTool`): activation and end as `callSkillTool`, the skill file reader, and a
    * skill script's run, which is a promise (it waits for the host's approval and the

@@ -13,6 +13,7 @@
  */
 
 import { type AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
 import type { EventIds, SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import {
   isBlockedResult,
@@ -24,13 +25,14 @@ import {
   unknownTool,
 } from "@skillshelf/core/adapter";
 import { createMiddleware, type ModelRequest } from "langchain";
+import { commandRecordMessage, withoutCommandRecords } from "./command-records.js";
 import type { OnDiagnostic } from "./diagnostics.js";
 import { runForkAgent } from "./fork-agent.js";
 import { type AgentRun, analyzeAfterRun, type ImproveOptions } from "./improve.js";
 import { addedMessages, aiMessageOf, withState } from "./model-response.js";
 import { createResponses, type Response } from "./responses.js";
 import { resultMessage, skillToolDeclaration, skillToolRunner } from "./skill-tools.js";
-import { skillsStateSchema, storedState, toHistory } from "./state.js";
+import { STATE_KEY, skillsStateSchema, snapshot, storedState, toHistory } from "./state.js";
 import { type AnyTool, toolName } from "./tool-name.js";
 
 export interface SkillsMiddlewareOptions {
@@ -155,9 +157,17 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       const plan = session.plan();
       const planned = session.toJSON();
       for (const diagnostic of plan.diagnostics) report(diagnostic);
+      const record = session.commandRecord();
+      if (record) {
+        // The user's "/name" is recorded first, without the model (command-records.ts).
+        const message = commandRecordMessage(record);
+        responses.answered(message, [], { session, planned });
+        return new Command({ update: { messages: [message], [STATE_KEY]: snapshot(planned) } }) as never;
+      }
       const allowed = new Set(plan.allowedTools);
       const response = await handler({
         ...request,
+        messages: withoutCommandRecords(request.messages),
         model: modelFor(plan.model, session) ?? request.model,
         // Hidden tools stay registered: a call to one still reaches wrapToolCall and core's refusal.
         tools: [

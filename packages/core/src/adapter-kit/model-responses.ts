@@ -20,6 +20,7 @@
  * call, and its whitelist with it), so a repeated id is made unique here, before anyone sees it.
  */
 import type { Session, ToolCall } from "../types.js";
+import { recordGenerateResult, recordStreamResult, withoutCommandRecords } from "./command-records.js";
 import { skillToolNotOffered, unknownTool, withUnknownToolsAnswered } from "./unknown-tools.js";
 
 interface ToolCallPart {
@@ -138,7 +139,7 @@ export function respondingModel<M extends object>(
       ...unknown[],
     ];
     if (!callOptions) return args;
-    const prompt = withUnknownToolsAnswered(callOptions.prompt, (name) =>
+    const prompt = withUnknownToolsAnswered(withoutCommandRecords(callOptions.prompt), (name) =>
       session.isSkillTool(name) ? skillToolNotOffered(name) : unknownTool(name),
     );
     if ((hidden.size === 0 || !callOptions.tools) && prompt === callOptions.prompt) return args;
@@ -156,6 +157,12 @@ export function respondingModel<M extends object>(
       const value = Reflect.get(target, property, receiver);
       if (property === "doGenerate" && typeof value === "function") {
         return async (...args: unknown[]) => {
+          // (A stand-in session without records, as tests build, records nothing.)
+          const record = session.commandRecord?.();
+          if (record) {
+            session.respond([record]);
+            return recordGenerateResult(target, record);
+          }
           const raw = (await (value as AnyFunction).apply(target, strip(args))) as { content?: unknown[] };
           const unique = uniqueIds();
           const result = Array.isArray(raw?.content)
@@ -175,6 +182,12 @@ export function respondingModel<M extends object>(
       }
       if (property === "doStream" && typeof value === "function") {
         return async (...args: unknown[]) => {
+          // (A stand-in session without records, as tests build, records nothing.)
+          const record = session.commandRecord?.();
+          if (record) {
+            session.respond([record]);
+            return recordStreamResult(target, record);
+          }
           const result = (await (value as AnyFunction).apply(target, strip(args))) as {
             stream: ReadableStream<unknown>;
           };

@@ -69,6 +69,7 @@ import {
   unofferedToolSpec,
 } from "./activation-tools.js";
 import { commandNote } from "./command-note.js";
+import { commandRecordId } from "./command-record.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
 import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork, whenForkEnds } from "./fork.js";
@@ -512,6 +513,12 @@ export function createSession(options: SessionOptions): Session {
   const forksForUser = new Set<string>();
   /** "/name args" on a workflow skill this turn: the model is asked to start its run. */
   let workflowRequest: { name: string; command: string; input: Record<string, unknown> } | undefined;
+  /**
+   * The user's "/name" of this turn that started an inline skill with limits, in a session
+   * rebuilt from the history: its record (command-record.ts) is due until the history shows it.
+   */
+  let userCommand: { id: string; name: string; args?: string; recorded: boolean } | undefined;
+  const recordsCommands = options.history !== undefined && options.state === undefined;
 
   /**
    * skillshelf's tools the latest plan offered, by name: once this session has planned a model
@@ -942,6 +949,7 @@ export function createSession(options: SessionOptions): Session {
     forkRequest = undefined;
     forksForUser.clear();
     workflowRequest = undefined;
+    userCommand = undefined;
     answered.clear();
     fileAnswers.clear();
     forks.clear();
@@ -976,6 +984,7 @@ export function createSession(options: SessionOptions): Session {
       if (explicit.status === "error" && explicit.error_type !== "ALREADY_ACTIVE") {
         turnNote = commandNote(message, explicit);
       }
+      if (recordsCommands && explicit.status === "success") noteUserCommand(id, explicit.data.name);
       commandRan = explicit.status === "success" || explicit.error_type === "ALREADY_ACTIVE";
       if (commandRan) match = EMPTY_MATCH;
       else runMatch(message);
@@ -1064,6 +1073,33 @@ export function createSession(options: SessionOptions): Session {
     state.active.push(entry);
   };
 
+  /** The user's command just started an inline skill: one with limits gets its record. */
+  const noteUserCommand = (turn: string, name: string) => {
+    const entry = state.active.find((a) => a.name === name && a.by === "user");
+    const limits = entry?.policy;
+    if (!entry || !limits || (limits.allowedTools === undefined && limits.disallowedTools.length === 0))
+      return;
+    const id = commandRecordId(turn);
+    if (id !== undefined)
+      userCommand = { id, name, ...(entry.args !== undefined && { args: entry.args }), recorded: false };
+  };
+
+  /**
+   * A command's record in the history: the limits it pinned are the running activation's, not
+   * the file's as it is now. A record whose limits cannot be read allows no tools (fail closed).
+   */
+  const replayCommandRecord = (value: unknown) => {
+    const command = userCommand!;
+    command.recorded = true;
+    const entry = state.active.find((a) => a.name === command.name);
+    if (!entry) return;
+    const data = (value as { data?: { name?: unknown; policy?: unknown } } | undefined)?.data;
+    entry.policy =
+      data?.name === command.name
+        ? (readPinnedPolicy(data.policy) ?? { allowedTools: [], disallowedTools: [] })
+        : { allowedTools: [], disallowedTools: [] };
+  };
+
   /** A recorded fork's answer: a user-only skill's run counts against the user's "/name". */
   const noteUserFork = (value: unknown) => {
     const forked = (value as { data: { skill?: unknown } }).data.skill;
@@ -1073,6 +1109,10 @@ export function createSession(options: SessionOptions): Session {
   const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
     if (item.output === undefined) return; // a call that never produced a result changed nothing
     const { failed, value } = outputOf(item.output);
+    if (userCommand !== undefined && item.id === userCommand.id && !failed) {
+      replayCommandRecord(value);
+      return;
+    }
     if (failed) return;
     const names = toolNames();
     if (names.isEnd(item.toolName)) {
@@ -1559,7 +1599,23 @@ export function createSession(options: SessionOptions): Session {
     }
     const names = toolNames();
     let result: ActivationResult | EndResult;
-    if (names.isEnd(call.name)) result = endByModel(parseInput(call.input));
+    const recorded =
+      userCommand !== undefined &&
+      call.id === userCommand.id &&
+      names.isGeneric(call.name) &&
+      (parseInput(call.input) as { name?: unknown } | undefined)?.name === userCommand.name;
+    const commanded = recorded ? running().find((a) => a.name === userCommand!.name) : undefined;
+    const commandedSkill = commanded ? source.get(commanded.name) : undefined;
+    if (commanded && commandedSkill) {
+      // The record of the user's command (made by the adapter, not the model): its answer pins
+      // the limits the command started with, and changes nothing.
+      userCommand!.recorded = true;
+      result = success(
+        commandedSkill,
+        commanded,
+        `Skill "${commanded.name}" is active: the user started it with its command.`,
+      );
+    } else if (names.isEnd(call.name)) result = endByModel(parseInput(call.input));
     else {
       const generic = names.isGeneric(call.name);
       const target = generic ? undefined : names.skillName(call.name);
@@ -1679,6 +1735,17 @@ export function createSession(options: SessionOptions): Session {
     isSkillTool,
     callSkillTool,
     answerSkillTool,
+    commandRecord() {
+      const command = userCommand;
+      const tool = toolNames().generic;
+      if (!command || command.recorded || tool === undefined) return undefined;
+      if (!running().some((a) => a.name === command.name)) return undefined;
+      return {
+        id: command.id,
+        name: tool,
+        input: { name: command.name, ...(command.args !== undefined && { args: command.args }) },
+      };
+    },
     fork(call) {
       const names = toolNames();
       const activation =
