@@ -105,6 +105,27 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
       expect(finishReason).toBe("tool-calls");
     });
 
+    it("a client tool called in the activation's own response is not handed over", async () => {
+      const { views, finishReason } = await run(
+        mode,
+        [{ calls: [{ name: "skill_notes" }, { name: "pay_invoice", input: { amount: 1000 } }] }],
+        where,
+      );
+      expect(finishReason).toBe("stop");
+      expect(views.length).toBeGreaterThanOrEqual(2);
+      expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
+    });
+
+    it("an allowed client tool in the activation's own response is handed over", async () => {
+      const { finishReason } = await run(
+        mode,
+        [{ calls: [{ name: "skill_notes" }, { name: "confirm", input: { question: "Save?" } }] }],
+        where,
+      );
+      expect(finishReason).toBe("tool-calls");
+      expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(0);
+    });
+
     it("with no skill active, every client tool is handed over", async () => {
       const { finishReason } = await run(
         mode,

@@ -30,7 +30,7 @@ import {
 import { reportedFiles, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
 import { runForkAgent } from "./fork-agent.js";
 import { toHistory } from "./history.js";
-import { guardTools, refusedClientTools, skillTool } from "./tools.js";
+import { clientToolNames, guardTools, refusedClientTools, skillTool } from "./tools.js";
 import { toTranscript } from "./transcript.js";
 
 export interface SkillsProcessorOptions {
@@ -138,11 +138,16 @@ function usableTools(
 }
 
 /** The step's model wrapped so the run's session sees each response first; the last step's wrapper while nothing changed. */
-function respondingFor<M extends object>(run: Run, model: M, hide: readonly string[]): M {
-  const key = hide.join("\u0000");
+function respondingFor<M extends object>(
+  run: Run,
+  model: M,
+  hide: readonly string[],
+  clientTools: readonly string[],
+): M {
+  const key = `${hide.join("\u0000")}\u0001${clientTools.join("\u0000")}`;
   const last = run.responding;
   if (last && last.from === model && last.hide === key) return last.model as M;
-  const wrapped = respondingModel(model, run.session, { hide });
+  const wrapped = respondingModel(model, run.session, { hide, clientTools });
   run.responding = { from: model, hide: key, model: wrapped };
   return wrapped;
 }
@@ -261,7 +266,16 @@ export function createSkillsProcessor(
         tools: { ...run.guarded, ...refusedClient, ...ours },
         activeTools: [...usable, ...run.registered.keys()],
         // Every response's tool calls reach `session.respond` before Mastra runs any of them.
-        model: respondingFor(run, model, hide),
+        // The client's tools handed over on this step: one the same response rules out is kept from the client.
+        model: respondingFor(
+          run,
+          model,
+          hide,
+          clientToolNames(
+            run.hostTools,
+            usable.filter((name) => allowed.has(name)),
+          ),
+        ),
       };
     },
     // The end of the run (as an output processor): the run's session has seen every call.

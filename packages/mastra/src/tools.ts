@@ -139,8 +139,9 @@ export function guardTools(
  * caller instead of running them, so no `execute` of ours can guard them. For a step whose
  * session refuses such a tool, it gets one: the call is answered with core's refusal (and
  * the `tool-blocked` event) instead of being handed to the client. Judged when the step is
- * planned: an activation in the same response as the call narrows nothing here (the AI SDK
- * adapter catches that case at its input check; Mastra checks no client tool's input).
+ * planned; a call in the same response as the activation that rules the tool out is taken
+ * out of the response by `respondingModel` (its `clientTools`), since Mastra checks no client
+ * tool's input, so nothing later could stop it.
  */
 export function refusedClientTools(
   tools: Record<string, unknown>,
@@ -158,6 +159,16 @@ export function refusedClientTools(
         return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
       },
     };
+  }
+  return out;
+}
+
+/** The tools among `names` that the client runs (no `execute`): Mastra hands their calls over. */
+export function clientToolNames(tools: Record<string, unknown>, names: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const name of names) {
+    const tool = tools[name];
+    if (tool && typeof (tool as StepTool).execute !== "function") out.push(name);
   }
   return out;
 }

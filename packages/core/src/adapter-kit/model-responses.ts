@@ -89,12 +89,17 @@ const STREAMED_INPUT = new Set(["tool-input-start", "tool-input-delta", "tool-in
  * names; a stream call that is not the content's call at its place (so not what
  * `session.respond` judged) fails the stream instead of reaching the framework.
  */
-function withStreamedCalls<R>(result: R, calls: readonly ToolCall[]): R {
+function withStreamedCalls<R>(
+  result: R,
+  calls: readonly ToolCall[],
+  dropped: ReadonlySet<ToolCall> = NONE_DROPPED,
+): R {
   const stream = (result as { stream?: unknown } | undefined)?.stream;
   if (!(stream instanceof ReadableStream)) return result;
   const callId = uniqueIds();
   const inputId = uniqueIds();
   const streaming = new Map<string, string>();
+  const droppedIds = new Set([...dropped].flatMap((c) => (c.id !== undefined ? [c.id] : [])));
   let next = 0;
   const renamed = stream.pipeThrough(
     new TransformStream<unknown, unknown>({
@@ -107,19 +112,34 @@ function withStreamedCalls<R>(result: R, calls: readonly ToolCall[]): R {
             controller.error(new Error("a tool call of the response differs from the calls judged for it"));
             return;
           }
-          controller.enqueue(call);
+          if (!dropped.has(judged)) controller.enqueue(call);
         } else if (STREAMED_INPUT.has((part as { type?: string })?.type ?? "")) {
           const input = part as { type: string; id?: unknown };
           if (typeof input.id !== "string") controller.enqueue(part);
           else {
             if (input.type === "tool-input-start") streaming.set(input.id, inputId(input.id));
-            controller.enqueue({ ...input, id: streaming.get(input.id) ?? input.id });
+            const id = streaming.get(input.id) ?? input.id;
+            if (!droppedIds.has(id)) controller.enqueue({ ...input, id });
           }
         } else controller.enqueue(part);
       },
     }),
   );
   return { ...result, stream: renamed };
+}
+
+const NONE_DROPPED: ReadonlySet<ToolCall> = new Set();
+
+export interface RespondingModelOptions {
+  /** Tools the provider is not sent (the framework keeps them registered). */
+  hide?: readonly string[];
+  /**
+   * Tools the framework hands to the client to run (no `execute`) on this step, unguarded.
+   * A call to one that the response's own activation rules out is taken out of the response
+   * (and reported as `tool-blocked`): a framework that checks no client tool's input (Mastra)
+   * has no later point to stop it. The model reads core's refusal if it calls the tool again.
+   */
+  clientTools?: readonly string[];
 }
 
 /**
@@ -130,9 +150,18 @@ function withStreamedCalls<R>(result: R, calls: readonly ToolCall[]): R {
 export function respondingModel<M extends object>(
   model: M,
   session: Session,
-  options: { hide?: readonly string[] } = {},
+  options: RespondingModelOptions = {},
 ): M {
   const hidden = new Set(options.hide ?? []);
+  const client = new Set(options.clientTools ?? []);
+  /** The response to the session; the client's calls it now refuses are left out. */
+  const judge = (calls: readonly ToolCall[]): ReadonlySet<ToolCall> => {
+    if (calls.length > 0) session.respond(calls);
+    if (client.size === 0) return NONE_DROPPED;
+    const dropped = new Set<ToolCall>();
+    for (const call of calls) if (client.has(call.name) && !session.guard(call).allowed) dropped.add(call);
+    return dropped;
+  };
   const strip = (args: unknown[]): unknown[] => {
     const [callOptions, ...rest] = args as [
       { tools?: Array<{ name?: string }>; prompt?: unknown } | undefined,
@@ -175,9 +204,16 @@ export function respondingModel<M extends object>(
                 ),
               }
             : raw;
-          const calls = (result?.content ?? []).filter(isToolCall).map(callOf);
-          if (calls.length > 0) session.respond(calls);
-          return withStreamedCalls(result, calls);
+          const parts = (result?.content ?? []).filter(isToolCall);
+          const calls = parts.map(callOf);
+          const dropped = judge(calls);
+          if (dropped.size === 0) return withStreamedCalls(result, calls);
+          const out = parts.filter((_, i) => dropped.has(calls[i]!));
+          return withStreamedCalls(
+            { ...result, content: result.content!.filter((part) => !out.includes(part as ToolCallPart)) },
+            calls,
+            dropped,
+          );
         };
       }
       if (property === "doStream" && typeof value === "function") {
@@ -192,13 +228,24 @@ export function respondingModel<M extends object>(
             stream: ReadableStream<unknown>;
           };
           const held: ToolCallPart[] = [];
+          // A client tool's streamed input waits with its call: the call may be left out.
+          const heldInput = new Map<string, unknown[]>();
           const callId = uniqueIds();
           const inputId = uniqueIds();
           const streaming = new Map<string, string>();
           const release = (controller: TransformStreamDefaultController<unknown>) => {
-            if (held.length === 0) return;
-            session.respond(held.map(callOf));
-            for (const part of held.splice(0)) controller.enqueue(part);
+            const parts = held.splice(0);
+            const calls = parts.map(callOf);
+            const dropped = judge(calls);
+            for (const [i, part] of parts.entries()) {
+              const input = part.toolCallId !== undefined ? heldInput.get(part.toolCallId) : undefined;
+              if (part.toolCallId !== undefined) heldInput.delete(part.toolCallId);
+              if (dropped.has(calls[i]!)) continue;
+              for (const early of input ?? []) controller.enqueue(early);
+              controller.enqueue(part);
+            }
+            // Input of a client call that never came: it is not the client's to see either.
+            heldInput.clear();
           };
           const stream = result.stream.pipeThrough(
             new TransformStream<unknown, unknown>({
@@ -208,11 +255,19 @@ export function respondingModel<M extends object>(
                     part.toolCallId === undefined ? part : { ...part, toolCallId: callId(part.toolCallId) },
                   );
                 } else if (STREAMED_INPUT.has((part as { type?: string })?.type ?? "")) {
-                  const input = part as { type: string; id?: unknown };
+                  const input = part as { type: string; id?: unknown; toolName?: unknown };
                   if (typeof input.id !== "string") controller.enqueue(part);
                   else {
-                    if (input.type === "tool-input-start") streaming.set(input.id, inputId(input.id));
-                    controller.enqueue({ ...input, id: streaming.get(input.id) ?? input.id });
+                    if (input.type === "tool-input-start") {
+                      const id = inputId(input.id);
+                      streaming.set(input.id, id);
+                      if (typeof input.toolName === "string" && client.has(input.toolName)) heldInput.set(id, []);
+                    }
+                    const id = streaming.get(input.id) ?? input.id;
+                    const renamed = { ...input, id };
+                    const waiting = heldInput.get(id);
+                    if (waiting) waiting.push(renamed);
+                    else controller.enqueue(renamed);
                   }
                 } else {
                   if ((part as { type?: unknown })?.type === "finish") release(controller);
