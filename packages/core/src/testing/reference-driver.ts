@@ -78,6 +78,20 @@ export const referenceDriver: ConformanceDriver = {
         for (let step = 0; step < MAX_STEPS; step++) {
           const session = await shelf.openSession({ history, tools: names, ...(files && { files }) });
           const plan = session.plan();
+          // A user's /name with limits, in a session rebuilt from the history: its record goes
+          // into the history before the model answers (the model never reads it).
+          const record = session.commandRecord();
+          if (record) {
+            session.respond([record]);
+            history.push({
+              kind: "tool-call",
+              id: record.id!,
+              toolName: record.name,
+              input: record.input,
+              output: await runSkillTool(session, record),
+            });
+            continue;
+          }
           const allowed = new Set(plan.allowedTools);
           const delegation =
             roleModel && allowed.has("delegate")

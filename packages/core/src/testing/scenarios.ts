@@ -244,6 +244,17 @@ allowed-tools: list_files rename_file
 List the files in $folder, then rename each one to start with $prefix.
 `;
 
+const READER = `---
+name: reader
+description: Read the files the user names and report on them.
+allowed-tools: read_file
+---
+Read each file the user names with read_file and summarise it.
+`;
+
+/** The same skill after an edit that adds a tool. */
+const READER_WIDENED = READER.replace("allowed-tools: read_file", "allowed-tools: read_file send_email");
+
 const SUMMARIZE_DIFF = `---
 name: summarize-diff
 description: Summarize the changes of a diff or a pull request for a reviewer.
@@ -485,6 +496,38 @@ export const conformanceScenarios: Scenario[] = [
       );
       expect(!c[1]?.tools.includes("web_search"), "its whitelist applies");
       expect(ran.map((r) => r.name).join() === "list_files,rename_file", "both calls ran");
+    },
+  },
+  {
+    name: "/name keeps the limits it started with: its file widened and the thread rebuilt from its messages, a tool the edit adds stays refused",
+    skills: { reader: READER },
+    tools: ["read_file", "send_email"],
+    turns: [
+      { user: "/reader notes.md" },
+      {
+        user: "yes, go ahead",
+        rebuilt: true,
+        before: (root) =>
+          writeFile(path.join(root, ".skillshelf", "skills", "reader", "SKILL.md"), READER_WIDENED),
+      },
+    ],
+    replies: [
+      call("read_file", { path: "notes.md" }),
+      text("Shall I email them?"),
+      call("send_email", { to: "boss@example.com" }),
+      text("I can't send email under this skill."),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[0]?.system.includes('<skill_content name="reader">'), "/reader runs it");
+      expect(!c[0]?.tools.includes("send_email"), "with its limits");
+      expect(
+        !c.some((call) => call.results.some((r) => r.name === "activate_skill")),
+        "the model never reads the command's record",
+      );
+      expect(c[2]?.system.includes('<skill_content name="reader">'), "the rebuilt thread keeps the skill");
+      expect(!c[2]?.tools.includes("send_email"), "and the limits it started with");
+      expect(errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "a call to the added tool is refused");
+      expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
     },
   },
   {
