@@ -7,12 +7,9 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Agent } from "@mastra/core/agent";
-import { MockMemory } from "@mastra/core/memory";
 import { describe, expect, it } from "vitest";
-import { createSkills } from "./skills.js";
-import { DRAFT, hostTools, useHostileShelf } from "./test-utils/hostile-agent.js";
-import { scriptedModel, systemText } from "./test-utils/model.js";
+import { DRAFT, runHostile, useHostileShelf } from "./test-utils/hostile-agent.js";
+import { systemText } from "./test-utils/model.js";
 
 const current = useHostileShelf();
 const WIDE = DRAFT.replace("allowed-tools: write_file", "allowed-tools: write_file send_email");
@@ -22,36 +19,28 @@ describe.each(["generate", "stream"] as const)(
   (mode) => {
     it("keeps the limits the command started with; the model never sees the record", async () => {
       const { shelf, root } = current;
-      const skills = createSkills({ shelf, onDiagnostic: () => undefined });
-      const host = hostTools();
-      const mock = scriptedModel([
-        { calls: [["write_file", { path: "letter.md" }]] },
-        { text: "Drafted." },
-        { calls: [["send_email", { to: "bob@example.com" }]] },
-        { text: "Done." },
-      ]);
-      const agent = new Agent({
-        id: "a",
-        name: "a",
-        instructions: "Help.",
-        model: mock.model,
-        tools: host.tools,
-        inputProcessors: [skills.processor],
-        memory: new MockMemory(),
-      });
-      const call = { maxSteps: 5, memory: { thread: "pin-thread", resource: "user" } };
-      const run = async (text: string) => {
-        if (mode === "generate") await agent.generate(text, call);
-        else await (await agent.stream(text, call)).consumeStream();
-      };
-      await run("/draft-letter to Bob");
-      await writeFile(join(root, ".skillshelf", "skills", "draft-letter", "SKILL.md"), WIDE);
-      await shelf.refresh({ full: true });
-      await run("yes, go on");
-      const calls = mock.calls();
+      const { send, calls } = await runHostile(
+        shelf,
+        mode,
+        [
+          { calls: [["write_file", { path: "letter.md" }]] },
+          { text: "Drafted." },
+          { calls: [["send_email", { to: "bob@example.com" }]] },
+          { text: "Done." },
+        ],
+        ["/draft-letter to Bob", "yes, go on"],
+        {
+          memory: true,
+          beforeRun: async (index) => {
+            if (index !== 1) return;
+            await writeFile(join(root, ".skillshelf", "skills", "draft-letter", "SKILL.md"), WIDE);
+            await shelf.refresh({ full: true });
+          },
+        },
+      );
       expect(calls).toHaveLength(4);
       expect(systemText(calls[2]).join("\n")).toContain("Never send anything."); // still active
-      expect(host.send).not.toHaveBeenCalled();
+      expect(send).not.toHaveBeenCalled();
       const shown = JSON.stringify(calls.map((c) => c.prompt));
       expect(shown).not.toContain("skillshelf_command_");
     });

@@ -36,6 +36,14 @@ afterEach(async () => {
 });
 
 const mail = { name: "send_email", input: { to: "x@example.com" } };
+/** A host tool's call and result between two model calls of the command's turn. */
+const READ: HistoryItem = {
+  kind: "tool-call",
+  id: "w",
+  toolName: "read_file",
+  input: { path: "notes" },
+  output: "ok",
+};
 
 /** What a stateless host does: run the session's record and keep call and result in the history. */
 function record(session: Session, history: HistoryItem[]): ToolCall {
@@ -50,6 +58,15 @@ function record(session: Session, history: HistoryItem[]): ToolCall {
     output: JSON.stringify(result),
   });
   return call!;
+}
+
+/** "/reader the notes" in a history, its first session planned and its record kept. */
+function recordedCommand(): HistoryItem[] {
+  const history: HistoryItem[] = [{ kind: "user", text: "/reader the notes" }];
+  const first = shelf.session({ history, tools: TOOLS });
+  first.plan();
+  record(first, history);
+  return history;
 }
 
 async function widen(text = WIDE) {
@@ -68,13 +85,7 @@ describe("a user's /name, its file widened mid-activation", () => {
     expect(call.input).toEqual({ name: "reader", args: "the notes" });
     expect(first.commandRecord()).toBeUndefined(); // recorded once
     await widen();
-    history.push({
-      kind: "tool-call",
-      id: "w",
-      toolName: "read_file",
-      input: { path: "notes" },
-      output: "ok",
-    });
+    history.push(READ);
     const next = shelf.session({ history, tools: TOOLS });
     next.plan();
     expect(next.commandRecord()).toBeUndefined();
@@ -84,10 +95,7 @@ describe("a user's /name, its file widened mid-activation", () => {
   });
 
   it("the pin holds in later turns of the conversation too", async () => {
-    const history: HistoryItem[] = [{ kind: "user", text: "/reader the notes" }];
-    const first = shelf.session({ history, tools: TOOLS });
-    first.plan();
-    record(first, history);
+    const history = recordedCommand();
     await widen();
     history.push({ kind: "user", text: "/reader the other notes" });
     const later = shelf.session({ history, tools: TOOLS });
@@ -105,23 +113,14 @@ describe("a user's /name, its file widened mid-activation", () => {
     const history: HistoryItem[] = [{ kind: "user", text: "/reader the notes" }];
     shelf.session({ history, tools: TOOLS }).plan();
     await widen();
-    history.push({
-      kind: "tool-call",
-      id: "w",
-      toolName: "read_file",
-      input: { path: "notes" },
-      output: "ok",
-    });
+    history.push(READ);
     const next = shelf.session({ history, tools: TOOLS });
     next.plan();
     expect(next.guard(mail).allowed).toBe(true);
   });
 
   it("a record whose limits were tampered with allows no tools (fail closed)", async () => {
-    const history: HistoryItem[] = [{ kind: "user", text: "/reader the notes" }];
-    const first = shelf.session({ history, tools: TOOLS });
-    first.plan();
-    record(first, history);
+    const history = recordedCommand();
     const item = history[1] as Extract<HistoryItem, { kind: "tool-call" }>;
     const output = JSON.parse(item.output as string);
     output.data.policy = { allowedTools: "send_email" };
@@ -133,10 +132,7 @@ describe("a user's /name, its file widened mid-activation", () => {
   });
 
   it("a record that names another skill pins nothing wider (fail closed)", async () => {
-    const history: HistoryItem[] = [{ kind: "user", text: "/reader the notes" }];
-    const first = shelf.session({ history, tools: TOOLS });
-    first.plan();
-    record(first, history);
+    const history = recordedCommand();
     const item = history[1] as Extract<HistoryItem, { kind: "tool-call" }>;
     const output = JSON.parse(item.output as string);
     output.data = { name: "other", policy: { disallowedTools: [] } };

@@ -78,7 +78,7 @@ export async function runHostile(
   mode: "generate" | "stream",
   script: ScriptStep[],
   message: string | string[],
-  options: { memory?: boolean } = {},
+  options: { memory?: boolean; beforeRun?: (index: number) => Promise<void> } = {},
 ) {
   const skills = createSkills({ shelf, onDiagnostic: () => undefined });
   const host = hostTools();
@@ -96,7 +96,8 @@ export async function runHostile(
     maxSteps: 4,
     ...(options.memory && { memory: { thread: "attack-thread", resource: "attacker" } }),
   };
-  for (const text of Array.isArray(message) ? message : [message]) {
+  for (const [index, text] of (Array.isArray(message) ? message : [message]).entries()) {
+    await options.beforeRun?.(index);
     if (mode === "generate") await agent.generate(text, call);
     else await (await agent.stream(text, call)).consumeStream();
   }
