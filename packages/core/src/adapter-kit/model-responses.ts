@@ -261,7 +261,8 @@ export function respondingModel<M extends object>(
                     if (input.type === "tool-input-start") {
                       const id = inputId(input.id);
                       streaming.set(input.id, id);
-                      if (typeof input.toolName === "string" && client.has(input.toolName)) heldInput.set(id, []);
+                      if (typeof input.toolName === "string" && client.has(input.toolName))
+                        heldInput.set(id, []);
                     }
                     const id = streaming.get(input.id) ?? input.id;
                     const renamed = { ...input, id };
