@@ -11,7 +11,7 @@ type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
 type StreamResult = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>;
 type StreamPart = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;
 
-export type Turn = { text: string } | { toolCalls: Array<{ name: string; input?: unknown }> };
+export type Turn = { text: string } | { toolCalls: Array<{ name: string; input?: unknown; id?: string }> };
 export type Script = (call: CallOptions, index: number) => Turn;
 
 const usage = {
@@ -30,7 +30,7 @@ export function scriptedModel(script: Script): MockLanguageModelV4 & { calls: Ca
       "toolCalls" in turn
         ? turn.toolCalls.map((call) => ({
             type: "tool-call" as const,
-            toolCallId: `call-${++callIds}`,
+            toolCallId: call.id ?? `call-${++callIds}`,
             toolName: call.name,
             input: JSON.stringify(call.input ?? {}),
           }))

@@ -1109,7 +1109,17 @@ export function createSession(options: SessionOptions): Session {
   const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
     if (item.output === undefined) return; // a call that never produced a result changed nothing
     const { failed, value } = outputOf(item.output);
-    if (userCommand !== undefined && item.id === userCommand.id && !failed) {
+    // Only the record itself: the first activate_skill call with its id naming the command's
+    // skill (a model can put the same, predictable id on a call of another tool whose output
+    // it controls).
+    if (
+      userCommand !== undefined &&
+      !userCommand.recorded &&
+      item.id === userCommand.id &&
+      !failed &&
+      toolNames().isGeneric(item.toolName) &&
+      (parseInput(item.input) as { name?: unknown } | undefined)?.name === userCommand.name
+    ) {
       replayCommandRecord(value);
       return;
     }
