@@ -7,7 +7,7 @@
  */
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@skillshelf/core";
-import { isCommandRecordId } from "@skillshelf/core/adapter";
+import { commandRecordFilter, isCommandRecordId } from "@skillshelf/core/adapter";
 
 /** The model's answer that is the record. */
 export function commandRecordMessage(call: ToolCall): AIMessage {
@@ -24,14 +24,23 @@ export function commandRecordMessage(call: ToolCall): AIMessage {
   });
 }
 
-const isRecordMessage = (message: BaseMessage): boolean => {
-  if (ToolMessage.isInstance(message)) return isCommandRecordId(message.tool_call_id);
-  if (!AIMessage.isInstance(message)) return false;
-  const calls = message.tool_calls ?? [];
-  return calls.length > 0 && calls.every((c) => isCommandRecordId(c.id)) && message.text === "";
-};
-
-/** The messages without the records (the same array when there are none). */
+/**
+ * The messages without the records (the same array when there are none). Only the records: an
+ * AIMessage of the model's own that reuses a record's id stays, and so does its ToolMessage.
+ */
 export function withoutCommandRecords<M extends BaseMessage>(messages: M[]): M[] {
-  return messages.some(isRecordMessage) ? messages.filter((m) => !isRecordMessage(m)) : messages;
+  const has = messages.some(
+    (m) =>
+      (ToolMessage.isInstance(m) && isCommandRecordId(m.tool_call_id)) ||
+      (AIMessage.isInstance(m) && (m.tool_calls ?? []).some((c) => isCommandRecordId(c.id))),
+  );
+  if (!has) return messages;
+  const records = commandRecordFilter();
+  return messages.filter((m) => {
+    if (ToolMessage.isInstance(m)) return !records.result(m.tool_call_id, m.name);
+    if (!AIMessage.isInstance(m)) return true;
+    const calls = m.tool_calls ?? [];
+    // The record is an answer of its own: one call, no text.
+    return !(calls.length === 1 && m.text === "" && records.call(calls[0]!.id, calls[0]!.name));
+  });
 }

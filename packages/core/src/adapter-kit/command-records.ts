@@ -6,7 +6,7 @@
  * answers the command on the next step. Every prompt the provider is sent leaves the records
  * out, so the model reads the conversation as it would in a host with state.
  */
-import { isCommandRecordId } from "../session/command-record.js";
+import { commandRecordFilter, isCommandRecordId } from "../session/command-record.js";
 import type { ToolCall } from "../types.js";
 
 interface PromptMessage {
@@ -14,25 +14,33 @@ interface PromptMessage {
   content?: unknown;
 }
 
-const isRecordPart = (part: unknown): boolean => {
-  const p = part as { type?: unknown; toolCallId?: unknown } | null;
-  return (p?.type === "tool-call" || p?.type === "tool-result") && isCommandRecordId(p.toolCallId);
-};
+const hasRecordId = (part: unknown): boolean =>
+  isCommandRecordId((part as { toolCallId?: unknown } | null)?.toolCallId);
 
-/** The prompt without the records' calls and results (the same array when it has none). */
+/**
+ * The prompt without the records' calls and results (the same array when it has none). Only
+ * the records: a call of the model's own that reuses a record's id stays, with its result.
+ */
 export function withoutCommandRecords(prompt: unknown): unknown {
   if (!Array.isArray(prompt)) return prompt;
   const has = prompt.some(
-    (m: PromptMessage) => Array.isArray(m?.content) && (m.content as unknown[]).some(isRecordPart),
+    (m: PromptMessage) => Array.isArray(m?.content) && (m.content as unknown[]).some(hasRecordId),
   );
   if (!has) return prompt;
+  const records = commandRecordFilter();
+  const isRecord = (part: unknown): boolean => {
+    const p = part as { type?: unknown; toolCallId?: unknown; toolName?: unknown } | null;
+    if (p?.type === "tool-call") return records.call(p.toolCallId, p.toolName);
+    if (p?.type === "tool-result") return records.result(p.toolCallId, p.toolName);
+    return false;
+  };
   const out: unknown[] = [];
   for (const message of prompt as PromptMessage[]) {
     if (!Array.isArray(message?.content)) {
       out.push(message);
       continue;
     }
-    const content = (message.content as unknown[]).filter((part) => !isRecordPart(part));
+    const content = (message.content as unknown[]).filter((part) => !isRecord(part));
     if (content.length === message.content.length) out.push(message);
     else if (content.length > 0) out.push({ ...message, content });
   }

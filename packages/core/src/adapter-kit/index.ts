@@ -26,7 +26,7 @@ export {
   roleOf,
   rolesOf,
 } from "../roles/index.js";
-export { isCommandRecordId } from "../session/command-record.js";
+export { commandRecordFilter, isCommandRecordId } from "../session/command-record.js";
 export { currentSession, runInSession } from "../session/current-session.js";
 export { type ForkToolResult, forkResult, forkUnavailable, isForkOutput } from "../session/fork.js";
 export {

@@ -69,7 +69,7 @@ import {
   unofferedToolSpec,
 } from "./activation-tools.js";
 import { commandNote } from "./command-note.js";
-import { commandRecordId } from "./command-record.js";
+import { commandRecordBase, isRecordOf, newCommandRecordId } from "./command-record.js";
 import { closestSkillNames, parseExplicitInvocation, resolveInvokedSkill } from "./explicit-invocation.js";
 import { namesOnlyCatalog, planFallback } from "./fallback-catalog.js";
 import { forkRequestNote, forkUnavailable, isForkOutput, prepareFork, whenForkEnds } from "./fork.js";
@@ -517,7 +517,8 @@ export function createSession(options: SessionOptions): Session {
    * The user's "/name" of this turn that started an inline skill with limits, in a session
    * rebuilt from the history: its record (command-record.ts) is due until the history shows it.
    */
-  let userCommand: { id: string; name: string; args?: string; recorded: boolean } | undefined;
+  /** `base`: the id's part a replay can work out; `id`: the record's own (random part: this session's, or the history's). */
+  let userCommand: { base: string; id: string; name: string; args?: string; recorded: boolean } | undefined;
   const recordsCommands = options.history !== undefined && options.state === undefined;
 
   /**
@@ -1079,18 +1080,25 @@ export function createSession(options: SessionOptions): Session {
     const limits = entry?.policy;
     if (!entry || !limits || (limits.allowedTools === undefined && limits.disallowedTools.length === 0))
       return;
-    const id = commandRecordId(turn);
-    if (id !== undefined)
-      userCommand = { id, name, ...(entry.args !== undefined && { args: entry.args }), recorded: false };
+    const base = commandRecordBase(turn);
+    if (base !== undefined)
+      userCommand = {
+        base,
+        id: newCommandRecordId(base),
+        name,
+        ...(entry.args !== undefined && { args: entry.args }),
+        recorded: false,
+      };
   };
 
   /**
    * A command's record in the history: the limits it pinned are the running activation's, not
    * the file's as it is now. A record whose limits cannot be read allows no tools (fail closed).
    */
-  const replayCommandRecord = (value: unknown) => {
+  const replayCommandRecord = (id: string, value: unknown) => {
     const command = userCommand!;
     command.recorded = true;
+    command.id = id;
     const entry = state.active.find((a) => a.name === command.name);
     if (!entry) return;
     const data = (value as { data?: { name?: unknown; policy?: unknown } } | undefined)?.data;
@@ -1115,12 +1123,12 @@ export function createSession(options: SessionOptions): Session {
     if (
       userCommand !== undefined &&
       !userCommand.recorded &&
-      item.id === userCommand.id &&
+      isRecordOf(item.id, userCommand.base) &&
       !failed &&
       toolNames().isGeneric(item.toolName) &&
       (parseInput(item.input) as { name?: unknown } | undefined)?.name === userCommand.name
     ) {
-      replayCommandRecord(value);
+      replayCommandRecord(item.id!, value);
       return;
     }
     if (failed) return;
