@@ -2,12 +2,23 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterAll } from "vitest";
 import { createShelf, type Shelf } from "../../shelf.js";
 
+const created: string[] = [];
+
+/** A new temp folder, removed when the test file is done (a day of runs left hundreds behind). */
 export async function tempDir(prefix = "skillshelf-load-"): Promise<string> {
   // realpath: macOS's /var → /private/var would otherwise make every path assertion flaky.
-  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
 }
+
+// Registered on the file that imports these helpers (imports run while vitest collects it).
+afterAll(async () => {
+  await Promise.all(created.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
+});
 
 export function skillText(name: string, description = `Does ${name} things.`, extra = ""): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nSteps for ${name}.\n`;
