@@ -32,7 +32,7 @@ describe("respondingModel: repeated tool-call ids", () => {
           content: [
             call("x", "skill_a"),
             call("x", "send_email"),
-            call("x~2", "b"),
+            call("x_2", "b"),
             call("y", "c"),
             call("x", "d"),
           ],
@@ -46,6 +46,48 @@ describe("respondingModel: repeated tool-call ids", () => {
     expect(ids[3]).toBe("y");
     expect(new Set(ids).size).toBe(ids.length);
     expect(responded[0]?.map((c) => c.id)).toEqual(ids);
+  });
+
+  it("an id the conversation already holds is a repeat too (Mastra's memory merges calls by id)", async () => {
+    const { session, responded } = recordingSession();
+    const prompt = [
+      { role: "user", content: [{ type: "text", text: "read it" }] },
+      { role: "assistant", content: [call("call_1", "skill_reader")] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "skill_reader", output: {} }],
+      },
+    ];
+    const generate = respondingModel(
+      { doGenerate: async () => ({ content: [call("call_1", "read_file"), call("call_2", "b")] }) },
+      session,
+    );
+    const result = (await generate.doGenerate({ prompt })) as { content: Array<{ toolCallId: string }> };
+    expect(result.content.map((p) => p.toolCallId)).toEqual(["call_1_1", "call_2"]);
+    expect(responded[0]?.map((c) => c.id)).toEqual(["call_1_1", "call_2"]);
+
+    const stream = respondingModel(
+      {
+        doStream: async () => ({
+          stream: new ReadableStream({
+            start(controller) {
+              controller.enqueue({ type: "tool-input-start", id: "call_1", toolName: "read_file" });
+              controller.enqueue({ type: "tool-input-end", id: "call_1" });
+              controller.enqueue(call("call_1", "read_file"));
+              controller.enqueue({ type: "finish" });
+              controller.close();
+            },
+          }),
+        }),
+      },
+      session,
+    );
+    const { stream: out } = (await stream.doStream({ prompt })) as {
+      stream: ReadableStream<{ id?: string; toolCallId?: string }>;
+    };
+    const ids: string[] = [];
+    for await (const part of out) ids.push(part.toolCallId ?? part.id ?? "-");
+    expect(ids).toEqual(["call_1_1", "call_1_1", "call_1_1", "-"]);
   });
 
   it("doStream: the calls and their streamed input parts agree on the new ids", async () => {
@@ -80,10 +122,10 @@ describe("respondingModel: repeated tool-call ids", () => {
     for await (const part of stream as unknown as AsyncIterable<Record<string, unknown>>) out.push(part);
     const inputIds = out.filter((p) => p.type === "tool-input-start").map((p) => p.id);
     const callIds = out.filter((p) => p.type === "tool-call").map((p) => p.toolCallId);
-    expect(callIds).toEqual(["x", "x~2"]);
+    expect(callIds).toEqual(["x", "x_2"]);
     expect(inputIds).toEqual(callIds);
     expect(out.filter((p) => p.type === "tool-input-end").map((p) => p.id)).toEqual(callIds);
-    expect(responded[0]?.map((c) => `${c.id}:${c.name}`)).toEqual(["x:skill_a", "x~2:send_email"]);
+    expect(responded[0]?.map((c) => `${c.id}:${c.name}`)).toEqual(["x:skill_a", "x_2:send_email"]);
   });
 });
 
@@ -131,11 +173,11 @@ describe("respondingModel: a doGenerate result that carries its stream as well",
     const result = (await model.doGenerate()) as { stream: ReadableStream<unknown> };
     const out = await read(result.stream);
     const callIds = out.filter((p) => p.type === "tool-call").map((p) => p.toolCallId);
-    expect(callIds).toEqual(["dup", "dup~2"]);
+    expect(callIds).toEqual(["dup", "dup_2"]);
     expect(out.filter((p) => p.type === "tool-input-start").map((p) => p.id)).toEqual(callIds);
     expect(out.filter((p) => p.type === "tool-input-end").map((p) => p.id)).toEqual(callIds);
     expect(responded).toHaveLength(1);
-    expect(responded[0]?.map((c) => `${c.id}:${c.name}`)).toEqual(["dup:activate_skill", "dup~2:send_email"]);
+    expect(responded[0]?.map((c) => `${c.id}:${c.name}`)).toEqual(["dup:activate_skill", "dup_2:send_email"]);
   });
 
   it("a stream call that is not the judged call at its place fails the stream (fail closed)", async () => {

@@ -14,10 +14,11 @@
  * has, hidden ones too: in the prompt the provider is sent, that answer is core's instead
  * (unknown-tools.ts).
  *
- * A model chooses its tool-call ids, so it can give two calls of one response the same id.
- * Frameworks key calls and results by id (the AI SDK then records both calls under one name,
- * and the next step, rebuilt from those messages, loses the activation made beside a blocked
- * call, and its whitelist with it), so a repeated id is made unique here, before anyone sees it.
+ * A model chooses its tool-call ids, so it can give two calls of one response the same id, or
+ * a call the id of one in an earlier response. Frameworks key calls and results by id (the AI
+ * SDK then records both calls under one name; Mastra's memory merges them in the thread), and
+ * the next step, rebuilt from those messages, loses an activation and its whitelist with it.
+ * So a repeated id is made unique here, before anyone sees it, in the letters providers accept.
  */
 import type { Session, ToolCall } from "../types.js";
 import { recordGenerateResult, recordStreamResult, withoutCommandRecords } from "./command-records.js";
@@ -62,19 +63,39 @@ function callOf(part: ToolCallPart): ToolCall {
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
+const NO_IDS: ReadonlySet<string> = new Set();
+
 /**
- * The ids of one response, each unique: the first use of an id keeps it, a repeat becomes
- * `<id>~<n>` (the first such name not yet used). Two allocators fed the same ids in the same
- * order give the same names, so a stream's input parts and its calls agree.
+ * The call ids a prompt's conversation already holds. A model may reuse the id of a call of
+ * an earlier response, and frameworks that key a thread's calls by id (Mastra's memory) merge
+ * the two: an activation's result, and the limits it pinned, replaced by a planted output.
  */
-function uniqueIds(): (id: string) => string {
-  const used = new Set<string>();
+function idsIn(prompt: unknown): ReadonlySet<string> {
+  if (!Array.isArray(prompt)) return NO_IDS;
+  const ids = new Set<string>();
+  for (const message of prompt as Array<{ content?: unknown }>) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const part of message.content as Array<{ type?: unknown; toolCallId?: unknown }>)
+      if ((part?.type === "tool-call" || part?.type === "tool-result") && typeof part.toolCallId === "string")
+        ids.add(part.toolCallId);
+  }
+  return ids;
+}
+
+/**
+ * The ids of one response, each unique, also against the calls already in the conversation
+ * (`taken`): the first use of a new id keeps it, a repeat becomes `<id>_<n>` (the first such
+ * name not yet used). Two allocators fed the same ids in the same order give the same names,
+ * so a stream's input parts and its calls agree.
+ */
+function uniqueIds(taken: ReadonlySet<string> = NO_IDS): (id: string) => string {
+  const used = new Set<string>(taken);
   const uses = new Map<string, number>();
   return (id) => {
     const n = (uses.get(id) ?? 0) + 1;
     uses.set(id, n);
     let unique = id;
-    for (let k = n; used.has(unique); k++) unique = `${id}~${k}`;
+    for (let k = n; used.has(unique); k++) unique = `${id}_${k}`;
     used.add(unique);
     return unique;
   };
@@ -92,12 +113,13 @@ const STREAMED_INPUT = new Set(["tool-input-start", "tool-input-delta", "tool-in
 function withStreamedCalls<R>(
   result: R,
   calls: readonly ToolCall[],
+  taken: ReadonlySet<string>,
   dropped: ReadonlySet<ToolCall> = NONE_DROPPED,
 ): R {
   const stream = (result as { stream?: unknown } | undefined)?.stream;
   if (!(stream instanceof ReadableStream)) return result;
-  const callId = uniqueIds();
-  const inputId = uniqueIds();
+  const callId = uniqueIds(taken);
+  const inputId = uniqueIds(taken);
   const streaming = new Map<string, string>();
   const droppedIds = new Set([...dropped].flatMap((c) => (c.id !== undefined ? [c.id] : [])));
   let next = 0;
@@ -192,8 +214,9 @@ export function respondingModel<M extends object>(
             session.respond([record]);
             return recordGenerateResult(target, record);
           }
+          const taken = idsIn((args[0] as { prompt?: unknown } | undefined)?.prompt);
           const raw = (await (value as AnyFunction).apply(target, strip(args))) as { content?: unknown[] };
-          const unique = uniqueIds();
+          const unique = uniqueIds(taken);
           const result = Array.isArray(raw?.content)
             ? {
                 ...raw,
@@ -207,11 +230,12 @@ export function respondingModel<M extends object>(
           const parts = (result?.content ?? []).filter(isToolCall);
           const calls = parts.map(callOf);
           const dropped = judge(calls);
-          if (dropped.size === 0) return withStreamedCalls(result, calls);
+          if (dropped.size === 0) return withStreamedCalls(result, calls, taken);
           const out = parts.filter((_, i) => dropped.has(calls[i]!));
           return withStreamedCalls(
             { ...result, content: result.content!.filter((part) => !out.includes(part as ToolCallPart)) },
             calls,
+            taken,
             dropped,
           );
         };
@@ -224,14 +248,15 @@ export function respondingModel<M extends object>(
             session.respond([record]);
             return recordStreamResult(target, record);
           }
+          const taken = idsIn((args[0] as { prompt?: unknown } | undefined)?.prompt);
           const result = (await (value as AnyFunction).apply(target, strip(args))) as {
             stream: ReadableStream<unknown>;
           };
           const held: ToolCallPart[] = [];
           // A client tool's streamed input waits with its call: the call may be left out.
           const heldInput = new Map<string, unknown[]>();
-          const callId = uniqueIds();
-          const inputId = uniqueIds();
+          const callId = uniqueIds(taken);
+          const inputId = uniqueIds(taken);
           const streaming = new Map<string, string>();
           const release = (controller: TransformStreamDefaultController<unknown>) => {
             const parts = held.splice(0);

@@ -57,7 +57,7 @@ describe("respondingModel: a hostile stream", () => {
       if (part.type === "tool-call") seen.push(`${part.toolName}#${part.toolCallId}`);
     }
     expect(judged.flat()).toEqual(seen);
-    expect(seen).toEqual(["skill_pdf#a", "send_email#a~2", "send_email#late"]);
+    expect(seen).toEqual(["skill_pdf#a", "send_email#a_2", "send_email#late"]);
   });
 });
 
@@ -72,7 +72,7 @@ describe("toolResultPairing: results a hostile model or provider makes up", () =
   it("a provider-executed result under the activation's id, for its own tool, is not the activation's", () => {
     const pairing = toolResultPairing();
     const activation = callItem("dup", "skill_pdf");
-    const search = callItem("dup~2", "web_search");
+    const search = callItem("dup_2", "web_search");
     pairing.call(activation);
     pairing.call(search);
     expect(pairing.result("dup", "web_search", { status: "success", data: { name: "deploy" } })).toBe(false);
