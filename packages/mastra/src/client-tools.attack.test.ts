@@ -105,7 +105,7 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
       expect(finishReason).toBe("tool-calls");
     });
 
-    it("a client tool called in the activation's own response is not handed over", async () => {
+    it("a client tool called in the activation's own response is not handed over: it reads TOOL_NOT_ALLOWED", async () => {
       const { views, finishReason } = await run(
         mode,
         [{ calls: [{ name: "skill_notes" }, { name: "pay_invoice", input: { amount: 1000 } }] }],
@@ -113,6 +113,10 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
       );
       expect(finishReason).toBe("stop");
       expect(views.length).toBeGreaterThanOrEqual(2);
+      // What the AI SDK's model reads for the same response, and LangChain's (no client tools there).
+      expect(resultOf(views[1], "pay_invoice")).toMatchObject({
+        result: { status: "error", error_type: "TOOL_NOT_ALLOWED" },
+      });
       expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
     });
 

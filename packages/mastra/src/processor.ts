@@ -30,7 +30,13 @@ import {
 import { reportedFiles, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
 import { runForkAgent } from "./fork-agent.js";
 import { toHistory } from "./history.js";
-import { clientToolNames, guardTools, refusedClientTools, skillTool } from "./tools.js";
+import {
+  clientToolNames,
+  guardTools,
+  lateRefusedClientTools,
+  refusedClientTools,
+  skillTool,
+} from "./tools.js";
 import { toTranscript } from "./transcript.js";
 
 export interface SkillsProcessorOptions {
@@ -147,7 +153,13 @@ function respondingFor<M extends object>(
   const key = `${hide.join("\u0000")}\u0001${clientTools.join("\u0000")}`;
   const last = run.responding;
   if (last && last.from === model && last.hide === key) return last.model as M;
-  const wrapped = respondingModel(model, run.session, { hide, clientTools });
+  const session = run.session;
+  const wrapped = respondingModel(model, session, {
+    hide,
+    clientTools,
+    // A client tool the response's activation rules out has a late `execute` (tools.ts) that refuses.
+    refusedLater: (call) => session.allowedTools([call.name]).length === 0,
+  });
   run.responding = { from: model, hide: key, model: wrapped };
   return wrapped;
 }
@@ -262,20 +274,17 @@ export function createSkillsProcessor(
       const model = skillModel
         ? ((await resolveModelConfig(skillModel, args.requestContext)) as typeof args.model)
         : args.model;
+      const handedOver = clientToolNames(
+        run.hostTools,
+        usable.filter((name) => allowed.has(name)),
+      );
+      const lateClient = lateRefusedClientTools(run.hostTools, session, handedOver);
       return {
-        tools: { ...run.guarded, ...refusedClient, ...ours },
+        tools: { ...run.guarded, ...lateClient, ...refusedClient, ...ours },
         activeTools: [...usable, ...run.registered.keys()],
         // Every response's tool calls reach `session.respond` before Mastra runs any of them.
         // The client's tools handed over on this step: one the same response rules out is kept from the client.
-        model: respondingFor(
-          run,
-          model,
-          hide,
-          clientToolNames(
-            run.hostTools,
-            usable.filter((name) => allowed.has(name)),
-          ),
-        ),
+        model: respondingFor(run, model, hide, handedOver),
       };
     },
     // The end of the run (as an output processor): the run's session has seen every call.

@@ -139,9 +139,8 @@ export function guardTools(
  * caller instead of running them, so no `execute` of ours can guard them. For a step whose
  * session refuses such a tool, it gets one: the call is answered with core's refusal (and
  * the `tool-blocked` event) instead of being handed to the client. Judged when the step is
- * planned; a call in the same response as the activation that rules the tool out is taken
- * out of the response by `respondingModel` (its `clientTools`), since Mastra checks no client
- * tool's input, so nothing later could stop it.
+ * planned; for a call in the same response as the activation that rules the tool out, see
+ * `lateRefusedClientTools`.
  */
 export function refusedClientTools(
   tools: Record<string, unknown>,
@@ -159,6 +158,38 @@ export function refusedClientTools(
         return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
       },
     };
+  }
+  return out;
+}
+
+/**
+ * The client's tools this step hands over (`names`, allowed when the step is planned), each
+ * with an `execute` Mastra reads only when it is about to hand a call over: by then the
+ * response has reached `session.respond`, and a tool its own activation rules out has one,
+ * which answers with core's refusal (as the AI SDK's input check does); an allowed tool still
+ * has none and is handed over.
+ */
+export function lateRefusedClientTools(
+  tools: Record<string, unknown>,
+  session: Session,
+  names: readonly string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const tool = tools[name];
+    if (!tool || typeof (tool as StepTool).execute === "function") continue;
+    const refuse = async (input: unknown, context: unknown) => {
+      const verdict = session.guard(callOf(name, input, context));
+      return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
+    };
+    const late = Object.create(Object.getPrototypeOf(tool) as object | null) as Record<string, unknown>;
+    Object.defineProperties(late, Object.getOwnPropertyDescriptors(tool));
+    Object.defineProperty(late, "execute", {
+      configurable: true,
+      enumerable: true,
+      get: () => (session.allowedTools([name]).length === 0 ? refuse : undefined),
+    });
+    out[name] = late;
   }
   return out;
 }

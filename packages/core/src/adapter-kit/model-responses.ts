@@ -157,11 +157,18 @@ export interface RespondingModelOptions {
   hide?: readonly string[];
   /**
    * Tools the framework hands to the client to run (no `execute`) on this step, unguarded.
-   * A call to one that the response's own activation rules out is taken out of the response
-   * (and reported as `tool-blocked`): a framework that checks no client tool's input (Mastra)
-   * has no later point to stop it. The model reads core's refusal if it calls the tool again.
+   * A call to one that the session refuses once it has the response (its own activation
+   * rules the tool out, or the call's input is refused) is taken out of the response and
+   * reported as `tool-blocked`, unless `refusedLater` keeps it: a framework that checks no
+   * client tool's input (Mastra) may have no later point to stop it.
    */
   clientTools?: readonly string[];
+  /**
+   * Of those refused client calls, the ones the framework will still answer with core's
+   * refusal itself (an adapter's `execute` that the framework reads only when it is about to
+   * hand a call over): they stay in the response, so the model reads the refusal.
+   */
+  refusedLater?: (call: ToolCall) => boolean;
 }
 
 /**
@@ -181,7 +188,9 @@ export function respondingModel<M extends object>(
     if (calls.length > 0) session.respond(calls);
     if (client.size === 0) return NONE_DROPPED;
     const dropped = new Set<ToolCall>();
-    for (const call of calls) if (client.has(call.name) && !session.guard(call).allowed) dropped.add(call);
+    const later = options.refusedLater;
+    for (const call of calls)
+      if (client.has(call.name) && !later?.(call) && !session.guard(call).allowed) dropped.add(call);
     return dropped;
   };
   const strip = (args: unknown[]): unknown[] => {
