@@ -138,19 +138,33 @@ function readOutput(output: { type: string; value?: unknown; reason?: string }):
 }
 
 function aiTool(host: HostTool) {
-  return tool({
-    description: host.description,
-    // A strict tool is a host's zod tool: the SDK checks its input before it runs.
-    inputSchema: host.strict
-      ? (z.fromJSONSchema(host.inputSchema) as unknown as z.ZodType<Record<string, unknown>>)
-      : jsonSchema<Record<string, unknown>>(host.inputSchema),
-    execute: (input) => host.run(input),
-  });
+  // A strict tool is a host's zod tool: the SDK checks its input before it runs.
+  const inputSchema = host.strict
+    ? (z.fromJSONSchema(host.inputSchema) as unknown as z.ZodType<Record<string, unknown>>)
+    : jsonSchema<Record<string, unknown>>(host.inputSchema);
+  // A client tool has no `execute`: the SDK hands its calls to the caller.
+  if (host.client) return tool({ description: host.description, inputSchema });
+  return tool({ description: host.description, inputSchema, execute: (input) => host.run(input) });
+}
+
+/** The calls of a run's messages that have no result: the ones the SDK handed to the caller. */
+function handedOver(messages: readonly ModelMessage[]): Array<{ toolName: string; input: unknown }> {
+  const answered = new Set<string>();
+  const calls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      if (part.type === "tool-call") calls.push(part);
+      else if (part.type === "tool-result") answered.add(part.toolCallId);
+    }
+  }
+  return calls.filter((c) => !answered.has(c.toolCallId));
 }
 
 /** The driver, running each user message through `generateText` or `streamText`. */
 export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
   name: `ai-sdk (${mode})`,
+  clientTools: true,
   async conversation({ shelf, tools, model, system, roleModel, models = {}, files }: DriverOptions) {
     const lead = mockModel(model);
     const role = roleModel && mockModel(roleModel);
@@ -187,11 +201,18 @@ export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): Conforman
           stopWhen: isStepCount(MAX_STEPS),
           ...route.skills.wrap({ tools: route.all }),
         };
-        if (mode === "generate") messages.push(...(await generateText(options)).responseMessages);
+        let response: ModelMessage[];
+        if (mode === "generate") response = (await generateText(options)).responseMessages;
         else {
           const result = streamText(options);
           await result.consumeStream();
-          messages.push(...(await result.responseMessages));
+          response = await result.responseMessages;
+        }
+        messages.push(...response);
+        // The caller runs what the SDK handed over (the turn ends there).
+        for (const call of handedOver(response)) {
+          const host = tools.find((t) => t.client && t.name === call.toolName);
+          await host?.run((call.input ?? {}) as Record<string, unknown>);
         }
       },
     };

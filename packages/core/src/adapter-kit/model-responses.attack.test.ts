@@ -59,7 +59,11 @@ describe("respondingModel: repeated tool-call ids", () => {
       },
     ];
     const generate = respondingModel(
-      { doGenerate: async () => ({ content: [call("call_1", "read_file"), call("call_2", "b")] }) },
+      {
+        doGenerate: async (_options: unknown) => ({
+          content: [call("call_1", "read_file"), call("call_2", "b")],
+        }),
+      },
       session,
     );
     const result = (await generate.doGenerate({ prompt })) as { content: Array<{ toolCallId: string }> };
@@ -68,7 +72,7 @@ describe("respondingModel: repeated tool-call ids", () => {
 
     const stream = respondingModel(
       {
-        doStream: async () => ({
+        doStream: async (_options: unknown) => ({
           stream: new ReadableStream({
             start(controller) {
               controller.enqueue({ type: "tool-input-start", id: "call_1", toolName: "read_file" });

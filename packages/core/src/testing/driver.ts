@@ -18,6 +18,13 @@ export interface HostTool {
    * out: the input reaches `run` unchecked.
    */
   strict?: boolean;
+  /**
+   * The caller runs it, not the framework (a tool without `execute`): the framework hands a
+   * call over and the run stops for it. The driver then calls `run` for each call handed over,
+   * as the caller would, and the user's turn ends there. Only drivers with `clientTools` get
+   * such tools (`conformanceScenariosFor`).
+   */
+  client?: boolean;
   /** What the tool returns (JSON-serialisable). A test counts calls through this. */
   run(input: Record<string, unknown>): unknown | Promise<unknown>;
 }
@@ -92,5 +99,7 @@ export interface DriverConversation {
 export interface ConformanceDriver {
   /** e.g. "langchain", "ai-sdk", "mastra". */
   readonly name: string;
+  /** The framework has tools its caller runs (`HostTool.client`); LangChain has none. */
+  readonly clientTools?: boolean;
   conversation(options: DriverOptions): DriverConversation | Promise<DriverConversation>;
 }

@@ -23,6 +23,7 @@ export { MAX_STEPS, referenceDriver } from "./reference-driver.js";
 export {
   type CallRecord,
   conformanceScenarios,
+  conformanceScenariosFor,
   runScenario,
   type Scenario,
   type ScenarioRecords,

@@ -26,6 +26,7 @@ function seen(tool: HostTool): SeenTool {
 
 export const referenceDriver: ConformanceDriver = {
   name: "reference",
+  clientTools: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const history: HistoryItem[] = [];
     const messages: SeenMessage[] = [];
@@ -123,9 +124,20 @@ export const referenceDriver: ConformanceDriver = {
           }));
           messages.push({ role: "assistant", calls: calls.map((c) => ({ name: c.name, input: c.input })) });
           session.respond(calls);
+          let handedOver = false;
           for (const call of calls) {
             let result: unknown;
-            if (session.isSkillTool(call.name)) {
+            const client = tools.find((t) => t.client && t.name === call.name);
+            if (client) {
+              // The caller's tool: refused, the model reads why; allowed, the call goes to the caller.
+              const verdict = session.guard(call);
+              if (verdict.allowed) {
+                handedOver = true;
+                await client.run((call.input ?? {}) as Record<string, unknown>);
+                continue;
+              }
+              result = verdict.result;
+            } else if (session.isSkillTool(call.name)) {
               // A forked skill's sub-agent runs on the agent's model (or its skill's), guarded by core.
               result = await runSkillTool(session, call, {
                 fork: (f) => runSubAgent(modelFor(f.model), f.instructions, f.task, f.tools, f.guard),
@@ -154,6 +166,7 @@ export const referenceDriver: ConformanceDriver = {
             });
             messages.push({ role: "tool", name: call.name, result });
           }
+          if (handedOver) return; // the run stops for the caller
         }
       },
     };

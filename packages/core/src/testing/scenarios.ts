@@ -57,6 +57,8 @@ export interface Scenario {
    * before the tool runs (a host's zod tool): tool name → JSON Schema.
    */
   strictTools?: Record<string, Record<string, unknown>>;
+  /** Host tools (of `tools`) the caller runs, not the framework (`HostTool.client`). */
+  clientTools?: string[];
   /** What a host tool (of `tools`) returns instead of its own small result: tool name → JSON value. */
   outputs?: Record<string, unknown>;
   /**
@@ -84,11 +86,13 @@ function hostTool(
   ran: ScenarioRecords["ran"],
   strict?: Record<string, unknown>,
   output: unknown = { ok: true, tool: name },
+  client?: boolean,
 ): HostTool {
   return {
     name,
     description: `The host's ${name} tool.`,
     ...(strict && { strict: true }),
+    ...(client && { client: true }),
     inputSchema: strict ?? {
       type: "object",
       properties: { path: { type: "string" }, query: { type: "string" }, to: { type: "string" } },
@@ -168,6 +172,11 @@ function scripted(replies: readonly ModelReply[]): ScriptedModel {
   return () => replies[next++] ?? { text: "(the script has no more replies)" };
 }
 
+/** The scenarios a driver can run: those with tools its caller runs need a framework that has them. */
+export function conformanceScenariosFor(driver: ConformanceDriver): Scenario[] {
+  return conformanceScenarios.filter((s) => !s.clientTools?.length || driver.clientTools === true);
+}
+
 /** Run one scenario on a driver: a fresh shelf in a temp folder, the turns, the records. */
 export async function runScenario(driver: ConformanceDriver, scenario: Scenario): Promise<ScenarioRecords> {
   const root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-conformance-"));
@@ -190,7 +199,13 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
     const conversation = await driver.conversation({
       shelf,
       tools: scenario.tools.map((name) =>
-        hostTool(name, records.ran, scenario.strictTools?.[name], scenario.outputs?.[name]),
+        hostTool(
+          name,
+          records.ran,
+          scenario.strictTools?.[name],
+          scenario.outputs?.[name],
+          scenario.clientTools?.includes(name),
+        ),
       ),
       system: HOST_PROMPT,
       model: (view) => {
@@ -627,6 +642,39 @@ export const conformanceScenarios: Scenario[] = [
       expect(!c[3]?.tools.includes("send_email"), "with the limits it pinned");
       expect(errorOf(c[4]?.results[0]?.result) === "TOOL_NOT_ALLOWED", "send_email is refused");
       expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
+    },
+  },
+  {
+    // A tool the caller runs (no `execute`) has no guard of ours around it: the framework hands
+    // the call over. One the response's own activation rules out must read core's refusal,
+    // as a host tool does, and never reach the caller.
+    name: "a client tool the activation in the same response rules out reads TOOL_NOT_ALLOWED and is not handed over",
+    skills: { reader: READER },
+    tools: ["read_file", "pay_invoice"],
+    clientTools: ["pay_invoice"],
+    turns: [{ user: "read notes.md for me" }],
+    replies: [
+      calls(["skill_reader"], ["pay_invoice", { amount: 1000 }]),
+      text("I can't pay invoices under this skill."),
+    ],
+    check({ calls: c, ran }) {
+      const refused = c[1]?.results.find((r) => r.name === "pay_invoice");
+      expect(errorOf(refused?.result) === "TOOL_NOT_ALLOWED", "the model reads core's refusal");
+      expect(ran.length === 0, "nothing reached the caller");
+    },
+  },
+  {
+    name: "a client tool the active skill allows is handed to the caller, and the run stops for it",
+    skills: {
+      reader: READER.replace("allowed-tools: read_file", "allowed-tools: read_file confirm"),
+    },
+    tools: ["read_file", "confirm"],
+    clientTools: ["confirm"],
+    turns: [{ user: "read notes.md for me" }],
+    replies: [calls(["skill_reader"], ["confirm", { question: "Summarise all of it?" }])],
+    check({ calls: c, ran }) {
+      expect(c.length === 1, "the run stopped for the caller");
+      expect(ran.map((r) => r.name).join() === "confirm", "the caller got the call");
     },
   },
   {

@@ -156,13 +156,26 @@ function mastraTool(tool: HostTool) {
     // A strict tool is a host's zod tool: Mastra checks its input before it runs.
     // biome-ignore lint/suspicious/noExplicitAny: the scenario's tools carry plain JSON Schema, which Mastra accepts.
     inputSchema: (tool.strict ? zodOf(tool.inputSchema) : tool.inputSchema) as any,
-    execute: async (input: unknown) => tool.run((input ?? {}) as Record<string, unknown>),
+    // A client tool has no `execute`: Mastra hands its calls to the caller.
+    ...(!tool.client && {
+      execute: async (input: unknown) => tool.run((input ?? {}) as Record<string, unknown>),
+    }),
   });
+}
+
+type Chunk = { toolCallId?: string; toolName?: string; args?: unknown; payload?: Chunk };
+const flat = (c: Chunk): Chunk => c.payload ?? c;
+
+/** The last step's calls that have no result: the ones Mastra handed to the caller. */
+function handedOver(calls: readonly Chunk[] = [], results: readonly Chunk[] = []): Chunk[] {
+  const answered = new Set(results.map((r) => flat(r).toolCallId));
+  return calls.map(flat).filter((c) => !answered.has(c.toolCallId));
 }
 
 /** The driver, running each user turn through `agent.generate()` or `agent.stream()`. */
 export const mastraDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
   name: `mastra (${mode})`,
+  clientTools: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const lead = mastraModel(model);
     const role = roleModel && mastraModel(roleModel);
@@ -203,8 +216,26 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
       },
       async send(message) {
         const options = { memory: thread, maxSteps: MAX_STEPS };
-        if (mode === "generate") await agent.generate(message, options);
-        else await (await agent.stream(message, options)).text;
+        let pending: Chunk[];
+        if (mode === "generate") {
+          const result = await agent.generate(message, options);
+          pending =
+            result.finishReason === "tool-calls"
+              ? handedOver(result.toolCalls as Chunk[], result.toolResults as Chunk[])
+              : [];
+        } else {
+          const stream = await agent.stream(message, options);
+          await stream.text;
+          pending =
+            (await stream.finishReason) === "tool-calls"
+              ? handedOver((await stream.toolCalls) as Chunk[], (await stream.toolResults) as Chunk[])
+              : [];
+        }
+        // The caller runs what Mastra handed over (the turn ends there).
+        for (const call of pending) {
+          const host = tools.find((t) => t.client && t.name === call.toolName);
+          await host?.run((call.args ?? {}) as Record<string, unknown>);
+        }
       },
     };
   },
