@@ -151,15 +151,17 @@ export function refusedClientTools(
   for (const name of refused) {
     const tool = tools[name];
     if (!tool || typeof (tool as StepTool).execute === "function") continue;
-    out[name] = {
-      ...(tool as object),
-      execute: async (input: unknown, context: unknown) => {
-        const verdict = session.guard(callOf(name, input, context));
-        return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
-      },
-    };
+    out[name] = { ...(tool as object), execute: refusing(session, name) };
   }
   return out;
+}
+
+/** A client tool's `execute` that never runs it: core's refusal (and `tool-blocked`). */
+function refusing(session: Session, name: string) {
+  return async (input: unknown, context: unknown) => {
+    const verdict = session.guard(callOf(name, input, context));
+    return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
+  };
 }
 
 /**
@@ -178,10 +180,7 @@ export function lateRefusedClientTools(
   for (const name of names) {
     const tool = tools[name];
     if (!tool || typeof (tool as StepTool).execute === "function") continue;
-    const refuse = async (input: unknown, context: unknown) => {
-      const verdict = session.guard(callOf(name, input, context));
-      return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
-    };
+    const refuse = refusing(session, name);
     const late = Object.create(Object.getPrototypeOf(tool) as object | null) as Record<string, unknown>;
     Object.defineProperties(late, Object.getOwnPropertyDescriptors(tool));
     Object.defineProperty(late, "execute", {
