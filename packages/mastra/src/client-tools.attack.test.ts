@@ -45,7 +45,11 @@ async function run(mode: "generate" | "stream", script: ModelReply[], where: "ag
   const views: ModelView[] = [];
   let next = 0;
   const skills = createSkills({ shelf, onDiagnostic: () => undefined });
-  const client = { pay_invoice: clientTool("pay_invoice"), confirm: clientTool("confirm") };
+  const client = {
+    pay_invoice: clientTool("pay_invoice"),
+    confirm: clientTool("confirm"),
+    write_file: clientTool("write_file"),
+  };
   const agent = new Agent({
     id: "a",
     name: "a",
@@ -128,6 +132,19 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
       );
       expect(finishReason).toBe("tool-calls");
       expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(0);
+    });
+
+    it("a client call refused for its input (a write into a skill folder) is not handed over: it reads why", async () => {
+      const { views, finishReason } = await run(
+        mode,
+        [{ calls: [{ name: "write_file", input: { path: ".agents/skills/notes/SKILL.md", content: "x" } }] }],
+        where,
+      );
+      expect(finishReason).toBe("stop");
+      expect(resultOf(views[1], "write_file")).toMatchObject({
+        result: { status: "error", error_type: "SKILL_FILES_PROTECTED" },
+      });
+      expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
     });
 
     it("with no skill active, every client tool is handed over", async () => {

@@ -34,6 +34,7 @@ import {
   clientToolNames,
   guardTools,
   lateRefusedClientTools,
+  type RefusedClientCalls,
   refusedClientTools,
   skillTool,
 } from "./tools.js";
@@ -128,6 +129,8 @@ interface Run {
   ours: Record<string, unknown>;
   /** The last step's model, the model it wrapped and the tools it hid: reused while they hold. */
   responding?: { from: unknown; hide: string; model: unknown };
+  /** Core's refusals of the last response's client calls, by call id, for the late `execute` to answer. */
+  refusedClientCalls: RefusedClientCalls;
 }
 
 const RUN = Symbol("skillshelf.run");
@@ -153,12 +156,14 @@ function respondingFor<M extends object>(
   const key = `${hide.join("\u0000")}\u0001${clientTools.join("\u0000")}`;
   const last = run.responding;
   if (last && last.from === model && last.hide === key) return last.model as M;
-  const session = run.session;
-  const wrapped = respondingModel(model, session, {
+  const refused = run.refusedClientCalls;
+  const wrapped = respondingModel(model, run.session, {
     hide,
     clientTools,
-    // A client tool the response's activation rules out has a late `execute` (tools.ts) that refuses.
-    refusedLater: (call) => session.allowedTools([call.name]).length === 0,
+    // Core's refusal of a client call is answered by the tool's late `execute` (tools.ts).
+    answerRefused: (call, refusal) => {
+      if (call.id !== undefined) refused.set(call.id, { name: call.name, refusal });
+    },
   });
   run.responding = { from: model, hide: key, model: wrapped };
   return wrapped;
@@ -216,6 +221,7 @@ export function createSkillsProcessor(
       skillTools: new Map(),
       registered: new Map(),
       ours: {},
+      refusedClientCalls: new Map(),
     };
   }
 
@@ -278,7 +284,9 @@ export function createSkillsProcessor(
         run.hostTools,
         usable.filter((name) => allowed.has(name)),
       );
-      const lateClient = lateRefusedClientTools(run.hostTools, session, handedOver);
+      // A new step: the last response's client calls were handed over or answered.
+      run.refusedClientCalls.clear();
+      const lateClient = lateRefusedClientTools(run.hostTools, session, handedOver, run.refusedClientCalls);
       return {
         tools: { ...run.guarded, ...lateClient, ...refusedClient, ...ours },
         activeTools: [...usable, ...run.registered.keys()],

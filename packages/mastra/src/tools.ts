@@ -164,29 +164,47 @@ function refusing(session: Session, name: string) {
   };
 }
 
+/** Core's refusals of a response's client calls (`respondingModel`'s `answerRefused`), by call id. */
+export type RefusedClientCalls = Map<string, { name: string; refusal: unknown }>;
+
 /**
  * The client's tools this step hands over (`names`, allowed when the step is planned), each
- * with an `execute` Mastra reads only when it is about to hand a call over: by then the
- * response has reached `session.respond`, and a tool its own activation rules out has one,
- * which answers with core's refusal (as the AI SDK's input check does); an allowed tool still
- * has none and is handed over.
+ * with an `execute` that Mastra reads only when it is about to hand a call over. By then the
+ * response has reached `session.respond`, and core has judged its client calls (`refused`):
+ * a tool with a refused call has an `execute`, which answers with core's refusal (as the AI
+ * SDK's input check does); a tool without one still has none and is handed over.
  */
 export function lateRefusedClientTools(
   tools: Record<string, unknown>,
   session: Session,
   names: readonly string[],
+  refused: RefusedClientCalls,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) {
     const tool = tools[name];
     if (!tool || typeof (tool as StepTool).execute === "function") continue;
-    const refuse = refusing(session, name);
+    const fallback = refusing(session, name);
+    // A call of the tool beside a refused one cannot be handed over any more: judged again, it
+    // reads core's refusal or CLIENT_TOOL_NOT_RUN (fail closed).
+    const answer = async (input: unknown, context: unknown) => {
+      const id = callId(context);
+      const known = id !== undefined ? refused.get(id) : undefined;
+      if (known && known.name === name) {
+        refused.delete(id!);
+        return known.refusal;
+      }
+      return fallback(input, context);
+    };
     const late = Object.create(Object.getPrototypeOf(tool) as object | null) as Record<string, unknown>;
     Object.defineProperties(late, Object.getOwnPropertyDescriptors(tool));
     Object.defineProperty(late, "execute", {
       configurable: true,
       enumerable: true,
-      get: () => (session.allowedTools([name]).length === 0 ? refuse : undefined),
+      get: () => {
+        for (const call of refused.values()) if (call.name === name) return answer;
+        return undefined;
+      },
     });
     out[name] = late;
   }

@@ -158,17 +158,17 @@ export interface RespondingModelOptions {
   /**
    * Tools the framework hands to the client to run (no `execute`) on this step, unguarded.
    * A call to one that the session refuses once it has the response (its own activation
-   * rules the tool out, or the call's input is refused) is taken out of the response and
-   * reported as `tool-blocked`, unless `refusedLater` keeps it: a framework that checks no
-   * client tool's input (Mastra) may have no later point to stop it.
+   * rules the tool out, or the call's input is refused) is reported as `tool-blocked` and
+   * taken out of the response: a framework that checks no client tool's input (Mastra) has
+   * no later point to stop it. Unless `answerRefused` is given.
    */
   clientTools?: readonly string[];
   /**
-   * Of those refused client calls, the ones the framework will still answer with core's
-   * refusal itself (an adapter's `execute` that the framework reads only when it is about to
-   * hand a call over): they stay in the response, so the model reads the refusal.
+   * The framework can still answer a refused client call itself (an adapter's `execute` that
+   * the framework reads only when it is about to hand a call over): the call stays in the
+   * response and this gets core's refusal for it, so the model reads it as a host tool's.
    */
-  refusedLater?: (call: ToolCall) => boolean;
+  answerRefused?: (call: ToolCall, refusal: unknown) => void;
 }
 
 /**
@@ -188,9 +188,13 @@ export function respondingModel<M extends object>(
     if (calls.length > 0) session.respond(calls);
     if (client.size === 0) return NONE_DROPPED;
     const dropped = new Set<ToolCall>();
-    const later = options.refusedLater;
-    for (const call of calls)
-      if (client.has(call.name) && !later?.(call) && !session.guard(call).allowed) dropped.add(call);
+    for (const call of calls) {
+      if (!client.has(call.name)) continue;
+      const verdict = session.guard(call);
+      if (verdict.allowed) continue;
+      if (options.answerRefused) options.answerRefused(call, verdict.result);
+      else dropped.add(call);
+    }
     return dropped;
   };
   const strip = (args: unknown[]): unknown[] => {
