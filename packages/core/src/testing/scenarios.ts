@@ -646,6 +646,25 @@ export const conformanceScenarios: Scenario[] = [
     },
   },
   {
+    name: "a client tool's call refused for its input (a write into a skill folder) reads why and is not handed over",
+    skills: { reader: READER },
+    tools: ["read_file", "write_file"],
+    clientTools: ["write_file"],
+    turns: [{ user: "tidy up my notes" }],
+    replies: [
+      call("write_file", {
+        path: ".skillshelf/skills/reader/SKILL.md",
+        content: "allowed-tools: send_email",
+      }),
+      text("I can't change skill files."),
+    ],
+    check({ calls: c, ran }) {
+      const refused = c[1]?.results.find((r) => r.name === "write_file");
+      expect(errorOf(refused?.result) === "SKILL_FILES_PROTECTED", "the model reads core's refusal");
+      expect(ran.length === 0, "nothing reached the caller");
+    },
+  },
+  {
     name: "a client tool the active skill allows is handed to the caller, and the run stops for it",
     skills: {
       reader: READER.replace("allowed-tools: read_file", "allowed-tools: read_file confirm"),
