@@ -136,14 +136,17 @@ export function resolveWinners(entries: readonly ResolveEntry[], options: Resolv
     else byName.set(entry.skill.name, [entry]);
   }
 
-  const skills: Skill[] = [];
+  // The winner of each name, by name: the names are sorted as strings, and each one has one
+  // winner, so the list is the winners in that order without a comparison function called
+  // once per pair (8,226 names on the mirror, in code not yet optimised at a cold start).
+  const winnerOf = new Map<string, Skill>();
   const names: ContestedName[] = [];
   const contested = new Set<string>();
   const losers: ResolveEntry[] = [];
   for (const [name, group] of byName) {
     // Most names have one file: it wins, with nothing to report (no pin can miss, nothing loses).
     if (group.length === 1) {
-      skills.push((group[0] as ResolveEntry).skill);
+      winnerOf.set(name, (group[0] as ResolveEntry).skill);
       continue;
     }
     group.sort(compareEntries);
@@ -154,7 +157,7 @@ export function resolveWinners(entries: readonly ResolveEntry[], options: Resolv
     // A role can only be replaced by a role (a locked builtin stays whatever it is).
     const role = locked || first.role ? undefined : group.find((e) => e.skill.role)?.skill;
     const winner = role ?? first;
-    skills.push(winner);
+    winnerOf.set(name, winner);
     contested.add(name);
     for (const entry of group) if (entry.skill !== winner) losers.push(entry);
     names.push({
@@ -168,7 +171,10 @@ export function resolveWinners(entries: readonly ResolveEntry[], options: Resolv
       roles: winner.role ? group.map((e) => e.skill.role === true) : undefined,
     });
   }
-  skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // The default order compares code units, as `<` does; no two winners share a name.
+  const sorted = Array.from(winnerOf.keys()).sort();
+  const skills: Skill[] = [];
+  for (let i = 0; i < sorted.length; i++) skills.push(winnerOf.get(sorted[i] as string) as Skill);
 
   let details: Details | undefined;
   return {
