@@ -100,7 +100,7 @@ describe("look-alike skill names", () => {
     });
     for (const typed of ["notes", "\uFF4E\uFF4F\uFF54\uFF45\uFF53", "NOTES", "notes\u200B"]) {
       const result = session.callSkillTool({ id: typed, name: "activate_skill", input: { name: typed } });
-      if (result?.status === "success") expect(result.data.name).toBe("notes");
+      if (result?.status === "success") expect((result.data as { name?: string }).name).toBe("notes");
     }
     expect(session.plan().allowedTools).toEqual(["read_file"]);
     expect(session.guard({ name: "send_email", input: {} }).allowed).toBe(false);

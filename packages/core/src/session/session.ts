@@ -593,6 +593,14 @@ export function createSession(options: SessionOptions): Session {
     return true;
   };
 
+  /** Ended, its limits held until the user's next message (end_skill's way). */
+  const finish = (name: string, why: EndReason): void => {
+    const entry = state.active.find((a) => a.name === name);
+    if (!entry || entry.finished) return;
+    entry.finished = true;
+    emit({ type: "deactivated", at: isoAt(clock()), skill: name, why });
+  };
+
   const closestNames = (typed: string): string[] => {
     const v = skillsView();
     let names = v.closest.get(typed);
@@ -1113,6 +1121,24 @@ export function createSession(options: SessionOptions): Session {
     if (typeof forked === "string" && source.get(forked)?.disableModelInvocation) forksForUser.add(forked);
   };
 
+  /**
+   * A workflow's run that did not finish (its activation call's result is the run's error):
+   * the skill was active and ended, under the limits the result recorded (or its file's).
+   */
+  const replayFailedRun = (item: Extract<HistoryItem, { kind: "tool-call" }>, value: unknown) => {
+    const result = value as { run_id?: unknown; policy?: unknown } | undefined;
+    if (typeof result?.run_id !== "string") return;
+    const names = toolNames();
+    const generic = names.isGeneric(item.toolName);
+    const target = generic ? undefined : names.skillName(item.toolName);
+    if (!generic && target === undefined) return;
+    const parsed = readActivationInput(item.input, generic);
+    const name = target ?? (parsed.ok ? parsed.name : undefined);
+    if (name === undefined) return;
+    restoreActivation(name, undefined, item.id, readPinnedPolicy(result.policy));
+    finish(name, "code");
+  };
+
   const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
     if (item.output === undefined) return; // a call that never produced a result changed nothing
     const { failed, value } = outputOf(item.output);
@@ -1130,7 +1156,10 @@ export function createSession(options: SessionOptions): Session {
       replayCommandRecord(value);
       return;
     }
-    if (failed) return;
+    if (failed) {
+      replayFailedRun(item, value);
+      return;
+    }
     const names = toolNames();
     if (names.isEnd(item.toolName)) {
       endByModel(item.input);
@@ -1585,8 +1614,10 @@ export function createSession(options: SessionOptions): Session {
       now: clock,
       timeZone: options.timeZone,
     }).then((result) => {
-      // A run that did not finish leaves the skill inactive, as a rebuilt history reads it.
-      if (result.status === "error") end(skill.name, "code");
+      // A run that did not finish ends the skill, as end_skill does: its limits hold until the
+      // user's next message (a model must not shed them by making its own run fail), and a
+      // rebuilt history reads it the same way.
+      if (result.status === "error") finish(skill.name, "code");
       return result;
     });
     if (call.id !== undefined) workflowRuns.set(call.id, run);
