@@ -17,6 +17,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShelf, type Shelf } from "../shelf.js";
 import type { HistoryItem, SessionState } from "../types.js";
+import { turnId } from "./state.js";
 
 const TOOLS = ["read_file", "send_email", "delete_repo"];
 const SUPPORT = `---
@@ -145,6 +146,28 @@ describe("a client-edited checkpoint", () => {
       expect(session.state.active.map((a) => a.name)).toEqual(["support"]);
       expect(session.guard(mail).allowed).toBe(false);
       expect(session.plan().allowedTools).toEqual(["read_file"]);
+    });
+  }
+});
+
+describe("a checkpointed entry whose pin cannot be read, its file gone", () => {
+  for (const [what, policy] of [
+    ["a pin missing its disallow list", { allowedTools: ["read_file"] }],
+    ["a pin that is not an object", "read_file only"],
+    ["no pin at all (an old checkpoint)", undefined],
+  ] as const) {
+    it(`${what}: no tools at all (never no limit)`, async () => {
+      await rm(path.dirname(file(root)), { recursive: true, force: true });
+      await shelf.refresh({ full: true });
+      // Mid-turn: the checkpoint has planned this message already.
+      const state = {
+        active: [{ name: "support", by: "model", at: new Date().toISOString(), policy }],
+        turn: { id: turnId(MESSAGE) },
+      } as unknown as SessionState;
+      const session = shelf.session({ state, message: MESSAGE, tools: TOOLS });
+      expect(session.state.active.map((a) => a.name)).toEqual(["support"]);
+      expect(session.guard(mail).allowed).toBe(false);
+      expect(session.plan().allowedTools).toEqual([]);
     });
   }
 });

@@ -177,6 +177,7 @@ export interface SessionOptions {
 }
 
 const EMPTY_MATCH: MatchResult = { candidates: [], vetoed: [], ambiguous: false };
+const NO_TOOLS: PinnedPolicy = Object.freeze({ allowedTools: [], disallowedTools: [] }) as PinnedPolicy;
 const NO_ALIASES: ToolAliases = Object.freeze({});
 
 /** Everything derived from one version of the skill list, shared by every session over it. */
@@ -676,7 +677,9 @@ export function createSession(options: SessionOptions): Session {
       const enforced: Skill[] = [];
       for (const entry of state.active) {
         const file = source.get(entry.name);
-        const skill = enforcedAs(entry.name, file, entry.policy);
+        // Neither a pin nor a file (an old or edited checkpoint, the file gone since): no tools.
+        const skill =
+          enforcedAs(entry.name, file, entry.policy) ?? enforcedAs(entry.name, undefined, NO_TOOLS);
         if (skill) enforced.push(skill);
         // A pin this session read from a checkpoint or a history (which a client may have
         // edited) is held together with the file as it is now: never more than either allows.
