@@ -496,6 +496,8 @@ export type WorkflowToolResult =
       reason?: string;
       /** Steps done before it (their outputs are kept in the checkpoint). */
       completed?: string[];
+      /** The activation's pinned limits: they hold (the skill ended) until the user's next message. */
+      policy?: PinnedPolicy;
     };
 
 /** Why a host tool call was refused. */

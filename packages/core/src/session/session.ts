@@ -177,6 +177,7 @@ export interface SessionOptions {
 }
 
 const EMPTY_MATCH: MatchResult = { candidates: [], vetoed: [], ambiguous: false };
+const NO_TOOLS: PinnedPolicy = Object.freeze({ allowedTools: [], disallowedTools: [] }) as PinnedPolicy;
 const NO_ALIASES: ToolAliases = Object.freeze({});
 
 /** Everything derived from one version of the skill list, shared by every session over it. */
@@ -589,8 +590,17 @@ export function createSession(options: SessionOptions): Session {
     const index = state.active.findIndex((a) => a.name === name);
     if (index < 0) return false;
     state.active.splice(index, 1);
+    recordedPins.delete(name);
     emit({ type: "deactivated", at: isoAt(clock()), skill: name, why });
     return true;
+  };
+
+  /** Ended, its limits held until the user's next message (end_skill's way). */
+  const finish = (name: string, why: EndReason): void => {
+    const entry = state.active.find((a) => a.name === name);
+    if (!entry || entry.finished) return;
+    entry.finished = true;
+    emit({ type: "deactivated", at: isoAt(clock()), skill: name, why });
   };
 
   const closestNames = (typed: string): string[] => {
@@ -658,6 +668,8 @@ export function createSession(options: SessionOptions): Session {
   };
 
   // ── policy: the active skills' pinned whitelists ──
+  /** Active skills whose pin came from outside this session (the checkpoint, the history). */
+  const recordedPins = new Set<string>();
   let policyCache: { key: string; list: readonly Skill[]; policy: ToolPolicy } | undefined;
   const policy = (): ToolPolicy => {
     const list = skillsView().list;
@@ -665,8 +677,14 @@ export function createSession(options: SessionOptions): Session {
     if (!policyCache || policyCache.key !== key || policyCache.list !== list) {
       const enforced: Skill[] = [];
       for (const entry of state.active) {
-        const skill = enforcedAs(entry.name, source.get(entry.name), entry.policy);
+        const file = source.get(entry.name);
+        // Neither a pin nor a file (an old or edited checkpoint, the file gone since): no tools.
+        const skill =
+          enforcedAs(entry.name, file, entry.policy) ?? enforcedAs(entry.name, undefined, NO_TOOLS);
         if (skill) enforced.push(skill);
+        // A pin this session read from a checkpoint or a history (which a client may have
+        // edited) is held together with the file as it is now: never more than either allows.
+        if (file && skill !== file && recordedPins.has(entry.name)) enforced.push(file);
       }
       policyCache = { key, list, policy: createToolPolicy(enforced, { toolAliases: aliases }) };
     }
@@ -1114,6 +1132,24 @@ export function createSession(options: SessionOptions): Session {
     if (typeof forked === "string" && source.get(forked)?.disableModelInvocation) forksForUser.add(forked);
   };
 
+  /**
+   * A workflow's run that did not finish (its activation call's result is the run's error):
+   * the skill was active and ended, under the limits the result recorded (or its file's).
+   */
+  const replayFailedRun = (item: Extract<HistoryItem, { kind: "tool-call" }>, value: unknown) => {
+    const result = value as { run_id?: unknown; policy?: unknown } | undefined;
+    if (typeof result?.run_id !== "string") return;
+    const names = toolNames();
+    const generic = names.isGeneric(item.toolName);
+    const target = generic ? undefined : names.skillName(item.toolName);
+    if (!generic && target === undefined) return;
+    const parsed = readActivationInput(item.input, generic);
+    const name = target ?? (parsed.ok ? parsed.name : undefined);
+    if (name === undefined) return;
+    restoreActivation(name, undefined, item.id, readPinnedPolicy(result.policy));
+    finish(name, "code");
+  };
+
   const replayCall = (item: Extract<HistoryItem, { kind: "tool-call" }>) => {
     if (item.output === undefined) return; // a call that never produced a result changed nothing
     const { failed, value } = outputOf(item.output);
@@ -1131,7 +1167,10 @@ export function createSession(options: SessionOptions): Session {
       replayCommandRecord(item.id!, value);
       return;
     }
-    if (failed) return;
+    if (failed) {
+      replayFailedRun(item, value);
+      return;
+    }
     const names = toolNames();
     if (names.isEnd(item.toolName)) {
       endByModel(item.input);
@@ -1202,6 +1241,7 @@ export function createSession(options: SessionOptions): Session {
     if (state.turn?.id === id) quietly(() => resumeTurn(options.message!));
     else beginTurn(options.message, id);
   }
+  for (const entry of state.active) recordedPins.add(entry.name);
   if (options.state !== undefined) {
     // From a checkpoint: the user-only forks the latest turn's history shows already ran.
     for (const item of history.slice(latest + 1)) {
@@ -1585,8 +1625,10 @@ export function createSession(options: SessionOptions): Session {
       now: clock,
       timeZone: options.timeZone,
     }).then((result) => {
-      // A run that did not finish leaves the skill inactive, as a rebuilt history reads it.
-      if (result.status === "error") end(skill.name, "code");
+      // A run that did not finish ends the skill, as end_skill does: its limits hold until the
+      // user's next message (a model must not shed them by making its own run fail), and a
+      // rebuilt history reads it the same way.
+      if (result.status === "error") finish(skill.name, "code");
       return result;
     });
     if (call.id !== undefined) workflowRuns.set(call.id, run);

@@ -11,7 +11,10 @@ function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === "string") ? [...value] : undefined;
 }
 
-/** A pinned policy from a checkpoint; malformed → undefined (the current file decides, as before pinning). */
+/**
+ * A pinned policy from a checkpoint; malformed → undefined (the current file decides, as before
+ * pinning; with no file either, the session allows no tools).
+ */
 export function readPinnedPolicy(value: unknown): PinnedPolicy | undefined {
   if (!value || typeof value !== "object") return undefined;
   const record = value as Record<string, unknown>;

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { escapeFraming } from "../session/render.js";
 import { splitArguments } from "../session/substitute.js";
-import type { ActivationResult, EventIds, Skill, WorkflowToolResult } from "../types.js";
+import type { ActivationResult, EventIds, PinnedPolicy, Skill, WorkflowToolResult } from "../types.js";
 import { runWorkflow } from "./lazy-runner.js";
 import { newRunId, type WorkflowRunStore } from "./run-store.js";
 import type { WorkflowHost, WorkflowRunResult } from "./runner.js";
@@ -138,7 +138,13 @@ export function workflowToolResult(
         : type === "MISSING_PARAMETERS"
           ? "Ask the user for them, then call the skill's tool again with them."
           : "Tell the user; do not run its steps yourself.";
-    return { status: "error", error_type: type, run_id: result.runId, message: `${result.message}. ${next}` };
+    return {
+      status: "error",
+      error_type: type,
+      run_id: result.runId,
+      message: `${result.message}. ${next}`,
+      ...pinOf(activation),
+    };
   }
   const progress = result.steps.map((s, i) => progressLine(s, i, total));
   if (result.status === "failed") {
@@ -153,6 +159,7 @@ export function workflowToolResult(
       reason: failure.reason,
       completed: result.steps.map((s) => s.id),
       message: `Step ${position} of ${total} of "${skill.name}" (${failure.step}) failed after ${failure.attempts} attempt${failure.attempts === 1 ? "" : "s"}: ${failure.reason}: ${failure.message}. ${progress.join("; ")}. Tell the user which step failed and why; do not redo the steps yourself.`,
+      ...pinOf(activation),
     };
   }
   return {
@@ -173,6 +180,16 @@ export function workflowToolResult(
     },
     message: `The workflow "${skill.name}" ran all ${total} steps (run ${result.runId}). Its outputs are in data.outputs; report the last one to the user.`,
   };
+}
+
+/**
+ * The activation's pinned limits, on a run that did not finish too: the skill stays ended
+ * under them until the user's next message, and a rebuilt history reads them from here.
+ */
+function pinOf(activation: Extract<ActivationResult, { status: "success" }> | undefined): {
+  policy?: PinnedPolicy;
+} {
+  return activation?.data.policy ? { policy: activation.data.policy } : {};
 }
 
 /** A typed skill's arguments as its parameters checked them (defaults filled in). */
@@ -216,6 +233,7 @@ export async function runActivatedWorkflow(input: {
       error_type: "INVALID_WORKFLOW",
       run_id: "",
       message: `The workflow "${skill.name}" could not run: ${(error as Error)?.message ?? String(error)}. Tell the user.`,
+      ...pinOf(input.activation),
     };
   }
 }
