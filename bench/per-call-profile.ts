@@ -38,7 +38,11 @@ for (let i = 0; i < 100; i++) {
 }
 
 interface Profile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }>;
   samples: number[];
   timeDeltas: number[];
 }
@@ -52,7 +56,8 @@ for (const run of ["bare", "adapted", "bare again", "adapted again"]) {
   const harness = run.startsWith("bare") ? bare : adapted;
   await session.post("Profiler.start");
   const start = performance.now();
-  for (let i = 0; i < turns; i++) await harness.turn(conversationFor(messages[(i * 7) % messages.length]!), done);
+  for (let i = 0; i < turns; i++)
+    await harness.turn(conversationFor(messages[(i * 7) % messages.length]!), done);
   wall[run] = (performance.now() - start) / turns;
   profiles[run] = (await session.post("Profiler.stop")).profile as Profile;
 }
@@ -68,7 +73,8 @@ function packageOf(url: string, functionName: string): string {
 }
 function selfTimes(profile: Profile): Map<number, number> {
   const times = new Map<number, number>();
-  profile.samples.forEach((id, i) => times.set(id, (times.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries())
+    times.set(id, (times.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   return times;
 }
 const perTurn = (us: number) => Number((us / 1000 / turns).toFixed(3));
@@ -84,7 +90,10 @@ for (const [run, profile] of Object.entries(profiles)) {
   }
 }
 const packages = Object.entries(byPackage)
-  .map(([name, runs]) => ({ name, ...Object.fromEntries(Object.entries(runs).map(([r, us]) => [r, perTurn(us)])) }))
+  .map(([name, runs]) => ({
+    name,
+    ...Object.fromEntries(Object.entries(runs).map(([r, us]) => [r, perTurn(us)])),
+  }))
   .sort((a, b) => ((b as Record<string, number>).adapted ?? 0) - ((a as Record<string, number>).adapted ?? 0))
   .slice(0, 14);
 
@@ -110,6 +119,12 @@ const skillshelf = [...outermost]
   .slice(0, 10)
   .map(([frame, us]) => ({ frame, msPerTurn: perTurn(us) }));
 
-console.log(JSON.stringify({ framework, skills: shelf.skills().length, turns, wallMsPerTurn: wall, packages, skillshelf }, null, 1));
+console.log(
+  JSON.stringify(
+    { framework, skills: shelf.skills().length, turns, wallMsPerTurn: wall, packages, skillshelf },
+    null,
+    1,
+  ),
+);
 await shelf.close();
 fs.rmSync(root, { recursive: true, force: true });

@@ -292,7 +292,8 @@ async function listFolder(
       children[i] = skill;
       continue;
     }
-    (pending ??= []).push(
+    pending ??= [];
+    pending.push(
       listFolder(child, depth + 1, ctx, undefined).then((node) => {
         children[i] = node;
       }),
