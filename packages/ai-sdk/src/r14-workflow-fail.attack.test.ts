@@ -9,22 +9,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createShelf, type Shelf } from "@skillshelf/core";
+import { GIT_REPORT } from "@skillshelf/core/testing";
 import { generateText, isStepCount, jsonSchema, type ModelMessage, streamText, tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSkills } from "./index.js";
 import { scriptedModel } from "./test-utils/mock-model.js";
-
-const GIT_REPORT = `---
-name: git-report
-description: Report on the repository with git, step by step.
-triggers: [git report]
-allowed-tools: Bash(git:*) read_file
-steps:
-  - { id: pick, input: [args], output: command, run: pick_command }
-  - { id: exec, input: [command], output: out, run: "tool:bash" }
----
-Report on the repository.
-`;
 
 let root: string;
 let shelf: Shelf;

@@ -6,22 +6,11 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { GIT_REPORT } from "@skillshelf/core/testing";
 import { AIMessage, createAgent, fakeModel, HumanMessage } from "langchain";
 import { describe, expect, it } from "vitest";
 import { skillsMiddleware } from "./middleware.js";
 import { project, spiedTools } from "./test-utils/fixtures.js";
-
-const GIT_REPORT = `---
-name: git-report
-description: Report on the repository with git, step by step.
-triggers: [git report]
-allowed-tools: Bash(git:*) read_file
-steps:
-  - { id: pick, input: [args], output: command, run: pick_command }
-  - { id: exec, input: [command], output: out, run: "tool:bash" }
----
-Report on the repository.
-`;
 
 const call = (id: string, name: string, args: Record<string, unknown>) =>
   new AIMessage({ content: "", tool_calls: [{ id, name, args, type: "tool_call" as const }] });

@@ -29,6 +29,7 @@ export {
   type ScenarioRecords,
 } from "./scenarios.js";
 export {
+  GIT_REPORT,
   WORKFLOW_STEPS,
   WORKFLOW_TOOL,
   type WorkflowFixture,

@@ -74,3 +74,16 @@ export async function workflowFixture(): Promise<WorkflowFixture> {
     },
   };
 }
+
+/** A workflow skill whose second step runs the host's bash on the first step's output, under `Bash(git:*) read_file`. */
+export const GIT_REPORT = `---
+name: git-report
+description: Report on the repository with git, step by step.
+triggers: [git report]
+allowed-tools: Bash(git:*) read_file
+steps:
+  - { id: pick, input: [args], output: command, run: pick_command }
+  - { id: exec, input: [command], output: out, run: "tool:bash" }
+---
+Report on the repository.
+`;

@@ -8,21 +8,11 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createShelf, type Shelf } from "../shelf.js";
+import { GIT_REPORT } from "../testing/workflow-fixture.js";
 import type { HistoryItem, Session } from "../types.js";
 import { memoryRunStore, type WorkflowCheckpoint } from "./run-store.js";
 import { type SkillFolder, writeWorkflowSkill } from "./test-utils/safe-refactor.js";
 
-const GIT_REPORT = `---
-name: git-report
-description: Report on the repository with git, step by step.
-triggers: [git report]
-allowed-tools: Bash(git:*) read_file
-steps:
-  - { id: pick, input: [args], output: command, run: pick_command }
-  - { id: exec, input: [command], output: out, run: "tool:bash" }
----
-Report on the repository.
-`;
 const READER = `---
 name: reader
 description: Reads files only.
