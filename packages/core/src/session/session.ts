@@ -1615,6 +1615,14 @@ export function createSession(options: SessionOptions): Session {
         ? {
             ...runHost,
             callTool: (tool, input, signal) => {
+              // skillshelf's own tools are the model's, not a step's: a skill file must not
+              // activate, end or run another skill's files behind the model's back (the guard
+              // lets them all pass, as it does for the model, whose calls core answers itself).
+              if (isSkillTool(tool) || toolNames().isScript(tool)) {
+                throw new Error(
+                  `"${tool}" is one of skillshelf's own tools; a workflow step runs only the host's tools`,
+                );
+              }
               const verdict = guard({ name: tool, input });
               if (!verdict.allowed) throw new Error(verdict.result.message);
               return callTool(tool, input, signal);
