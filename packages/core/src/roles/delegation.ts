@@ -38,9 +38,12 @@ export function delegationToolSpec(
   options: DelegationSpecOptions = {},
 ): ToolSpec | undefined {
   if (roles.length === 0) return undefined;
-  // A user-only role is refused when called: listing it would only invite the call.
-  const offered = roles.some((r) => !r.userOnly) ? roles.filter((r) => !r.userOnly) : roles;
-  const lines = offered.map((r) => `- ${r.name}: ${clip(r.description, 200)}`);
+  // A user-only role is refused when called: listing it would only invite the call. With
+  // every role user-only the tool stays (a host made it, and roles hot-reload) but names none.
+  const offered = roles.filter((r) => !r.userOnly);
+  const lines = offered.length
+    ? offered.map((r) => `- ${r.name}: ${clip(r.description, 200)}`)
+    : ["(none takes a task from the model now: every role's file says disable-model-invocation)"];
   const taken = new Set(options.tools ?? []);
   const preferred = options.name ?? DELEGATE_TOOL;
   const name = delegationToolNames(preferred).find((n) => !taken.has(n)) ?? preferred;
@@ -55,7 +58,7 @@ export function delegationToolSpec(
       properties: {
         role: {
           type: "string",
-          enum: offered.map((r) => r.name),
+          ...(offered.length > 0 && { enum: offered.map((r) => r.name) }),
           description: "Which sub-agent does the task.",
         },
         task: {
