@@ -162,14 +162,18 @@ describe("delegation", () => {
     const some = delegationToolSpec([open!, ...closed])!;
     expect(some.description).toContain(`- ${open!.name}: `);
     for (const role of closed) expect(some.description).not.toContain(`- ${role.name}: `);
-    expect((some.inputSchema.properties as Record<string, { enum?: string[] }>).role!.enum).toEqual([open!.name]);
+    expect((some.inputSchema.properties as Record<string, { enum?: string[] }>).role!.enum).toEqual([
+      open!.name,
+    ]);
 
     // Before: with every role user-only the tool listed them all, inviting calls that are refused.
     const none = delegationToolSpec(closed)!;
     for (const role of closed) expect(none.description).not.toContain(`- ${role.name}: `);
     expect(none.description).toMatch(/none takes a task from the model/);
     expect((none.inputSchema.properties as Record<string, { enum?: string[] }>).role!.enum).toBeUndefined();
-    expect(prepareDelegation({ role: closed[0]!.name, task: "x" }, { roles: closed, tools: [] })).toMatchObject({
+    expect(
+      prepareDelegation({ role: closed[0]!.name, task: "x" }, { roles: closed, tools: [] }),
+    ).toMatchObject({
       status: "error",
       error_type: "MODEL_INVOCATION_DISABLED",
     });

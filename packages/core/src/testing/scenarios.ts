@@ -248,6 +248,28 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
 
 // ── fixtures ──
 
+/** A role the user starts and the model never does (its file says so). */
+const USER_ONLY_ROLE = `---
+name: security-auditor
+description: Audits code for security holes.
+role: true
+disable-model-invocation: true
+allowed-tools: read_file
+---
+AUDITOR-BODY: audit what the task names; report each hole with its file and line.
+`;
+
+/** A model-invocable forked skill that runs as the user-only role above. */
+const DEEP_AUDIT = `---
+name: deep-audit
+description: A deep security audit of a folder, run in a sub-agent.
+triggers: [deep audit]
+context: fork
+agent: security-auditor
+---
+Audit $ARGUMENTS in depth.
+`;
+
 const RELEASE_NOTES = `---
 name: release-notes
 description: Draft release notes from the git log since the last release.
@@ -2060,6 +2082,65 @@ export const conformanceScenarios: Scenario[] = [
       expect((read?.result as { ok?: boolean })?.ok === true, "the tool it was given runs");
       expect((c[2]?.results[0]?.result as { status?: string })?.status === "success", "the delegation ran");
       expect(ran.map((r) => r.name).join() === "read_file", "only read_file ran");
+    },
+  },
+  {
+    name: "a user-only role is the user's: the model's delegation to it is refused and the role never runs",
+    skills: { "security-auditor": USER_ONLY_ROLE },
+    tools: ["read_file", "delegate"],
+    turns: [{ user: "check the repository for security holes" }],
+    replies: [
+      call("delegate", { role: "security-auditor", task: "Audit src/." }),
+      text("I audited nothing."),
+    ],
+    roleReplies: [text("AUDITOR RAN")],
+    check({ calls: c, roleCalls = [], ran }) {
+      expect(
+        c[0]?.tools.includes("delegate"),
+        "the delegation tool is offered (the builtin roles take tasks)",
+      );
+      const answer = c[1]?.results[0];
+      expect(
+        answer?.name === "delegate" && errorOf(answer.result) === "MODEL_INVOCATION_DISABLED",
+        `the delegation reads MODEL_INVOCATION_DISABLED (got ${JSON.stringify(answer?.result)})`,
+      );
+      expect(roleCalls.length === 0, "the role's sub-agent never ran");
+      expect(ran.length === 0, "no host tool ran");
+    },
+  },
+  {
+    name: "a forked skill whose agent is a user-only role: the model's activation is refused; the user's /name runs it",
+    skills: { "security-auditor": USER_ONLY_ROLE, "deep-audit": DEEP_AUDIT },
+    tools: ["read_file", "send_email"],
+    turns: [{ user: "run a deep audit of src" }, { user: "/deep-audit src" }],
+    replies: [
+      call("skill_deep-audit", { args: "src" }),
+      text("The deep audit is the user's to start."),
+      call("skill_deep-audit", { args: "src" }),
+      // the sub-agent, as the user-only role
+      call("read_file", { path: "src/a.ts" }),
+      text("No holes in src."),
+      text("The deep audit found no holes."),
+    ],
+    check({ calls: c, ran }) {
+      const refused = c[1]?.results[0];
+      expect(
+        refused?.name === "skill_deep-audit" && errorOf(refused.result) === "MODEL_INVOCATION_DISABLED",
+        `the model's activation reads MODEL_INVOCATION_DISABLED (got ${JSON.stringify(refused?.result)})`,
+      );
+      expect(!c[1]?.system.includes("AUDITOR-BODY"), "the role's instructions reached nobody");
+      expect(
+        c[2]?.system.includes("The user ran /deep-audit src"),
+        "the user's /name asks the model to start it",
+      );
+      expect(c[3]?.system.includes("AUDITOR-BODY"), "the sub-agent runs as the role");
+      expect(JSON.stringify(c[3]?.tools) === '["read_file"]', "with the role's tools only");
+      const answer = c[5]?.results[0]?.result as { data?: { text?: string } };
+      expect(answer?.data?.text === "No holes in src.", "the conversation reads its answer");
+      expect(
+        ran.map((r) => r.name).join() === "read_file",
+        "only the sub-agent's read_file ran, in the user's turn",
+      );
     },
   },
 ];
