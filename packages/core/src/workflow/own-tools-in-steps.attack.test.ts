@@ -73,13 +73,7 @@ describe("a workflow step naming one of skillshelf's own tools", () => {
     expect(ran).toEqual(["bash"]);
   });
 
-  for (const tool of [
-    "activate_skill",
-    "skill_mailer",
-    "end_skill",
-    "read_skill_file",
-    "run_skill_script",
-  ]) {
+  for (const tool of ["activate_skill", "skill_mailer", "end_skill", "read_skill_file", "run_skill_script"]) {
     it(`${tool}: the step fails with a clear reason and nothing runs`, async () => {
       const { answer, ran } = await run(tool, { args: "mailer" });
       expect(answer).toMatchObject({ status: "error", error_type: "STEP_FAILED", step: "go" });
