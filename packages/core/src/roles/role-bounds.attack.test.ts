@@ -1,8 +1,8 @@
 /**
- * r14: delegations under a parent skill, from angles the earlier attack tests left out — a
+ * Delegations under a parent skill, from angles the earlier attack tests left out — a
  * parent that limits through `disallowed-tools` alone (no whitelist), a role named like a
  * host tool (`bash`) or like a skill tool, a role whose file is widened while its sub-agent
- * runs, and a parent whose pin came back from a client-edited history (r14-client-history).
+ * runs, and a parent whose pin came back from a client-edited history (client-history-pins).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -29,7 +29,7 @@ const file = (name: string) => path.join(root, ".skillshelf", "skills", name, "S
 let root: string;
 let shelf: Shelf;
 beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-r14-roles-"));
+  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-roles-"));
   for (const [name, text] of Object.entries(SKILLS)) {
     await mkdir(path.dirname(file(name)), { recursive: true });
     await writeFile(file(name), text);

@@ -1,5 +1,5 @@
 /**
- * r14: a Mastra route that passes the client's messages to `agent.generate/stream` (no
+ * A Mastra route that passes the client's messages to `agent.generate/stream` (no
  * memory: the client owns the conversation) rebuilds the active skills from them. A client
  * that edits the activation result it posts back (its `data.policy`) claimed a wider whitelist
  * than the skill's file has ever had, and the replay enforced it: send_email ran under

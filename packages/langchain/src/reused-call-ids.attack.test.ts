@@ -1,5 +1,5 @@
 /**
- * r14: empty tool-call ids ("") beside an activation in one response, in both orders, with
+ * Empty tool-call ids ("") beside an activation in one response, in both orders, with
  * the checkpointed state and in an agent rebuilt from the messages alone. (Repeated ids are in
  * whitelist.attack.test.ts, missing ones in same-response.attack.test.ts.)
  */

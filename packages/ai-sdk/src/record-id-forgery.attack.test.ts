@@ -1,5 +1,5 @@
 /**
- * r13: the user's "/reader" is recorded as an activation call with a predictable id
+ * The user's "/reader" is recorded as an activation call with a predictable id
  * (`skillshelf_command_<n>_<hash>`, from the command's turn). A hostile model calls an allowed
  * host tool (read_file) with that id; the file it reads holds a fake activation result with a
  * wider policy. Every later step rebuilds the session from the messages, and the replay took
@@ -23,7 +23,7 @@ const PLANTED = JSON.stringify({
 let root: string;
 let shelf: Shelf;
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-r13-"));
+  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-"));
   await mkdir(join(root, ".skillshelf", "skills", "reader"), { recursive: true });
   await writeFile(join(root, ".skillshelf", "skills", "reader", "SKILL.md"), SKILL);
   shelf = await createShelf({ root, userDirs: [], events: false, protectSkillFiles: false });

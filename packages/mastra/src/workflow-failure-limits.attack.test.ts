@@ -1,5 +1,5 @@
 /**
- * r14, through a real Mastra agent: the model activates a workflow skill with arguments its
+ * Through a real Mastra agent: the model activates a workflow skill with arguments its
  * step refuses, so the run fails, then calls send_email. A failed run removed the skill from
  * the state, and the next step ran with no limits; its limits now hold until the user's next
  * message, as end_skill's do.
@@ -28,7 +28,7 @@ let shelf: Shelf;
 const ranByWorkflow: string[] = [];
 beforeEach(async () => {
   ranByWorkflow.length = 0;
-  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-r14-wf-"));
+  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-wf-"));
   const dir = join(root, ".skillshelf", "skills", "git-report");
   await mkdir(join(dir, "steps"), { recursive: true });
   await writeFile(join(dir, "SKILL.md"), GIT_REPORT);

@@ -1,5 +1,5 @@
 /**
- * r14: a SKILL.md hostile to the user, written with look-alike Unicode, must not get a
+ * A SKILL.md hostile to the user, written with look-alike Unicode, must not get a
  * whitelist wider than what it literally names. Entries are compared with host tool names
  * exactly (no NFKC, no case folding), so a full-width `＊`, a zero-width joiner, a
  * right-to-left override or a Cyrillic letter names no host tool; and a look-alike *key*
@@ -17,7 +17,7 @@ const TOOLS = ["read_file", "send_email", "bash", "execute", "mcp__mail__send"];
 let root: string;
 let shelf: Shelf | undefined;
 beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-r14-unicode-"));
+  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-unicode-"));
 });
 afterEach(async () => {
   await shelf?.close();

@@ -1,5 +1,5 @@
 /**
- * r14, through the AI SDK's own tool loop: a model activates a workflow skill (limits:
+ * Through the AI SDK's own tool loop: a model activates a workflow skill (limits:
  * `Bash(git:*) read_file`) with arguments its step refuses, so the run fails — then calls
  * bash with another command, and send_email. A failed run removed the skill from the state,
  * and every later step (rebuilt from the messages) ran with no limits at all. Its limits now
@@ -20,7 +20,7 @@ let shelf: Shelf;
 const ranByWorkflow: string[] = [];
 beforeEach(async () => {
   ranByWorkflow.length = 0;
-  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-r14-wf-"));
+  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-wf-"));
   const dir = join(root, ".skillshelf", "skills", "git-report");
   await mkdir(join(dir, "steps"), { recursive: true });
   await writeFile(join(dir, "SKILL.md"), GIT_REPORT);

@@ -1,5 +1,5 @@
 /**
- * r14: tool-call ids a hostile model (or a sloppy provider) repeats or leaves empty. One
+ * Tool-call ids a hostile model (or a sloppy provider) repeats or leaves empty. One
  * response holds an activation and a forbidden call under one id (or both under ""), in both
  * orders; the route then serves the next request from the messages it sent back (a stateless
  * rebuild): the activation must be read as the activation, the refusal as a refusal, and the
@@ -22,7 +22,7 @@ const MAILER =
 let root: string;
 let shelf: Shelf;
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-r14-ids-"));
+  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-ids-"));
   for (const [name, text] of Object.entries({ reader: READER, mailer: MAILER })) {
     await mkdir(join(root, ".skillshelf", "skills", name), { recursive: true });
     await writeFile(join(root, ".skillshelf", "skills", name, "SKILL.md"), text);

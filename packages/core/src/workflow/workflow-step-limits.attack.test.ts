@@ -1,5 +1,5 @@
 /**
- * r14: a workflow skill's host-tool steps (`run: tool:<name>`) under the conversation's
+ * A workflow skill's host-tool steps (`run: tool:<name>`) under the conversation's
  * limits — started while a narrower skill is active, ended in the same response, resumed
  * from a checkpoint whose recorded outputs were tampered with (the next step's command), and
  * activated from a client-edited history that claims a wider pin. Each step's call must be

@@ -1,5 +1,5 @@
 /**
- * r14, through a real LangChain agent (createAgent + the middleware): the model activates a
+ * Through a real LangChain agent (createAgent + the middleware): the model activates a
  * workflow skill with arguments its step refuses, so the run fails, then calls send_email.
  * A failed run removed the skill from the state, and the next model call ran with no limits;
  * its limits now hold until the user's next message, as end_skill's do.

@@ -34,7 +34,7 @@ const file = (root: string) => path.join(root, ".skillshelf", "skills", "support
 let root: string;
 let shelf: Shelf;
 beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-r14-client-"));
+  root = await mkdtemp(path.join(os.tmpdir(), "skillshelf-client-"));
   await mkdir(path.dirname(file(root)), { recursive: true });
   await writeFile(file(root), SUPPORT);
   shelf = await createShelf({ root, userDirs: [], events: false, builtinRoles: false });

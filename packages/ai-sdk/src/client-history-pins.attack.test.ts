@@ -1,5 +1,5 @@
 /**
- * r14: an AI SDK route is stateless — the client posts the whole conversation back, and the
+ * An AI SDK route is stateless — the client posts the whole conversation back, and the
  * route rebuilds the active skills from it. A client that edits the activation result it
  * posts (its `data.policy`) claimed a wider whitelist than the skill's file has ever had, and
  * the replay enforced the claim: send_email ran under a skill that allows read_file only.
@@ -40,7 +40,7 @@ const FORGED = {
 let root: string;
 let shelf: Shelf;
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-r14-"));
+  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-"));
   await mkdir(join(root, ".skillshelf", "skills", "reader"), { recursive: true });
   await writeFile(join(root, ".skillshelf", "skills", "reader", "SKILL.md"), SKILL);
   shelf = await createShelf({ root, userDirs: [], events: false });
