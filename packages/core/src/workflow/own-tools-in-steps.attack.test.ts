@@ -48,7 +48,8 @@ async function run(tool: string, input: Record<string, unknown>) {
     userDirs: [],
     events: false,
     builtinRoles: false,
-    scripts: { run: true },
+    // Scripts on (a run would still ask), so run_skill_script is one of skillshelf's tools here.
+    scripts: { run: true, approve: () => true },
     workflows: {
       mode: "auto",
       defaults: { retries: 0 },
