@@ -128,6 +128,8 @@ export const recordedLimitsScenarios: Scenario[] = [
         functions: { pick_command: (request) => String(request.inputs.args) },
         // Never reached: the step's command is refused before it runs.
         callTool: () => "ok",
+        // A run's id is made from its call's id, which each framework numbers its own way.
+        runId: () => "run-1",
       },
     },
     tools: ["bash", "read_file", "send_email"],
