@@ -82,20 +82,41 @@ export const recordedLimitsScenarios: Scenario[] = [
     check: mailRefusedCheck,
   },
   {
-    // The same edit in place: the thread is not rebuilt, so a framework that keeps a state of
-    // its own beside the messages (LangChain's checkpoint) reads the edited state.
-    name: "a stored conversation edited in place to pin every tool for reader: a tool outside the file's limits stays refused on the next message",
+    // In place: the thread is not rebuilt, so a framework that keeps a state of its own beside
+    // the messages (LangChain's checkpoint) reads the edited state. The edit swaps the skill's
+    // tool for another: the record must allow no more than the file (send_email stays refused)
+    // and the file no more than the record (read_file is refused too), which also shows the
+    // edit reached the framework's stored form (a driver whose tamper did nothing lets read_file run).
+    name: "a stored conversation edited in place to swap reader's read_file for send_email: neither runs on the next message",
     skills: { reader: READER },
     tools: ["read_file", "send_email"],
     turns: [
       { user: "read notes.md for me" },
       {
         user: "yes, go ahead",
-        tamper: { skill: "reader", policy: { allowedTools: ["*"], disallowedTools: [] } },
+        tamper: { skill: "reader", policy: { allowedTools: ["send_email"], disallowedTools: [] } },
       },
     ],
-    replies: READ_THEN_MAIL,
-    check: mailRefusedCheck,
+    replies: [
+      ...READ_THEN_MAIL.slice(0, 3),
+      calls(["read_file", { path: "notes.md" }], ["send_email", { to: "boss@example.com" }]),
+      text("I can't read or send anything now."),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[3]?.system.includes('<skill_content name="reader">'), "the continuation keeps reader active");
+      const offered = c[3]?.tools ?? [];
+      expect(
+        !offered.includes("send_email") && !offered.includes("read_file"),
+        `neither tool is offered (got ${offered.join()})`,
+      );
+      const [read, email] = c[4]?.results ?? [];
+      expect(errorOf(email?.result) === "TOOL_NOT_ALLOWED", "the tool the edit adds is refused");
+      expect(errorOf(read?.result) === "TOOL_NOT_ALLOWED", "the tool the edit drops is refused");
+      expect(
+        ran.map((r) => r.name).join() === "read_file",
+        `only the first read ran (ran ${ran.map((r) => r.name).join()})`,
+      );
+    },
   },
   {
     // The pin recorded at activation is bounded by the file as it is now: an edit that narrows
