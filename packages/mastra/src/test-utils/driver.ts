@@ -218,7 +218,11 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
       // The thread's messages are what every run replays: the edit rewrites the tool results
       // stored in memory (a store a client can write, or the messages a route is posted).
       async tamper(edit) {
-        const { messages } = await memory.recall({ threadId: thread.thread, resourceId: thread.resource });
+        const { messages } = await memory.recall({
+          threadId: thread.thread,
+          resourceId: thread.resource,
+          perPage: false, // every message of the thread, not a recall window
+        });
         const edited = messages.map((message) => ({
           ...message,
           content: {
