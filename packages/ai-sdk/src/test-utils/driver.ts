@@ -15,7 +15,7 @@ import type {
   SeenMessage,
   SeenTool,
 } from "@skillshelf/core/testing";
-import { MAX_STEPS } from "@skillshelf/core/testing";
+import { MAX_STEPS, tamperedResult } from "@skillshelf/core/testing";
 import { generateText, isStepCount, jsonSchema, type ModelMessage, streamText, type ToolSet, tool } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
@@ -165,6 +165,7 @@ function handedOver(messages: readonly ModelMessage[]): Array<{ toolName: string
 export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
   name: `ai-sdk (${mode})`,
   clientTools: true,
+  tamper: true,
   async conversation({ shelf, tools, model, system, roleModel, models = {}, files }: DriverOptions) {
     const lead = mockModel(model);
     const role = roleModel && mockModel(roleModel);
@@ -191,6 +192,24 @@ export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): Conforman
     return {
       async rebuild() {
         route = await build();
+      },
+      // The route keeps nothing but the messages its client posts back: the client edits
+      // the tool results in them (a JSON output's value, a text output's JSON text).
+      tamper(edit) {
+        for (const message of messages) {
+          if (message.role !== "tool") continue;
+          message.content = message.content.map((part) =>
+            part.type === "tool-result" && (part.output.type === "json" || part.output.type === "text")
+              ? {
+                  ...part,
+                  output: {
+                    ...part.output,
+                    value: tamperedResult(edit, part.output.value),
+                  } as typeof part.output,
+                }
+              : part,
+          );
+        }
       },
       async send(text: string) {
         messages.push({ role: "user", content: text });

@@ -85,6 +85,23 @@ export interface DriverOptions {
   files?: readonly string[];
 }
 
+/**
+ * An edit of the stored conversation, as a client makes it where the host reads the
+ * conversation back from outside (the messages a client posts, a checkpoint in a store it can
+ * write): the limits recorded for `skill`'s activation are replaced by `policy`. Said in no
+ * framework's words: each driver applies it to its own stored form (`tamperedResult`,
+ * `tamperedState`).
+ */
+export interface ConversationEdit {
+  /** The skill whose recorded activation is edited. */
+  skill: string;
+  /**
+   * What the record's pinned limits become: its activation result's `data.policy`, and a
+   * checkpoint entry's `policy`. `{ disallowedTools: [] }` drops the whitelist altogether.
+   */
+  policy: unknown;
+}
+
 /** One conversation (a thread) in a framework. */
 export interface DriverConversation {
   /** One user message: the framework runs its agent loop until the model answers with text. */
@@ -94,6 +111,13 @@ export interface DriverConversation {
    * thread from stored messages (a new process, a new agent): the next `send` replays them.
    */
   rebuild(): void | Promise<void>;
+  /**
+   * Edit the conversation as stored before the next `send` (or `rebuild`): every activation
+   * result of the skill in the messages the framework keeps or a client resends, and the
+   * skill's entry in any state the framework checkpoints beside them. Only drivers that
+   * declare `tamper` have it (`conformanceScenariosFor`).
+   */
+  tamper?(edit: ConversationEdit): void | Promise<void>;
 }
 
 export interface ConformanceDriver {
@@ -101,5 +125,7 @@ export interface ConformanceDriver {
   readonly name: string;
   /** The framework has tools its caller runs (`HostTool.client`); LangChain has none. */
   readonly clientTools?: boolean;
+  /** The conversation can be edited as stored (`DriverConversation.tamper`), as a client edits it. */
+  readonly tamper?: boolean;
   conversation(options: DriverOptions): DriverConversation | Promise<DriverConversation>;
 }

@@ -9,6 +9,7 @@
  */
 export type {
   ConformanceDriver,
+  ConversationEdit,
   DriverConversation,
   DriverOptions,
   HostTool,
@@ -28,6 +29,7 @@ export {
   type Scenario,
   type ScenarioRecords,
 } from "./scenarios.js";
+export { tamperedResult, tamperedState } from "./tamper.js";
 export {
   GIT_REPORT,
   WORKFLOW_STEPS,

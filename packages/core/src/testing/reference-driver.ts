@@ -16,6 +16,7 @@ import type {
   SeenMessage,
   SeenTool,
 } from "./driver.js";
+import { tamperedResult } from "./tamper.js";
 
 /** Steps per user message before the loop gives up (a scripted model that never answers). */
 export const MAX_STEPS = 12;
@@ -27,6 +28,7 @@ function seen(tool: HostTool): SeenTool {
 export const referenceDriver: ConformanceDriver = {
   name: "reference",
   clientTools: true,
+  tamper: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const history: HistoryItem[] = [];
     const messages: SeenMessage[] = [];
@@ -72,6 +74,14 @@ export const referenceDriver: ConformanceDriver = {
     return {
       // The history is all this loop keeps, and every step opens its session from it.
       rebuild() {},
+      // The history is what a stateless host replays: the edit rewrites the results in it.
+      tamper(edit) {
+        for (const item of history)
+          if (item.kind === "tool-call") item.output = tamperedResult(edit, item.output);
+        for (const [i, message] of messages.entries())
+          if (message.role === "tool")
+            messages[i] = { ...message, result: tamperedResult(edit, message.result) };
+      },
       async send(text) {
         await shelf.refresh();
         history.push({ kind: "user", text });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type ConformanceDriver, conformanceScenarios, referenceDriver, runScenario } from "./index.js";
+import {
+  type ConformanceDriver,
+  conformanceScenarios,
+  conformanceScenariosFor,
+  referenceDriver,
+  runScenario,
+} from "./index.js";
 
 // The reference records are the contract every adapter is compared with: each scenario's own
 // expectations run on them here, so a core change that breaks a behaviour fails in core first.
@@ -53,5 +59,43 @@ describe("the suite catches a diverging adapter", () => {
       },
     };
     await expect(runScenario(unguarded, first)).rejects.toThrow(/conformance/);
+  });
+
+  // The edited-pin scenarios pass on a driver that never edits anything unless one of them
+  // shows the edit: the swapped pin refuses the skill's own tool only if the edit arrived.
+  it("one whose tamper edits nothing", async () => {
+    const swapped = conformanceScenarios.find((s) => s.name.includes("swap reader's read_file"))!;
+    const inert: ConformanceDriver = {
+      name: "inert",
+      tamper: true,
+      conversation: async (options) => ({ ...(await referenceDriver.conversation(options)), tamper() {} }),
+    };
+    await expect(runScenario(inert, swapped)).rejects.toThrow(/conformance: neither tool is offered/);
+  });
+});
+
+describe("a driver that cannot edit its stored conversation", () => {
+  const plain: ConformanceDriver = {
+    name: "plain",
+    clientTools: true,
+    conversation: async (options) => {
+      const { tamper: _none, ...rest } = await referenceDriver.conversation(options);
+      return rest;
+    },
+  };
+  const tampering = conformanceScenarios.filter((s) => s.turns.some((t) => t.tamper));
+
+  it("skips only the scenarios that edit it", () => {
+    expect(tampering.length).toBeGreaterThan(0);
+    expect(conformanceScenariosFor(plain)).toEqual(
+      conformanceScenarios.filter((s) => !tampering.includes(s)),
+    );
+    expect(conformanceScenariosFor(referenceDriver)).toEqual(conformanceScenarios);
+  });
+
+  it("is told so when it runs one anyway", async () => {
+    await expect(runScenario(plain, tampering[0]!)).rejects.toThrow(
+      /plain cannot edit a stored conversation/,
+    );
   });
 });

@@ -13,12 +13,14 @@ import { createShelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type {
   ConformanceDriver,
+  ConversationEdit,
   HostTool,
   ModelReply,
   ModelView,
   ScriptedModel,
   SeenMessage,
 } from "./driver.js";
+import { recordedLimitsScenarios } from "./recorded-limits-scenarios.js";
 
 /** What the model saw in one call, normalised for framework framing. */
 export interface CallRecord {
@@ -63,9 +65,16 @@ export interface Scenario {
   outputs?: Record<string, unknown>;
   /**
    * The user's messages, in order; `before` runs first (e.g. a hot edit); `rebuilt`: the
-   * conversation is rebuilt from its messages before this one (the driver's `rebuild`).
+   * conversation is rebuilt from its messages before this one (the driver's `rebuild`);
+   * `tamper`: the stored conversation is edited first, as a client edits what it posts back
+   * (the driver's `tamper`; after `before`, before the rebuild).
    */
-  turns: Array<{ user: string; before?: (root: string) => Promise<void>; rebuilt?: boolean }>;
+  turns: Array<{
+    user: string;
+    before?: (root: string) => Promise<void>;
+    tamper?: ConversationEdit;
+    rebuilt?: boolean;
+  }>;
   /** The main model's replies, in order, one per model call. */
   replies: ModelReply[];
   /** A role sub-agent's replies (delegation scenarios). */
@@ -172,9 +181,16 @@ function scripted(replies: readonly ModelReply[]): ScriptedModel {
   return () => replies[next++] ?? { text: "(the script has no more replies)" };
 }
 
-/** The scenarios a driver can run: those with tools its caller runs need a framework that has them. */
+/**
+ * The scenarios a driver can run: those with tools its caller runs need a framework that has
+ * them, and those that edit the stored conversation a driver that can (`tamper`).
+ */
 export function conformanceScenariosFor(driver: ConformanceDriver): Scenario[] {
-  return conformanceScenarios.filter((s) => !s.clientTools?.length || driver.clientTools === true);
+  return conformanceScenarios.filter(
+    (s) =>
+      (!s.clientTools?.length || driver.clientTools === true) &&
+      (!s.turns.some((t) => t.tamper) || driver.tamper === true),
+  );
 }
 
 /** Run one scenario on a driver: a fresh shelf in a temp folder, the turns, the records. */
@@ -234,6 +250,10 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
     });
     for (const turn of scenario.turns) {
       await turn.before?.(root);
+      if (turn.tamper) {
+        if (!conversation.tamper) fail(`${driver.name} cannot edit a stored conversation (tamper)`);
+        await conversation.tamper(turn.tamper);
+      }
       if (turn.rebuilt) await conversation.rebuild();
       await conversation.send(turn.user);
     }
@@ -2143,6 +2163,8 @@ export const conformanceScenarios: Scenario[] = [
       );
     },
   },
+  // Limits read back from outside (a client-edited history, a checkpoint, a failed run): own file.
+  ...recordedLimitsScenarios,
 ];
 
 /**

@@ -20,16 +20,19 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { MemorySaver } from "@langchain/langgraph";
 import type {
   ConformanceDriver,
+  ConversationEdit,
   HostTool,
   ModelView,
   ScriptedModel,
   SeenMessage,
   SeenTool,
 } from "@skillshelf/core/testing";
+import { tamperedResult, tamperedState } from "@skillshelf/core/testing";
 import { createAgent } from "langchain";
 import { z } from "zod";
 import { skillsMiddleware } from "../middleware.js";
 import { delegateTool } from "../roles.js";
+import { STATE_KEY } from "../state.js";
 
 /** The host tool the scenarios name for delegation: in LangChain it is `delegateTool`. */
 const DELEGATE = "delegate";
@@ -122,8 +125,24 @@ function langchainTool(host: HostTool): StructuredToolInterface {
 
 let threads = 0;
 
+/** A tool message with its content edited as a client would (the same id: it replaces the stored one). */
+function tamperedMessage(edit: ConversationEdit, message: BaseMessage): BaseMessage {
+  if (!ToolMessage.isInstance(message) || typeof message.content !== "string") return message;
+  const content = tamperedResult(edit, message.content) as string;
+  if (content === message.content) return message;
+  return new ToolMessage({
+    content,
+    tool_call_id: message.tool_call_id,
+    ...(message.name !== undefined && { name: message.name }),
+    ...(message.id !== undefined && { id: message.id }),
+    ...(message.status !== undefined && { status: message.status }),
+    artifact: message.artifact,
+  });
+}
+
 export const langchainDriver: ConformanceDriver = {
   name: "langchain",
+  tamper: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const own = tools.filter((t) => !(roleModel && t.name === DELEGATE)).map(langchainTool);
     const lead = new ScriptedChatModel(model);
@@ -159,6 +178,18 @@ export const langchainDriver: ConformanceDriver = {
       rebuild() {
         replay = messages;
         thread = build();
+      },
+      // What a host stores is the checkpoint (the messages and skillshelf's state beside them),
+      // and what it rebuilds a thread from is the messages: the edit rewrites both.
+      async tamper(edit) {
+        messages = messages.map((m) => tamperedMessage(edit, m));
+        const { values } = await thread.agent.graph.getState(thread.config);
+        const stored = values as { messages?: BaseMessage[]; [STATE_KEY]?: unknown };
+        if (!stored.messages) return; // nothing checkpointed yet
+        await thread.agent.graph.updateState(thread.config, {
+          messages: stored.messages.map((m) => tamperedMessage(edit, m)),
+          [STATE_KEY]: tamperedState(edit, stored[STATE_KEY]),
+        });
       },
       async send(message) {
         const result = await thread.agent.invoke(

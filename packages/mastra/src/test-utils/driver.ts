@@ -16,7 +16,7 @@ import type {
   ScriptedModel,
   SeenMessage,
 } from "@skillshelf/core/testing";
-import { MAX_STEPS } from "@skillshelf/core/testing";
+import { MAX_STEPS, tamperedResult } from "@skillshelf/core/testing";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { createSkills } from "../skills.js";
@@ -176,6 +176,7 @@ function handedOver(calls: readonly Chunk[] = [], results: readonly Chunk[] = []
 export const mastraDriver = (mode: "generate" | "stream" = "generate"): ConformanceDriver => ({
   name: `mastra (${mode})`,
   clientTools: true,
+  tamper: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const lead = mastraModel(model);
     const role = roleModel && mastraModel(roleModel);
@@ -213,6 +214,33 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
     return {
       rebuild() {
         agent = build();
+      },
+      // The thread's messages are what every run replays: the edit rewrites the tool results
+      // stored in memory (a store a client can write, or the messages a route is posted).
+      async tamper(edit) {
+        const { messages } = await memory.recall({
+          threadId: thread.thread,
+          resourceId: thread.resource,
+          perPage: false, // every message of the thread, not a recall window
+        });
+        const edited = messages.map((message) => ({
+          ...message,
+          content: {
+            ...message.content,
+            parts: message.content.parts?.map((part) =>
+              part.type === "tool-invocation" && part.toolInvocation.state === "result"
+                ? {
+                    ...part,
+                    toolInvocation: {
+                      ...part.toolInvocation,
+                      result: tamperedResult(edit, part.toolInvocation.result),
+                    },
+                  }
+                : part,
+            ),
+          },
+        }));
+        await memory.saveMessages({ messages: edited });
       },
       async send(message) {
         const options = { memory: thread, maxSteps: MAX_STEPS };
