@@ -239,13 +239,18 @@ describe("an active skill's limits are pinned: a changed file never widens them"
     expect(session.guard(sendEmail).allowed).toBe(false);
   });
 
-  it("an edit that narrows the file still takes effect at the next activation, never during this one", async () => {
+  // Was "never during this one": a session kept for a whole run (Mastra) then held a narrowed
+  // skill's old tools while a framework opening a session per call (or one read back from a
+  // checkpoint or history) dropped them at once. A pin is now bounded by the file everywhere.
+  it("an edit that narrows the file takes effect at the next call, also during this activation", async () => {
     const s = await open({ protectSkillFiles: false });
     const session = s.session({ message: MESSAGE, tools: TOOLS });
     session.callSkillTool({ id: "a", name: "skill_notes-writer", input: {} });
+    expect(session.plan().allowedTools).toEqual(["write_file", "read_file"]);
     await writeFile(projectSkill(), NOTES.replace("write_file read_file", "read_file"));
     await s.refresh();
-    expect(session.plan().allowedTools).toEqual(["write_file", "read_file"]);
+    expect(session.plan().allowedTools).toEqual(["read_file"]);
+    expect(session.guard({ name: "write_file", input: { path: "notes.md" } }).allowed).toBe(false);
     const fresh = s.session({ message: MESSAGE, tools: TOOLS });
     fresh.callSkillTool({ id: "b", name: "skill_notes-writer", input: {} });
     expect(fresh.plan().allowedTools).toEqual(["read_file"]);

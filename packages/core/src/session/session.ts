@@ -590,7 +590,6 @@ export function createSession(options: SessionOptions): Session {
     const index = state.active.findIndex((a) => a.name === name);
     if (index < 0) return false;
     state.active.splice(index, 1);
-    recordedPins.delete(name);
     emit({ type: "deactivated", at: isoAt(clock()), skill: name, why });
     return true;
   };
@@ -668,8 +667,6 @@ export function createSession(options: SessionOptions): Session {
   };
 
   // ── policy: the active skills' pinned whitelists ──
-  /** Active skills whose pin came from outside this session (the checkpoint, the history). */
-  const recordedPins = new Set<string>();
   let policyCache: { key: string; list: readonly Skill[]; policy: ToolPolicy } | undefined;
   const policy = (): ToolPolicy => {
     const list = skillsView().list;
@@ -682,9 +679,11 @@ export function createSession(options: SessionOptions): Session {
         const skill =
           enforcedAs(entry.name, file, entry.policy) ?? enforcedAs(entry.name, undefined, NO_TOOLS);
         if (skill) enforced.push(skill);
-        // A pin this session read from a checkpoint or a history (which a client may have
-        // edited) is held together with the file as it is now: never more than either allows.
-        if (file && skill !== file && recordedPins.has(entry.name)) enforced.push(file);
+        // A pin is held together with the file as it is now: never more than either allows.
+        // One read from a checkpoint or a history may have been edited by a client; and an edit
+        // that narrows the file applies at the next call however long the framework keeps its
+        // session (one per run in Mastra, one per call elsewhere), so all frameworks agree.
+        if (file && skill !== file) enforced.push(file);
       }
       policyCache = { key, list, policy: createToolPolicy(enforced, { toolAliases: aliases }) };
     }
@@ -1241,7 +1240,6 @@ export function createSession(options: SessionOptions): Session {
     if (state.turn?.id === id) quietly(() => resumeTurn(options.message!));
     else beginTurn(options.message, id);
   }
-  for (const entry of state.active) recordedPins.add(entry.name);
   if (options.state !== undefined) {
     // From a checkpoint: the user-only forks the latest turn's history shows already ran.
     for (const item of history.slice(latest + 1)) {

@@ -136,6 +136,43 @@ export const recordedLimitsScenarios: Scenario[] = [
     },
   },
   {
+    // The same edit in the middle of a turn, the host refreshing the shelf (as another request
+    // of a server sharing it would): the next model call is bounded by the file as it is now,
+    // in a framework that keeps one session for the whole run (Mastra) as in one that opens a
+    // session per call.
+    name: "a SKILL.md narrowed in the middle of a turn: the tool the edit drops is refused at the next model call",
+    skills: { reader: MAILING_READER },
+    tools: ["read_file", "send_email"],
+    effects: {
+      read_file: async (root, shelf) => {
+        await writeFile(readerFile(root), READER);
+        await shelf.refresh();
+      },
+    },
+    turns: [{ user: "read notes.md and mail it to my boss" }],
+    replies: [
+      call("skill_reader"),
+      call("read_file", { path: "notes.md" }),
+      call("send_email", { to: "boss@example.com" }),
+      text("I can't send email under this skill."),
+    ],
+    check({ calls: c, ran }) {
+      expect(c[1]?.tools.includes("send_email"), "the file allowed send_email at the activation");
+      expect(
+        !c[2]?.tools.includes("send_email"),
+        `send_email is not offered after the edit (got ${c[2]?.tools.join()})`,
+      );
+      expect(
+        errorOf(c[3]?.results[0]?.result) === "TOOL_NOT_ALLOWED",
+        `send_email reads core's refusal (got ${JSON.stringify(c[3]?.results[0]?.result)})`,
+      );
+      expect(
+        ran.map((r) => r.name).join() === "read_file",
+        `only read_file ran (ran ${ran.map((r) => r.name).join()})`,
+      );
+    },
+  },
+  {
     // A model that gives a workflow skill arguments its step refuses makes the run fail; the
     // failed run ends the skill as end_skill does, so the model cannot shed its limits that
     // way: they hold for the rest of the turn, and the user's next message releases them.

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { commandRecordBase } from "../session/command-record.js";
 import { turnId } from "../session/state.js";
-import { createShelf, type ShelfOptions } from "../shelf.js";
+import { createShelf, type Shelf, type ShelfOptions } from "../shelf.js";
 import { trustSkillFolders } from "../trust/trust-folders.js";
 import type {
   ConformanceDriver,
@@ -64,6 +64,12 @@ export interface Scenario {
   /** What a host tool (of `tools`) returns instead of its own small result: tool name → JSON value. */
   outputs?: Record<string, unknown>;
   /**
+   * What running a host tool (of `tools`) also does, before it returns: e.g. an edit of a
+   * SKILL.md the host then refreshes the shelf for, in the middle of a turn (another request
+   * of a server sharing the shelf would do the same). Tool name → effect.
+   */
+  effects?: Record<string, (root: string, shelf: Shelf) => Promise<void>>;
+  /**
    * The user's messages, in order; `before` runs first (e.g. a hot edit); `rebuilt`: the
    * conversation is rebuilt from its messages before this one (the driver's `rebuild`);
    * `tamper`: the stored conversation is edited first, as a client edits what it posts back
@@ -96,6 +102,7 @@ function hostTool(
   strict?: Record<string, unknown>,
   output: unknown = { ok: true, tool: name },
   client?: boolean,
+  effect?: () => Promise<void>,
 ): HostTool {
   return {
     name,
@@ -107,8 +114,9 @@ function hostTool(
       properties: { path: { type: "string" }, query: { type: "string" }, to: { type: "string" } },
       additionalProperties: true,
     },
-    run(input) {
+    async run(input) {
       ran.push({ name, input });
+      await effect?.();
       return output;
     },
   };
@@ -221,6 +229,7 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
           scenario.strictTools?.[name],
           scenario.outputs?.[name],
           scenario.clientTools?.includes(name),
+          scenario.effects?.[name] && (() => scenario.effects![name]!(root, shelf)),
         ),
       ),
       system: HOST_PROMPT,
