@@ -211,6 +211,24 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
       expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
     });
 
+    // end_skill's limits hold until the user's next message: a client tool the skill hides,
+    // called beside (or after) the end in one turn, is refused as a host tool would be.
+    it("a client tool the skill hides, called in the same response as end_skill, is not handed over", async () => {
+      const { views, finishReason, handedOver } = await run(
+        mode,
+        [
+          { calls: [{ name: "skill_notes" }] },
+          { calls: [{ name: "end_skill" }, { name: "pay_invoice", input: { amount: 1000 } }] },
+        ],
+        where,
+      );
+      expect(handedOver).toEqual([]);
+      expect(finishReason).toBe("stop");
+      expect(resultOf(views[2], "pay_invoice")).toMatchObject({
+        result: { status: "error", error_type: "TOOL_NOT_ALLOWED" },
+      });
+    });
+
     it("with no skill active, every client tool is handed over", async () => {
       const { finishReason } = await run(
         mode,
