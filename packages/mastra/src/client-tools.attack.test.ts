@@ -72,12 +72,41 @@ async function run(mode: "generate" | "stream", script: ModelReply[], where: "ag
   const options = { maxSteps: 5, ...(where === "call" && { clientTools: client }) };
   if (mode === "generate") {
     const result = await agent.generate("take meeting notes", options);
-    return { views, finishReason: result.finishReason };
+    return {
+      views,
+      finishReason: result.finishReason,
+      handedOver: handedOver(result),
+      results: results(result),
+    };
   }
   const stream = await agent.stream("take meeting notes", options);
   await stream.text;
-  return { views, finishReason: await stream.finishReason };
+  const last = { toolCalls: await stream.toolCalls, toolResults: await stream.toolResults };
+  return {
+    views,
+    finishReason: await stream.finishReason,
+    handedOver: handedOver(last),
+    results: results(last),
+  };
 }
+
+interface CallChunk {
+  payload?: { toolCallId?: string; toolName?: string; args?: unknown; result?: unknown };
+}
+/** The last step's calls left without a result: the ones Mastra handed to the caller. */
+function handedOver(result: { toolCalls?: unknown; toolResults?: unknown }) {
+  const answered = new Set(((result.toolResults ?? []) as CallChunk[]).map((r) => r.payload?.toolCallId));
+  return ((result.toolCalls ?? []) as CallChunk[])
+    .filter((c) => !answered.has(c.payload?.toolCallId))
+    .map((c) => ({ name: c.payload?.toolName, input: c.payload?.args }));
+}
+
+/** The last step's tool results, in order. */
+const results = (result: { toolResults?: unknown }) =>
+  ((result.toolResults ?? []) as CallChunk[]).map((r) => ({
+    name: r.payload?.toolName,
+    result: r.payload?.result,
+  }));
 
 const resultOf = (view: ModelView | undefined, name: string) =>
   view?.messages.find((m) => m.role === "tool" && m.name === name);
@@ -145,6 +174,59 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
         result: { status: "error", error_type: "SKILL_FILES_PROTECTED" },
       });
       expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
+    });
+
+    // Mastra decides whether to hand a call over by the tool's `execute` alone, read by name with
+    // no call id (tools.ts, refusedClientTools). A refused call's own refusal stays until that
+    // call is answered, so it is never handed over; a call of the tool read before then cannot be
+    // told from it, and is judged again: CLIENT_TOOL_NOT_RUN (fail closed, the model may call again).
+    const intoSkill = { name: "write_file", input: { path: ".agents/skills/notes/SKILL.md", content: "x" } };
+    const elsewhere = { name: "write_file", input: { path: "notes/meeting.md", content: "y" } };
+    const writes = (v: ModelView | undefined) =>
+      v?.messages.filter((m) => m.role === "tool" && m.name === "write_file") ?? [];
+
+    it("a refused client call, then an allowed call of the same tool: the refused one reads why, the other is handed over", async () => {
+      const { views, finishReason, handedOver, results } = await run(
+        mode,
+        [{ calls: [intoSkill, elsewhere] }],
+        where,
+      );
+      expect(handedOver).toEqual([elsewhere]);
+      expect(results).toMatchObject([
+        { name: "write_file", result: { status: "error", error_type: "SKILL_FILES_PROTECTED" } },
+      ]);
+      expect(finishReason).toBe("tool-calls");
+      expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
+      expect(views).toHaveLength(1);
+    });
+
+    it("an allowed client call, then a refused call of the same tool: neither is handed over (fail closed)", async () => {
+      const { views, finishReason, handedOver } = await run(mode, [{ calls: [elsewhere, intoSkill] }], where);
+      expect(handedOver).toEqual([]);
+      expect(finishReason).toBe("stop");
+      const results = writes(views[1]);
+      expect(results).toHaveLength(2);
+      expect(JSON.stringify(results[0])).toContain("was not handed over on this step");
+      expect(results[1]).toMatchObject({ result: { status: "error", error_type: "SKILL_FILES_PROTECTED" } });
+      expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
+    });
+
+    // end_skill's limits hold until the user's next message: a client tool the skill hides,
+    // called beside (or after) the end in one turn, is refused as a host tool would be.
+    it("a client tool the skill hides, called in the same response as end_skill, is not handed over", async () => {
+      const { views, finishReason, handedOver } = await run(
+        mode,
+        [
+          { calls: [{ name: "skill_notes" }] },
+          { calls: [{ name: "end_skill" }, { name: "pay_invoice", input: { amount: 1000 } }] },
+        ],
+        where,
+      );
+      expect(handedOver).toEqual([]);
+      expect(finishReason).toBe("stop");
+      expect(resultOf(views[2], "pay_invoice")).toMatchObject({
+        result: { status: "error", error_type: "TOOL_NOT_ALLOWED" },
+      });
     });
 
     it("with no skill active, every client tool is handed over", async () => {

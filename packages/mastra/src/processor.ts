@@ -33,7 +33,6 @@ import { toHistory } from "./history.js";
 import {
   clientToolNames,
   guardTools,
-  lateRefusedClientTools,
   type RefusedClientCalls,
   refusedClientTools,
   skillTool,
@@ -129,7 +128,11 @@ interface Run {
   ours: Record<string, unknown>;
   /** The last step's model, the model it wrapped and the tools it hid: reused while they hold. */
   responding?: { from: unknown; hide: string; model: unknown };
-  /** Core's refusals of the last response's client calls, by call id, for the late `execute` to answer. */
+  /** The host tools the client runs (no `execute`) among `usable`: Mastra hands their calls over. */
+  clientTools: readonly string[];
+  /** `clientTools` with the `execute` getter that keeps a call core refuses from the client (tools.ts). */
+  client: Record<string, unknown>;
+  /** Core's refusals of the last response's client calls, by call id, for that `execute` to answer. */
   refusedClientCalls: RefusedClientCalls;
 }
 
@@ -162,7 +165,8 @@ function respondingFor<M extends object>(
     clientTools,
     // Core's refusal of a client call is answered by the tool's late `execute` (tools.ts).
     answerRefused: (call, refusal) => {
-      if (call.id !== undefined) refused.set(call.id, { name: call.name, refusal });
+      // (No id: under a key no id takes, so the tool still refuses; its `execute` judges the call again.)
+      refused.set(call.id ?? `\u0000${call.name}`, { name: call.name, refusal });
     },
   });
   run.responding = { from: model, hide: key, model: wrapped };
@@ -205,11 +209,14 @@ export function createSkillsProcessor(
     });
     const save = carried !== undefined ? () => context?.set(stateKey, session.toJSON()) : () => undefined;
     const model = args.model as MastraModelConfig;
+    const usable = usableTools(hostTools, args.activeTools);
+    const clientTools = clientToolNames(hostTools, usable);
+    const refusedClientCalls: RefusedClientCalls = new Map();
     return {
       session,
       hostTools,
       guarded: guardTools(hostTools, session, save),
-      usable: usableTools(hostTools, args.activeTools),
+      usable,
       save,
       model,
       fork: async (f: Fork, abortSignal?: AbortSignal) =>
@@ -221,7 +228,9 @@ export function createSkillsProcessor(
       skillTools: new Map(),
       registered: new Map(),
       ours: {},
-      refusedClientCalls: new Map(),
+      clientTools,
+      client: refusedClientTools(hostTools, session, clientTools, refusedClientCalls),
+      refusedClientCalls,
     };
   }
 
@@ -272,27 +281,21 @@ export function createSkillsProcessor(
       // `tool-blocked` event. The model is not sent them, nor the skill tools this step does not offer.
       const hide: string[] = [];
       for (const name of usable) if (!allowed.has(name)) hide.push(name);
-      // The client's tools among them get an `execute` that refuses, so no call is handed over.
-      const refusedClient = refusedClientTools(run.hostTools, session, hide);
       for (const name of run.registered.keys()) if (!offered.has(name)) hide.push(name);
       // Resolved here, not by Mastra: the response must pass through `respondingModel`.
       const skillModel = modelFor(plan.model, session);
       const model = skillModel
         ? ((await resolveModelConfig(skillModel, args.requestContext)) as typeof args.model)
         : args.model;
-      const handedOver = clientToolNames(
-        run.hostTools,
-        usable.filter((name) => allowed.has(name)),
-      );
       // A new step: the last response's client calls were handed over or answered.
       run.refusedClientCalls.clear();
-      const lateClient = lateRefusedClientTools(run.hostTools, session, handedOver, run.refusedClientCalls);
       return {
-        tools: { ...run.guarded, ...lateClient, ...refusedClient, ...ours },
+        // The client's tools: a call core refuses (this step's plan, the same response, its input) reads why.
+        tools: { ...run.guarded, ...run.client, ...ours },
         activeTools: [...usable, ...run.registered.keys()],
-        // Every response's tool calls reach `session.respond` before Mastra runs any of them.
-        // The client's tools handed over on this step: one the same response rules out is kept from the client.
-        model: respondingFor(run, model, hide, handedOver),
+        // Every response's tool calls reach `session.respond` before Mastra runs any of them,
+        // and core judges each call of the client's tools there, hidden ones too.
+        model: respondingFor(run, model, hide, run.clientTools),
       };
     },
     // The end of the run (as an output processor): the run's session has seen every call.

@@ -134,28 +134,6 @@ export function guardTools(
   return guarded;
 }
 
-/**
- * A tool without `execute` is one the host's client runs: Mastra hands its calls to the
- * caller instead of running them, so no `execute` of ours can guard them. For a step whose
- * session refuses such a tool, it gets one: the call is answered with core's refusal (and
- * the `tool-blocked` event) instead of being handed to the client. Judged when the step is
- * planned; for a call in the same response as the activation that rules the tool out, see
- * `lateRefusedClientTools`.
- */
-export function refusedClientTools(
-  tools: Record<string, unknown>,
-  session: Session,
-  refused: readonly string[],
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of refused) {
-    const tool = tools[name];
-    if (!tool || typeof (tool as StepTool).execute === "function") continue;
-    out[name] = { ...(tool as object), execute: refusing(session, name) };
-  }
-  return out;
-}
-
 /** A client tool's `execute` that never runs it: core's refusal (and `tool-blocked`). */
 function refusing(session: Session, name: string) {
   return async (input: unknown, context: unknown) => {
@@ -164,17 +142,35 @@ function refusing(session: Session, name: string) {
   };
 }
 
-/** Core's refusals of a response's client calls (`respondingModel`'s `answerRefused`), by call id. */
+/**
+ * Core's refusals of a response's client calls (`respondingModel`'s `answerRefused`), by call
+ * id (a call without one under a key no id can take, so its tool still refuses).
+ */
 export type RefusedClientCalls = Map<string, { name: string; refusal: unknown }>;
 
 /**
- * The client's tools this step hands over (`names`, allowed when the step is planned), each
- * with an `execute` that Mastra reads only when it is about to hand a call over. By then the
- * response has reached `session.respond`, and core has judged its client calls (`refused`):
- * a tool with a refused call has an `execute`, which answers with core's refusal (as the AI
- * SDK's input check does); a tool without one still has none and is handed over.
+ * A tool without `execute` is one the host's client runs: Mastra hands its calls to the
+ * caller instead of running them, so no `execute` of ours can guard them. Each of the
+ * client's tools (`names`) gets an `execute` getter instead, which Mastra reads only when it
+ * is about to hand a call over (its tool-call step: no `execute`, the call is the client's).
+ * By then the response has reached `session.respond`, and core has judged each of its client
+ * calls (`refused`): a tool the step's plan rules out, one the same response's activation
+ * rules out, a call refused for its input. A tool with a refused call, or one core does not
+ * allow now, has an `execute`, which answers with core's refusal (as the AI SDK's input check
+ * does); any other still has none, and its calls are handed over.
+ *
+ * Per tool, not per call: Mastra reads `execute` by the tool's name alone, with no call id
+ * (`tool.execute` before it runs a call; its eager-execution and tracing checks read it too),
+ * and a call it runs is never handed over. A refused call's refusal is taken off only when
+ * that call is answered, so it is never handed over. A call of the same tool that Mastra
+ * reaches before then cannot be told from it: it is judged again and reads
+ * CLIENT_TOOL_NOT_RUN (fail closed; the model may call again). One reached after (Mastra
+ * starts a response's calls in order: an allowed call after the refused one) is handed over.
+ * The one hook that sees the id first (`onInputAvailable`) would tie a later read of the
+ * getter to a call only by the order Mastra's concurrent tool calls (10 at a time by default)
+ * resume in: a refused call read while an allowed one's id is current would be handed over.
  */
-export function lateRefusedClientTools(
+export function refusedClientTools(
   tools: Record<string, unknown>,
   session: Session,
   names: readonly string[],
@@ -185,8 +181,6 @@ export function lateRefusedClientTools(
     const tool = tools[name];
     if (!tool || typeof (tool as StepTool).execute === "function") continue;
     const fallback = refusing(session, name);
-    // A call of the tool beside a refused one cannot be handed over any more: judged again, it
-    // reads core's refusal or CLIENT_TOOL_NOT_RUN (fail closed).
     const answer = async (input: unknown, context: unknown) => {
       const id = callId(context);
       const known = id !== undefined ? refused.get(id) : undefined;
@@ -196,15 +190,16 @@ export function lateRefusedClientTools(
       }
       return fallback(input, context);
     };
+    const refuses = () => {
+      for (const call of refused.values()) if (call.name === name) return true;
+      return session.allowedTools([name]).length === 0;
+    };
     const late = Object.create(Object.getPrototypeOf(tool) as object | null) as Record<string, unknown>;
     Object.defineProperties(late, Object.getOwnPropertyDescriptors(tool));
     Object.defineProperty(late, "execute", {
       configurable: true,
       enumerable: true,
-      get: () => {
-        for (const call of refused.values()) if (call.name === name) return answer;
-        return undefined;
-      },
+      get: () => (refuses() ? answer : undefined),
     });
     out[name] = late;
   }

@@ -103,6 +103,60 @@ function uniqueIds(taken: ReadonlySet<string> = NO_IDS): (id: string) => string 
 
 const STREAMED_INPUT = new Set(["tool-input-start", "tool-input-delta", "tool-input-end"]);
 
+function isStreamedInput(part: unknown): part is { type: string; id?: unknown; toolName?: unknown } {
+  return STREAMED_INPUT.has((part as { type?: string } | undefined)?.type ?? "");
+}
+
+/**
+ * A response's tool parts as a stream carries them, on their way to the framework: each id
+ * made unique (the calls' and their streamed input's allocators are fed the same ids in the
+ * same order, so they agree with the content's), and the streamed input of a call that may
+ * be left out held back with its call (`holds` is asked of each input part, by its unique id,
+ * until that call's input is held): `release` gives it back with the call, or nothing when
+ * the call is left out. Held for the generate path's calls core has left out already, and for
+ * every client call of a stream, whose verdict comes with the end of the response.
+ */
+function heldCalls(
+  taken: ReadonlySet<string>,
+  holds: (id: string, input: { type: string; toolName?: unknown }) => boolean,
+) {
+  const callId = uniqueIds(taken);
+  const inputId = uniqueIds(taken);
+  const streaming = new Map<string, string>();
+  const held = new Map<string, unknown[]>();
+  return {
+    /** The call with its unique id. */
+    call(part: ToolCallPart): ToolCallPart {
+      return part.toolCallId === undefined ? part : { ...part, toolCallId: callId(part.toolCallId) };
+    },
+    /** A streamed input part with its call's unique id: passed on now, or undefined when held. */
+    input(part: { type: string; id?: unknown; toolName?: unknown }): unknown {
+      if (typeof part.id !== "string") return part;
+      if (part.type === "tool-input-start") streaming.set(part.id, inputId(part.id));
+      const id = streaming.get(part.id) ?? part.id;
+      const renamed = { ...part, id };
+      let waiting = held.get(id);
+      if (!waiting && holds(id, part)) {
+        waiting = [];
+        held.set(id, waiting);
+      }
+      if (!waiting) return renamed;
+      waiting.push(renamed);
+      return undefined;
+    },
+    /** A call (as `call` named it) with its held input first; nothing when it is left out. */
+    release(part: ToolCallPart, leftOut: boolean): unknown[] {
+      const input = part.toolCallId !== undefined ? held.get(part.toolCallId) : undefined;
+      if (part.toolCallId !== undefined) held.delete(part.toolCallId);
+      return leftOut ? [] : [...(input ?? []), part];
+    },
+    /** Input of a call that never came: it is not the client's to see either. */
+    drop(): void {
+      held.clear();
+    },
+  };
+}
+
 /**
  * Some frameworks' model classes (Mastra's) answer `doGenerate` with the content and the
  * same response as a stream built from it, and read only the stream: its ids must be the
@@ -118,31 +172,24 @@ function withStreamedCalls<R>(
 ): R {
   const stream = (result as { stream?: unknown } | undefined)?.stream;
   if (!(stream instanceof ReadableStream)) return result;
-  const callId = uniqueIds(taken);
-  const inputId = uniqueIds(taken);
-  const streaming = new Map<string, string>();
   const droppedIds = new Set([...dropped].flatMap((c) => (c.id !== undefined ? [c.id] : [])));
+  // The calls left out are known already: their input is held, never to be released.
+  const parts = heldCalls(taken, (id) => droppedIds.has(id));
   let next = 0;
   const renamed = stream.pipeThrough(
     new TransformStream<unknown, unknown>({
       transform(part, controller) {
         if (isToolCall(part)) {
-          const call =
-            part.toolCallId === undefined ? part : { ...part, toolCallId: callId(part.toolCallId) };
+          const call = parts.call(part);
           const judged = calls[next++];
           if (judged?.name !== call.toolName || judged.id !== call.toolCallId) {
             controller.error(new Error("a tool call of the response differs from the calls judged for it"));
             return;
           }
-          if (!dropped.has(judged)) controller.enqueue(call);
-        } else if (STREAMED_INPUT.has((part as { type?: string })?.type ?? "")) {
-          const input = part as { type: string; id?: unknown };
-          if (typeof input.id !== "string") controller.enqueue(part);
-          else {
-            if (input.type === "tool-input-start") streaming.set(input.id, inputId(input.id));
-            const id = streaming.get(input.id) ?? input.id;
-            if (!droppedIds.has(id)) controller.enqueue({ ...input, id });
-          }
+          for (const out of parts.release(call, dropped.has(judged))) controller.enqueue(out);
+        } else if (isStreamedInput(part)) {
+          const input = parts.input(part);
+          if (input !== undefined) controller.enqueue(input);
         } else controller.enqueue(part);
       },
     }),
@@ -267,47 +314,28 @@ export function respondingModel<M extends object>(
           };
           const held: ToolCallPart[] = [];
           // A client tool's streamed input waits with its call: the call may be left out.
-          const heldInput = new Map<string, unknown[]>();
-          const callId = uniqueIds(taken);
-          const inputId = uniqueIds(taken);
-          const streaming = new Map<string, string>();
+          const parts = heldCalls(
+            taken,
+            (_, input) =>
+              input.type === "tool-input-start" &&
+              typeof input.toolName === "string" &&
+              client.has(input.toolName),
+          );
           const release = (controller: TransformStreamDefaultController<unknown>) => {
-            const parts = held.splice(0);
-            const calls = parts.map(callOf);
+            const response = held.splice(0);
+            const calls = response.map(callOf);
             const dropped = judge(calls);
-            for (const [i, part] of parts.entries()) {
-              const input = part.toolCallId !== undefined ? heldInput.get(part.toolCallId) : undefined;
-              if (part.toolCallId !== undefined) heldInput.delete(part.toolCallId);
-              if (dropped.has(calls[i]!)) continue;
-              for (const early of input ?? []) controller.enqueue(early);
-              controller.enqueue(part);
-            }
-            // Input of a client call that never came: it is not the client's to see either.
-            heldInput.clear();
+            for (const [i, part] of response.entries())
+              for (const out of parts.release(part, dropped.has(calls[i]!))) controller.enqueue(out);
+            parts.drop();
           };
           const stream = result.stream.pipeThrough(
             new TransformStream<unknown, unknown>({
               transform(part, controller) {
-                if (isToolCall(part)) {
-                  held.push(
-                    part.toolCallId === undefined ? part : { ...part, toolCallId: callId(part.toolCallId) },
-                  );
-                } else if (STREAMED_INPUT.has((part as { type?: string })?.type ?? "")) {
-                  const input = part as { type: string; id?: unknown; toolName?: unknown };
-                  if (typeof input.id !== "string") controller.enqueue(part);
-                  else {
-                    if (input.type === "tool-input-start") {
-                      const id = inputId(input.id);
-                      streaming.set(input.id, id);
-                      if (typeof input.toolName === "string" && client.has(input.toolName))
-                        heldInput.set(id, []);
-                    }
-                    const id = streaming.get(input.id) ?? input.id;
-                    const renamed = { ...input, id };
-                    const waiting = heldInput.get(id);
-                    if (waiting) waiting.push(renamed);
-                    else controller.enqueue(renamed);
-                  }
+                if (isToolCall(part)) held.push(parts.call(part));
+                else if (isStreamedInput(part)) {
+                  const input = parts.input(part);
+                  if (input !== undefined) controller.enqueue(input);
                 } else {
                   if ((part as { type?: unknown })?.type === "finish") release(controller);
                   controller.enqueue(part);

@@ -1,0 +1,150 @@
+/**
+ * A client call without a call id. The provider interface types `toolCallId` as a string,
+ * but nothing at run time makes a model (or a provider's parser) send one, and Mastra runs
+ * a call without it. Core's refusal of such a call, for its input or by the same response's
+ * activation, could not be filed under its id for the tool's late `execute` to answer: the
+ * tool kept no `execute`, and Mastra handed the refused call to the client. It must read
+ * core's refusal instead.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent } from "@mastra/core/agent";
+import { createTool } from "@mastra/core/tools";
+import { createShelf, type Shelf } from "@skillshelf/core";
+import { MockLanguageModelV4 } from "ai/test";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createSkills } from "./skills.js";
+
+let root: string;
+let shelf: Shelf;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-client-no-id-"));
+  await mkdir(join(root, ".agents", "skills", "notes"), { recursive: true });
+  await writeFile(
+    join(root, ".agents", "skills", "notes", "SKILL.md"),
+    "---\nname: notes\ndescription: Keep meeting notes in files.\nallowed-tools: read_file\n---\nWrite the notes.\n",
+  );
+  shelf = await createShelf({ root, userDirs: [] });
+});
+afterEach(async () => {
+  await shelf.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+type Part = { type: "tool-call"; toolCallId?: string; toolName: string; input: string };
+
+/** A model whose first response is `calls` (the id left out where the test leaves it out), then text. */
+function model(calls: Part[]) {
+  let step = 0;
+  const finish = (calls: boolean) => ({
+    unified: calls ? ("tool-calls" as const) : ("stop" as const),
+    raw: undefined,
+  });
+  return new MockLanguageModelV4({
+    doGenerate: async () =>
+      step++ === 0
+        ? { content: calls as never, finishReason: finish(true), usage, warnings: [] }
+        : { content: [{ type: "text", text: "ok" }], finishReason: finish(false), usage, warnings: [] },
+    doStream: async () => {
+      const first = step++ === 0;
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            controller.enqueue({ type: "stream-start", warnings: [] });
+            if (first) for (const call of calls) controller.enqueue(call as never);
+            else {
+              controller.enqueue({ type: "text-start", id: "t" });
+              controller.enqueue({ type: "text-delta", id: "t", delta: "ok" });
+              controller.enqueue({ type: "text-end", id: "t" });
+            }
+            controller.enqueue({ type: "finish", finishReason: finish(first), usage });
+            controller.close();
+          },
+        }),
+      };
+    },
+  });
+}
+
+interface Chunk {
+  payload?: { toolCallId?: string; toolName?: string; result?: unknown };
+}
+
+async function run(mode: "generate" | "stream", calls: Part[]) {
+  const skills = createSkills({ shelf, onDiagnostic: () => undefined });
+  const agent = new Agent({
+    id: "a",
+    name: "a",
+    instructions: "Help.",
+    model: model(calls) as never,
+    tools: {
+      read_file: createTool({
+        id: "read_file",
+        description: "Read a file.",
+        inputSchema: z.object({}).passthrough(),
+        execute: async () => ({ text: "x" }),
+      }),
+      write_file: createTool({
+        id: "write_file",
+        description: "Write a file (runs in the client).",
+        inputSchema: z.object({}).passthrough(),
+      }),
+    },
+    inputProcessors: [skills.processor],
+  });
+  if (mode === "generate") {
+    const result = await agent.generate("take meeting notes", { maxSteps: 3 });
+    return {
+      finishReason: result.finishReason,
+      steps: result.steps as unknown as Array<{ toolResults: Chunk[] }>,
+    };
+  }
+  const stream = await agent.stream("take meeting notes", { maxSteps: 3 });
+  await stream.text;
+  return {
+    finishReason: await stream.finishReason,
+    steps: (await stream.steps) as unknown as Array<{ toolResults: Chunk[] }>,
+  };
+}
+
+const write = (path: string): Part => ({
+  type: "tool-call",
+  toolName: "write_file",
+  input: JSON.stringify({ path, content: "x" }),
+});
+const writeResults = (steps: Array<{ toolResults: Chunk[] }>) =>
+  steps.flatMap((s) => s.toolResults ?? []).filter((r) => r.payload?.toolName === "write_file");
+
+describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
+  it("a client call without an id, refused for its input, is not handed over: it reads SKILL_FILES_PROTECTED", async () => {
+    const { finishReason, steps } = await run(mode, [write(".agents/skills/notes/SKILL.md")]);
+    expect(finishReason).toBe("stop");
+    expect(writeResults(steps).map((r) => r.payload?.result)).toMatchObject([
+      { status: "error", error_type: "SKILL_FILES_PROTECTED" },
+    ]);
+  });
+
+  it("a client call without an id, in the response of the activation that rules it out, reads TOOL_NOT_ALLOWED", async () => {
+    const { finishReason, steps } = await run(mode, [
+      { type: "tool-call", toolCallId: "a1", toolName: "skill_notes", input: "{}" },
+      write("notes/meeting.md"),
+    ]);
+    expect(finishReason).toBe("stop");
+    expect(writeResults(steps).map((r) => r.payload?.result)).toMatchObject([
+      { status: "error", error_type: "TOOL_NOT_ALLOWED" },
+    ]);
+  });
+
+  it("a client call without an id that core allows is handed over", async () => {
+    const { finishReason, steps } = await run(mode, [write("notes/meeting.md")]);
+    expect(finishReason).toBe("tool-calls");
+    expect(writeResults(steps)).toEqual([]);
+  });
+});
