@@ -185,19 +185,17 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
     const writes = (v: ModelView | undefined) =>
       v?.messages.filter((m) => m.role === "tool" && m.name === "write_file") ?? [];
 
-    it("a refused client call, then an allowed call of the same tool: the refused one reads why, the other is handed over", async () => {
-      const { views, finishReason, handedOver, results } = await run(
-        mode,
-        [{ calls: [intoSkill, elsewhere] }],
-        where,
-      );
-      expect(handedOver).toEqual([elsewhere]);
-      expect(results).toMatchObject([
-        { name: "write_file", result: { status: "error", error_type: "SKILL_FILES_PROTECTED" } },
-      ]);
-      expect(finishReason).toBe("tool-calls");
+    // Was "the other is handed over": on Mastra 1.58 (the floor) the refused call was then
+    // handed to the client too, with no result. Neither is, in either order.
+    it("a refused client call, then an allowed call of the same tool: the refused one reads why, neither is handed over", async () => {
+      const { views, finishReason, handedOver } = await run(mode, [{ calls: [intoSkill, elsewhere] }], where);
+      expect(handedOver).toEqual([]);
+      expect(finishReason).toBe("stop");
+      const results = writes(views[1]);
+      expect(results).toHaveLength(2);
+      expect(results[0]).toMatchObject({ result: { status: "error", error_type: "SKILL_FILES_PROTECTED" } });
+      expect(JSON.stringify(results[1])).toContain("was not handed over on this step");
       expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
-      expect(views).toHaveLength(1);
     });
 
     it("an allowed client call, then a refused call of the same tool: neither is handed over (fail closed)", async () => {

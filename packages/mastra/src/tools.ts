@@ -161,11 +161,10 @@ export type RefusedClientCalls = Map<string, { name: string; refusal: unknown }>
  *
  * Per tool, not per call: Mastra reads `execute` by the tool's name alone, with no call id
  * (`tool.execute` before it runs a call; its eager-execution and tracing checks read it too),
- * and a call it runs is never handed over. A refused call's refusal is taken off only when
- * that call is answered, so it is never handed over. A call of the same tool that Mastra
- * reaches before then cannot be told from it: it is judged again and reads
- * CLIENT_TOOL_NOT_RUN (fail closed; the model may call again). One reached after (Mastra
- * starts a response's calls in order: an allowed call after the refused one) is handed over.
+ * and a call it runs is never handed over. A refused call's refusal stays for the whole step,
+ * so it is never handed over, and no other call of the same tool in that response is either:
+ * it cannot be told from the refused one, is judged again and reads CLIENT_TOOL_NOT_RUN
+ * (fail closed; the model may call again).
  * The one hook that sees the id first (`onInputAvailable`) would tie a later read of the
  * getter to a call only by the order Mastra's concurrent tool calls (10 at a time by default)
  * resume in: a refused call read while an allowed one's id is current would be handed over.
@@ -184,10 +183,10 @@ export function refusedClientTools(
     const answer = async (input: unknown, context: unknown) => {
       const id = callId(context);
       const known = id !== undefined ? refused.get(id) : undefined;
-      if (known && known.name === name) {
-        refused.delete(id!);
-        return known.refusal;
-      }
+      // Kept until the step ends (the processor clears the map): a refusal taken off when its
+      // call was answered let the next call of the tool be handed over, and Mastra 1.58 then
+      // handed the refused call to the client too, with no result (the floor lane).
+      if (known && known.name === name) return known.refusal;
       return fallback(input, context);
     };
     const refuses = () => {
