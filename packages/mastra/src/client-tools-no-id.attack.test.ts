@@ -148,3 +148,25 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
     expect(writeResults(steps)).toEqual([]);
   });
 });
+
+/**
+ * A call whose id is the key an id-less refusal is filed under (`\u0000<tool>`): before the fix
+ * it took that refusal for itself (the entry went with it), and the id-less call it belonged
+ * to, reached next, found no refusal left and was handed over to the client.
+ */
+describe.each(["generate", "stream"] as const)("agent.%s(), an id forging the id-less key", (mode) => {
+  const forged = (path: string): Part => ({ ...write(path), toolCallId: "\u0000write_file" });
+
+  for (const order of ["forged first", "id-less first"] as const) {
+    it(`${order}: the refused id-less call is not handed over`, async () => {
+      const refused = write(".agents/skills/notes/SKILL.md");
+      const allowed = forged("notes/meeting.md");
+      const { steps } = await run(mode, order === "forged first" ? [allowed, refused] : [refused, allowed]);
+      const results = writeResults(steps);
+      // Both calls are answered (none is left for the client): the refused one with its refusal.
+      expect(results).toHaveLength(2);
+      const mine = results.find((r) => r.payload?.toolCallId !== "\u0000write_file");
+      expect(mine?.payload?.result).toMatchObject({ status: "error", error_type: "SKILL_FILES_PROTECTED" });
+    });
+  }
+});

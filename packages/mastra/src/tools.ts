@@ -144,9 +144,11 @@ function refusing(session: Session, name: string) {
 
 /**
  * Core's refusals of a response's client calls (`respondingModel`'s `answerRefused`), by call
- * id (a call without one under a key no id can take, so its tool still refuses).
+ * id; a call without one under a symbol of its own, a key no id can take (a model picks its
+ * ids, so a string key such as `\u0000<name>` is one it can send, and take the refusal for its
+ * own call: the id-less call it was filed for would then be handed over). Its tool still refuses.
  */
-export type RefusedClientCalls = Map<string, { name: string; refusal: unknown }>;
+export type RefusedClientCalls = Map<string | symbol, { name: string; refusal: unknown }>;
 
 /**
  * A tool without `execute` is one the host's client runs: Mastra hands its calls to the
