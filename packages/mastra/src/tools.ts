@@ -198,6 +198,16 @@ export function refusedClientTools(
     };
     const late = Object.create(Object.getPrototypeOf(tool) as object | null) as Record<string, unknown>;
     Object.defineProperties(late, Object.getOwnPropertyDescriptors(tool));
+    // Mastra finds a call's tool by its key, else by its `id`: a call by an id that is not the
+    // key reached this tool under a name core judged as none of the client's tools (nothing
+    // refused, so handed over). Under its key only, such a call reads Mastra's unknown tool.
+    if (typeof late.id === "string" && late.id !== name)
+      Object.defineProperty(late, "id", {
+        configurable: true,
+        enumerable: true,
+        writable: true,
+        value: name,
+      });
     Object.defineProperty(late, "execute", {
       configurable: true,
       enumerable: true,

@@ -11,7 +11,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShelf, type Shelf } from "../shelf.js";
 
-const skill = (fields: string) => `---\nname: notes-writer\ndescription: Writes meeting notes.\n${fields}---\nWrite.\n`;
+const skill = (fields: string) =>
+  `---\nname: notes-writer\ndescription: Writes meeting notes.\n${fields}---\nWrite.\n`;
 const NOTES = skill("allowed-tools: write_file read_file\n");
 const GIT = skill("allowed-tools: Bash(git:*)\n");
 

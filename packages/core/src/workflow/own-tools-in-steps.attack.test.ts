@@ -87,7 +87,15 @@ describe("a workflow step naming one of skillshelf's own tools", () => {
 });
 
 describe("a host whose tools take skillshelf's default names", () => {
-  const HOST = ["bash", "activate_skill", "skill_mailer", "end_skill", "read_skill_file", "run_skill_script", "skill_sneaky"];
+  const HOST = [
+    "bash",
+    "activate_skill",
+    "skill_mailer",
+    "end_skill",
+    "read_skill_file",
+    "run_skill_script",
+    "skill_sneaky",
+  ];
   const renamed = [
     "skillshelf_activate_skill",
     ...skillToolNames("mailer").slice(1),
