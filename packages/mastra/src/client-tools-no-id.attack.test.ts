@@ -170,3 +170,30 @@ describe.each(["generate", "stream"] as const)("agent.%s(), an id forging the id
     });
   }
 });
+
+/** Ids a model picks to confuse the refusals: an empty one, one shared with an allowed call, one shaped like a renamed repeat. */
+describe.each(["generate", "stream"] as const)("agent.%s(), a refused call beside an allowed one", (mode) => {
+  for (const [refusedId, allowedId] of [
+    ["", ""],
+    ["x", "x"],
+    ["x_2", "x"],
+    ["", undefined],
+  ] as const) {
+    for (const order of ["refused first", "allowed first"] as const) {
+      it(`ids ${JSON.stringify(refusedId)} and ${JSON.stringify(allowedId ?? null)}, ${order}: the refused one reads its refusal`, async () => {
+        const refused = { ...write(".agents/skills/notes/SKILL.md"), toolCallId: refusedId };
+        const allowed = { ...write("notes/a.md"), ...(allowedId !== undefined && { toolCallId: allowedId }) };
+        const { steps } = await run(
+          mode,
+          order === "refused first" ? [refused, allowed] : [allowed, refused],
+        );
+        const protectedResults = writeResults(steps).filter(
+          (r) =>
+            (r.payload?.result as { error_type?: string } | undefined)?.error_type ===
+            "SKILL_FILES_PROTECTED",
+        );
+        expect(protectedResults).toHaveLength(1);
+      });
+    }
+  }
+});
