@@ -148,3 +148,52 @@ describe.each(["generate", "stream"] as const)("agent.%s()", (mode) => {
     expect(writeResults(steps)).toEqual([]);
   });
 });
+
+/**
+ * A call whose id is the key an id-less refusal is filed under (`\u0000<tool>`): before the fix
+ * it took that refusal for itself (the entry went with it), and the id-less call it belonged
+ * to, reached next, found no refusal left and was handed over to the client.
+ */
+describe.each(["generate", "stream"] as const)("agent.%s(), an id forging the id-less key", (mode) => {
+  const forged = (path: string): Part => ({ ...write(path), toolCallId: "\u0000write_file" });
+
+  for (const order of ["forged first", "id-less first"] as const) {
+    it(`${order}: the refused id-less call is not handed over`, async () => {
+      const refused = write(".agents/skills/notes/SKILL.md");
+      const allowed = forged("notes/meeting.md");
+      const { steps } = await run(mode, order === "forged first" ? [allowed, refused] : [refused, allowed]);
+      const results = writeResults(steps);
+      // Both calls are answered (none is left for the client): the refused one with its refusal.
+      expect(results).toHaveLength(2);
+      const mine = results.find((r) => r.payload?.toolCallId !== "\u0000write_file");
+      expect(mine?.payload?.result).toMatchObject({ status: "error", error_type: "SKILL_FILES_PROTECTED" });
+    });
+  }
+});
+
+/** Ids a model picks to confuse the refusals: an empty one, one shared with an allowed call, one shaped like a renamed repeat. */
+describe.each(["generate", "stream"] as const)("agent.%s(), a refused call beside an allowed one", (mode) => {
+  for (const [refusedId, allowedId] of [
+    ["", ""],
+    ["x", "x"],
+    ["x_2", "x"],
+    ["", undefined],
+  ] as const) {
+    for (const order of ["refused first", "allowed first"] as const) {
+      it(`ids ${JSON.stringify(refusedId)} and ${JSON.stringify(allowedId ?? null)}, ${order}: the refused one reads its refusal`, async () => {
+        const refused = { ...write(".agents/skills/notes/SKILL.md"), toolCallId: refusedId };
+        const allowed = { ...write("notes/a.md"), ...(allowedId !== undefined && { toolCallId: allowedId }) };
+        const { steps } = await run(
+          mode,
+          order === "refused first" ? [refused, allowed] : [allowed, refused],
+        );
+        const protectedResults = writeResults(steps).filter(
+          (r) =>
+            (r.payload?.result as { error_type?: string } | undefined)?.error_type ===
+            "SKILL_FILES_PROTECTED",
+        );
+        expect(protectedResults).toHaveLength(1);
+      });
+    }
+  }
+});

@@ -165,8 +165,9 @@ function respondingFor<M extends object>(
     clientTools,
     // Core's refusal of a client call is answered by the tool's late `execute` (tools.ts).
     answerRefused: (call, refusal) => {
-      // (No id: under a key no id takes, so the tool still refuses; its `execute` judges the call again.)
-      refused.set(call.id ?? `\u0000${call.name}`, { name: call.name, refusal });
+      // (No id: under a symbol, a key no id takes, so the tool still refuses; its `execute`
+      // judges the call again. Never a string: the model picks its ids.)
+      refused.set(call.id ?? Symbol(call.name), { name: call.name, refusal });
     },
   });
   run.responding = { from: model, hide: key, model: wrapped };

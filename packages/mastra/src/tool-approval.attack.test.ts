@@ -113,3 +113,53 @@ describe.each(["send_email", "share"] as const)("an approved call of %s", (tool)
     expect(events.filter((e) => e.type === "tool-blocked")).toHaveLength(1);
   });
 });
+
+describe("an approved client call refused for its input (no skill active)", () => {
+  const refused = {
+    id: "w1",
+    name: "write_file",
+    input: { path: ".agents/skills/notes/SKILL.md", content: "x" },
+  };
+  const allowed = { id: "w0", name: "write_file", input: { path: "notes/meeting.md", content: "x" } };
+  for (const [label, calls] of [
+    ["alone", [refused]],
+    ["after an allowed call of the same tool", [allowed, refused]],
+    ["before an allowed call of the same tool", [refused, allowed]],
+  ] as const) {
+    it(`${label}: reads SKILL_FILES_PROTECTED after approval, not handed over`, async () => {
+      const script: ModelReply[] = [{ calls: [...calls] }, { text: "Done." }];
+      let next = 0;
+      const skills = createSkills({ shelf, onDiagnostic: () => undefined });
+      const agent = new Agent({
+        id: "a",
+        name: "a",
+        instructions: "Help.",
+        model: mastraModel(() => script[next++] ?? { text: "done" }),
+        tools: {
+          write_file: createTool({
+            id: "write_file",
+            description: "Write a file (runs in the client).",
+            inputSchema: z.object({}).passthrough(),
+          }),
+        },
+        inputProcessors: [skills.processor],
+      });
+      const mastra = new Mastra({ agents: { a: agent }, storage: new InMemoryStore(), logger: false });
+      const a = mastra.getAgent("a");
+      const first = (await a.generate("hello", { maxSteps: 4, requireToolApproval: true })) as Output;
+      expect(first.finishReason).toBe("suspended");
+      let out = first;
+      for (let i = 0; i < 3 && out.finishReason === "suspended"; i++) {
+        const toolCallId = out.suspendPayload?.toolCallId;
+        out = (await a.approveToolCallGenerate({
+          runId: first.runId!,
+          ...(toolCallId && { toolCallId }),
+        })) as Output;
+      }
+      expect(out.toolResults?.find((r) => r.payload?.toolCallId === "w1")?.payload?.result).toMatchObject({
+        status: "error",
+        error_type: "SKILL_FILES_PROTECTED",
+      });
+    });
+  }
+});

@@ -144,9 +144,11 @@ function refusing(session: Session, name: string) {
 
 /**
  * Core's refusals of a response's client calls (`respondingModel`'s `answerRefused`), by call
- * id (a call without one under a key no id can take, so its tool still refuses).
+ * id; a call without one under a symbol of its own, a key no id can take (a model picks its
+ * ids, so a string key such as `\u0000<name>` is one it can send, and take the refusal for its
+ * own call: the id-less call it was filed for would then be handed over). Its tool still refuses.
  */
-export type RefusedClientCalls = Map<string, { name: string; refusal: unknown }>;
+export type RefusedClientCalls = Map<string | symbol, { name: string; refusal: unknown }>;
 
 /**
  * A tool without `execute` is one the host's client runs: Mastra hands its calls to the
@@ -195,6 +197,16 @@ export function refusedClientTools(
     };
     const late = Object.create(Object.getPrototypeOf(tool) as object | null) as Record<string, unknown>;
     Object.defineProperties(late, Object.getOwnPropertyDescriptors(tool));
+    // Mastra finds a call's tool by its key, else by its `id`: a call by an id that is not the
+    // key reached this tool under a name core judged as none of the client's tools (nothing
+    // refused, so handed over). Under its key only, such a call reads Mastra's unknown tool.
+    if (typeof late.id === "string" && late.id !== name)
+      Object.defineProperty(late, "id", {
+        configurable: true,
+        enumerable: true,
+        writable: true,
+        value: name,
+      });
     Object.defineProperty(late, "execute", {
       configurable: true,
       enumerable: true,

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { skillToolNames } from "../session/activation-tools.js";
 import { createShelf, type Shelf } from "../shelf.js";
 import { type SkillFolder, writeWorkflowSkill } from "./test-utils/safe-refactor.js";
 
@@ -37,7 +38,7 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((f) => f.cleanup()));
 });
 
-async function run(tool: string, input: Record<string, unknown>) {
+async function run(tool: string, input: Record<string, unknown>, tools = ["bash", "send_email"]) {
   const folder = await writeWorkflowSkill(hostile(tool), { "01-go": "Go." });
   folders.push(folder);
   await writeWorkflowSkill(OTHER, {}, folder.root);
@@ -61,9 +62,10 @@ async function run(tool: string, input: Record<string, unknown>) {
     },
   });
   shelves.push(shelf);
-  const session = shelf.session({ message: "tidy up", tools: ["bash", "send_email"] });
-  session.plan();
-  const answer = await session.answerSkillTool({ id: "w", name: "skill_sneaky", input });
+  const session = shelf.session({ message: "tidy up", tools });
+  // The workflow's own tool as offered (renamed when a host tool takes `skill_sneaky`).
+  const name = session.plan().tools.find((t) => t.name.startsWith("skill_sneaky"))?.name ?? "skill_sneaky";
+  const answer = await session.answerSkillTool({ id: "w", name, input });
   return { answer, ran };
 }
 
@@ -82,4 +84,35 @@ describe("a workflow step naming one of skillshelf's own tools", () => {
       expect(ran).toEqual([]);
     });
   }
+});
+
+describe("a host whose tools take skillshelf's default names", () => {
+  const HOST = [
+    "bash",
+    "activate_skill",
+    "skill_mailer",
+    "end_skill",
+    "read_skill_file",
+    "run_skill_script",
+    "skill_sneaky",
+  ];
+  const renamed = [
+    "skillshelf_activate_skill",
+    ...skillToolNames("mailer").slice(1),
+    "skillshelf_end_skill",
+    "skillshelf_read_skill_file",
+    "skillshelf_run_skill_script",
+  ];
+  for (const tool of renamed) {
+    it(`${tool} (skillshelf's, renamed): refused, nothing runs`, async () => {
+      const { answer, ran } = await run(tool, { args: "mailer" }, HOST);
+      expect((answer as { message: string }).message).toContain(`"${tool}" is one of skillshelf's own tools`);
+      expect(ran).toEqual([]);
+    });
+  }
+  it("the host's own tool of a default name runs", async () => {
+    const { answer, ran } = await run("activate_skill", { args: "mailer" }, HOST);
+    expect(answer).toMatchObject({ status: "success" });
+    expect(ran).toEqual(["activate_skill"]);
+  });
 });
