@@ -10,12 +10,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
-import { createTool } from "@mastra/core/tools";
 import { createShelf, type Shelf } from "@skillshelf/core";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createSkills } from "./skills.js";
+import { looseTool } from "./test-utils/tools.js";
 
 let root: string;
 let shelf: Shelf;
@@ -85,17 +84,8 @@ async function run(mode: "generate" | "stream", calls: Part[]) {
     instructions: "Help.",
     model: model(calls) as never,
     tools: {
-      read_file: createTool({
-        id: "read_file",
-        description: "Read a file.",
-        inputSchema: z.object({}).passthrough(),
-        execute: async () => ({ text: "x" }),
-      }),
-      write_file: createTool({
-        id: "write_file",
-        description: "Write a file (runs in the client).",
-        inputSchema: z.object({}).passthrough(),
-      }),
+      read_file: looseTool("read_file", "Read a file.", async () => ({ text: "x" })),
+      write_file: looseTool("write_file", "Write a file (runs in the client)."),
     },
     inputProcessors: [skills.processor],
   });

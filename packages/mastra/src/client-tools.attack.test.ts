@@ -8,13 +8,12 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
-import { createTool } from "@mastra/core/tools";
 import { createShelf, type Shelf, type SkillEvent } from "@skillshelf/core";
 import type { ModelReply, ModelView } from "@skillshelf/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createSkills } from "./skills.js";
 import { mastraModel } from "./test-utils/driver.js";
+import { looseTool } from "./test-utils/tools.js";
 
 let root: string;
 let shelf: Shelf;
@@ -34,12 +33,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const clientTool = (id: string) =>
-  createTool({
-    id,
-    description: `The ${id} tool (runs in the client).`,
-    inputSchema: z.object({}).passthrough(),
-  });
+const clientTool = (id: string) => looseTool(id, `The ${id} tool (runs in the client).`);
 
 async function run(mode: "generate" | "stream", script: ModelReply[], where: "agent" | "call") {
   const views: ModelView[] = [];
@@ -59,12 +53,7 @@ async function run(mode: "generate" | "stream", script: ModelReply[], where: "ag
       return script[next++] ?? { text: "done" };
     }),
     tools: {
-      read_file: createTool({
-        id: "read_file",
-        description: "Read a file.",
-        inputSchema: z.object({}).passthrough(),
-        execute: async () => ({ text: "x" }),
-      }),
+      read_file: looseTool("read_file", "Read a file.", async () => ({ text: "x" })),
       ...(where === "agent" && client),
     },
     inputProcessors: [skills.processor],

@@ -10,13 +10,12 @@ import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
 import { Mastra } from "@mastra/core/mastra";
 import { InMemoryStore } from "@mastra/core/storage";
-import { createTool } from "@mastra/core/tools";
 import { createShelf, type Shelf, type SkillEvent } from "@skillshelf/core";
 import type { ModelReply } from "@skillshelf/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createSkills } from "./skills.js";
 import { mastraModel } from "./test-utils/driver.js";
+import { looseTool } from "./test-utils/tools.js";
 
 let root: string;
 let shelf: Shelf;
@@ -63,27 +62,13 @@ describe.each(["send_email", "share"] as const)("an approved call of %s", (tool)
       instructions: "Help.",
       model: mastraModel(() => script[next++] ?? { text: "done" }),
       tools: {
-        read_file: createTool({
-          id: "read_file",
-          description: "Read a file.",
-          inputSchema: z.object({}).passthrough(),
-          execute: async () => ({ text: "x" }),
-        }),
-        send_email: createTool({
-          id: "send_email",
-          description: "Send an email.",
-          inputSchema: z.object({}).passthrough(),
-          execute: async (input) => {
-            ran.push(input);
-            return { sent: true };
-          },
+        read_file: looseTool("read_file", "Read a file.", async () => ({ text: "x" })),
+        send_email: looseTool("send_email", "Send an email.", async (input) => {
+          ran.push(input);
+          return { sent: true };
         }),
         // A client tool: no `execute`, Mastra hands its calls to the caller.
-        share: createTool({
-          id: "share",
-          description: "Share (runs in the client).",
-          inputSchema: z.object({}).passthrough(),
-        }),
+        share: looseTool("share", "Share (runs in the client)."),
       },
       inputProcessors: [skills.processor],
     });
@@ -136,11 +121,7 @@ describe("an approved client call refused for its input (no skill active)", () =
         instructions: "Help.",
         model: mastraModel(() => script[next++] ?? { text: "done" }),
         tools: {
-          write_file: createTool({
-            id: "write_file",
-            description: "Write a file (runs in the client).",
-            inputSchema: z.object({}).passthrough(),
-          }),
+          write_file: looseTool("write_file", "Write a file (runs in the client)."),
         },
         inputProcessors: [skills.processor],
       });
