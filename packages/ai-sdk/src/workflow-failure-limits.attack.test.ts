@@ -5,47 +5,21 @@
  * and every later step (rebuilt from the messages) ran with no limits at all. Its limits now
  * hold until the user's next message, as end_skill's do.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createShelf, type Shelf } from "@skillshelf/core";
-import { GIT_REPORT } from "@skillshelf/core/testing";
+import type { Shelf } from "@skillshelf/core";
+import { type GitReportFixture, gitReportFixture } from "@skillshelf/core/testing";
 import { generateText, isStepCount, jsonSchema, type ModelMessage, streamText, tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSkills } from "./index.js";
 import { scriptedModel } from "./test-utils/mock-model.js";
 
-let root: string;
+let fixture: GitReportFixture;
 let shelf: Shelf;
-const ranByWorkflow: string[] = [];
+let ranByWorkflow: string[];
 beforeEach(async () => {
-  ranByWorkflow.length = 0;
-  root = await mkdtemp(join(tmpdir(), "skillshelf-ai-wf-"));
-  const dir = join(root, ".skillshelf", "skills", "git-report");
-  await mkdir(join(dir, "steps"), { recursive: true });
-  await writeFile(join(dir, "SKILL.md"), GIT_REPORT);
-  await writeFile(join(dir, "steps", "01-pick.md"), "Pick.");
-  await writeFile(join(dir, "steps", "02-exec.md"), "Run it.");
-  shelf = await createShelf({
-    root,
-    userDirs: [],
-    events: false,
-    builtinRoles: false,
-    workflows: {
-      mode: "auto",
-      defaults: { retries: 0 },
-      functions: { pick_command: (request) => String(request.inputs.args) },
-      callTool: (_tool, input) => {
-        ranByWorkflow.push(String(input.command));
-        return "ok";
-      },
-    },
-  });
+  fixture = await gitReportFixture();
+  ({ shelf, ranByWorkflow } = fixture);
 });
-afterEach(async () => {
-  await shelf.close();
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => fixture.cleanup());
 
 const schema = jsonSchema<Record<string, unknown>>({ type: "object", additionalProperties: true });
 

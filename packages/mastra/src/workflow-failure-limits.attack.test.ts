@@ -4,13 +4,12 @@
  * the state, and the next step ran with no limits; its limits now hold until the user's next
  * message, as end_skill's do.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import type { Shelf } from "@skillshelf/core";
+import { type GitReportFixture, gitReportFixture } from "@skillshelf/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runHostile } from "./test-utils/hostile-agent.js";
 
+/** core's GIT_REPORT allowing `write_file`, not `read_file`: runHostile's host has no reader, and a skill none of whose tools the host has is not offered. */
 const GIT_REPORT = `---
 name: git-report
 description: Report on the repository with git, step by step.
@@ -23,37 +22,14 @@ steps:
 Report on the repository.
 `;
 
-let root: string;
+let fixture: GitReportFixture;
 let shelf: Shelf;
-const ranByWorkflow: string[] = [];
+let ranByWorkflow: string[];
 beforeEach(async () => {
-  ranByWorkflow.length = 0;
-  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-wf-"));
-  const dir = join(root, ".skillshelf", "skills", "git-report");
-  await mkdir(join(dir, "steps"), { recursive: true });
-  await writeFile(join(dir, "SKILL.md"), GIT_REPORT);
-  await writeFile(join(dir, "steps", "01-pick.md"), "Pick.");
-  await writeFile(join(dir, "steps", "02-exec.md"), "Run it.");
-  shelf = await createShelf({
-    root,
-    userDirs: [],
-    events: false,
-    builtinRoles: false,
-    workflows: {
-      mode: "auto",
-      defaults: { retries: 0 },
-      functions: { pick_command: (request) => String(request.inputs.args) },
-      callTool: (_tool, input) => {
-        ranByWorkflow.push(String(input.command));
-        return "ok";
-      },
-    },
-  });
+  fixture = await gitReportFixture(GIT_REPORT);
+  ({ shelf, ranByWorkflow } = fixture);
 });
-afterEach(async () => {
-  await shelf.close();
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => fixture.cleanup());
 
 describe.each(["generate", "stream"] as const)("Mastra %s", (mode) => {
   for (const memory of [false, true]) {

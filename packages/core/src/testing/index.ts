@@ -32,6 +32,8 @@ export {
 export { tamperedResult, tamperedState } from "./tamper.js";
 export {
   GIT_REPORT,
+  type GitReportFixture,
+  gitReportFixture,
   WORKFLOW_STEPS,
   WORKFLOW_TOOL,
   type WorkflowFixture,

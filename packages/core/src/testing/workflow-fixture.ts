@@ -87,3 +87,50 @@ steps:
 ---
 Report on the repository.
 `;
+
+export interface GitReportFixture {
+  shelf: Shelf;
+  root: string;
+  /** The commands the workflow's `tool:bash` step ran, in order. */
+  ranByWorkflow: string[];
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A shelf with one workflow skill (GIT_REPORT, or `markdown` of the same shape) that runs
+ * without asking, no retries: `pick_command` passes the model's arguments on as the command,
+ * and the host's bash records it. For an adapter's tests of a run the model makes fail.
+ */
+export async function gitReportFixture(markdown: string = GIT_REPORT): Promise<GitReportFixture> {
+  const root = await mkdtemp(join(tmpdir(), "skillshelf-git-report-"));
+  const dir = join(root, ".skillshelf", "skills", "git-report");
+  await mkdir(join(dir, "steps"), { recursive: true });
+  await writeFile(join(dir, "SKILL.md"), markdown);
+  await writeFile(join(dir, "steps", "01-pick.md"), "Pick.");
+  await writeFile(join(dir, "steps", "02-exec.md"), "Run it.");
+  const ranByWorkflow: string[] = [];
+  const shelf = await createShelf({
+    root,
+    userDirs: [],
+    events: false,
+    builtinRoles: false,
+    workflows: {
+      mode: "auto",
+      defaults: { retries: 0 },
+      functions: { pick_command: (request) => String(request.inputs.args) },
+      callTool: (_tool, input) => {
+        ranByWorkflow.push(String(input.command));
+        return "ok";
+      },
+    },
+  });
+  return {
+    shelf,
+    root,
+    ranByWorkflow,
+    cleanup: async () => {
+      await shelf.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
