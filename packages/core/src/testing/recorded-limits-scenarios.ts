@@ -9,21 +9,8 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ModelReply } from "./driver.js";
 import type { Scenario } from "./scenarios.js";
+import { call, calls, errorOf, expect, text } from "./script.js";
 import { GIT_REPORT } from "./workflow-fixture.js";
-
-// Local on purpose: scenarios.ts spreads this file's list into its own, so importing its
-// helpers back would be a cycle evaluated before they exist.
-const call = (name: string, input: Record<string, unknown> = {}): ModelReply => ({
-  calls: [{ name, input }],
-});
-const calls = (...list: Array<[string, Record<string, unknown>?]>): ModelReply => ({
-  calls: list.map(([name, input]) => ({ name, input: input ?? {} })),
-});
-const text = (t: string): ModelReply => ({ text: t });
-const errorOf = (result: unknown) => (result as { error_type?: string } | null)?.error_type;
-function expect(condition: unknown, message: string): void {
-  if (!condition) throw new Error(`conformance: ${message}`);
-}
 
 const READER = `---
 name: reader

@@ -21,6 +21,7 @@ import type {
   SeenMessage,
 } from "./driver.js";
 import { recordedLimitsScenarios } from "./recorded-limits-scenarios.js";
+import { call, calls, errorOf, expect, fail, text } from "./script.js";
 
 /** What the model saw in one call, normalised for framework framing. */
 export interface CallRecord {
@@ -363,21 +364,6 @@ allowed-tools: bash read_file
 ---
 Run the deploy for the environment the user names.
 `;
-
-function fail(message: string): never {
-  throw new Error(`conformance: ${message}`);
-}
-function expect(condition: unknown, message: string): void {
-  if (!condition) fail(message);
-}
-const call = (name: string, input: Record<string, unknown> = {}): ModelReply => ({
-  calls: [{ name, input }],
-});
-const calls = (...list: Array<[string, Record<string, unknown>?]>): ModelReply => ({
-  calls: list.map(([name, input]) => ({ name, input: input ?? {} })),
-});
-const text = (t: string): ModelReply => ({ text: t });
-const errorOf = (result: unknown) => (result as { error_type?: string } | null)?.error_type;
 
 const MEMBER_QUERY = `---
 name: member-query
