@@ -35,7 +35,9 @@ import {
   guardTools,
   type RefusedClientCalls,
   refusedClientTools,
+  sentName,
   skillTool,
+  toolKeyOf,
 } from "./tools.js";
 import { toTranscript } from "./transcript.js";
 
@@ -134,6 +136,8 @@ interface Run {
   client: Record<string, unknown>;
   /** Core's refusals of the last response's client calls, by call id, for that `execute` to answer. */
   refusedClientCalls: RefusedClientCalls;
+  /** The tools the current step gives Mastra: a call is judged as the one of them Mastra runs. */
+  stepTools: Record<string, unknown>;
 }
 
 const RUN = Symbol("skillshelf.run");
@@ -163,6 +167,8 @@ function respondingFor<M extends object>(
   const wrapped = respondingModel(model, run.session, {
     hide,
     clientTools,
+    // Mastra runs a call by a provider tool's model-facing name, or a tool's id, as that tool.
+    toolOf: (name) => toolKeyOf(run.stepTools, name),
     // Core's refusal of a client call is answered by the tool's late `execute` (tools.ts).
     answerRefused: (call, refusal) => {
       // (No id: under a symbol, a key no id takes, so the tool still refuses; its `execute`
@@ -232,6 +238,7 @@ export function createSkillsProcessor(
       clientTools,
       client: refusedClientTools(hostTools, session, clientTools, refusedClientCalls),
       refusedClientCalls,
+      stepTools: {},
     };
   }
 
@@ -281,7 +288,8 @@ export function createSkillsProcessor(
       // anyway (it saw the tool earlier) reaches the guard: core's structured refusal and a
       // `tool-blocked` event. The model is not sent them, nor the skill tools this step does not offer.
       const hide: string[] = [];
-      for (const name of usable) if (!allowed.has(name)) hide.push(name);
+      // Under the name the provider is sent it (a provider tool's own `name`, else its key).
+      for (const name of usable) if (!allowed.has(name)) hide.push(sentName(run.hostTools, name));
       for (const name of run.registered.keys()) if (!offered.has(name)) hide.push(name);
       // Resolved here, not by Mastra: the response must pass through `respondingModel`.
       const skillModel = modelFor(plan.model, session);
@@ -290,9 +298,10 @@ export function createSkillsProcessor(
         : args.model;
       // A new step: the last response's client calls were handed over or answered.
       run.refusedClientCalls.clear();
+      run.stepTools = { ...run.guarded, ...run.client, ...ours };
       return {
         // The client's tools: a call core refuses (this step's plan, the same response, its input) reads why.
-        tools: { ...run.guarded, ...run.client, ...ours },
+        tools: run.stepTools,
         activeTools: [...usable, ...run.registered.keys()],
         // Every response's tool calls reach `session.respond` before Mastra runs any of them,
         // and core judges each call of the client's tools there, hidden ones too.

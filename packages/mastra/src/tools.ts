@@ -200,7 +200,9 @@ export function refusedClientTools(
     // Mastra finds a call's tool by its key, else by its `id`: a call by an id that is not the
     // key reached this tool under a name core judged as none of the client's tools (nothing
     // refused, so handed over). Under its key only, such a call reads Mastra's unknown tool.
-    if (typeof late.id === "string" && late.id !== name)
+    // A provider tool's id is the provider's (`openai.local_shell`): it is what the provider is
+    // sent, so it stays, and its calls by other names are judged as it (`toolKeyOf`).
+    if (typeof late.id === "string" && late.id !== name && !isProviderTool(late))
       Object.defineProperty(late, "id", {
         configurable: true,
         enumerable: true,
@@ -215,6 +217,38 @@ export function refusedClientTools(
     out[name] = late;
   }
   return out;
+}
+
+/** A provider-defined tool (AI SDK v5 `provider-defined`, v6+ `provider`), as Mastra tells them. */
+function isProviderTool(tool: unknown): tool is { id: string; name?: unknown } {
+  const t = tool as { type?: unknown; id?: unknown } | null | undefined;
+  return (t?.type === "provider" || t?.type === "provider-defined") && typeof t.id === "string";
+}
+
+/**
+ * The name the provider is sent a tool under: a provider tool's own `name` when it has one
+ * (AI SDK v5's carry it: `{ search: openai.tools.webSearch() }` is sent as `web_search`),
+ * else its key. A tool a skill hides must be taken out under this name.
+ */
+export function sentName(tools: Record<string, unknown>, key: string): string {
+  const tool = tools[key];
+  return isProviderTool(tool) && typeof tool.name === "string" ? tool.name : key;
+}
+
+/**
+ * The key of the tool Mastra runs a call of `name` as, in Mastra's own order: the tool under
+ * that key, else a provider tool by its model-facing name (its id's part after the first dot,
+ * or its `name`), else a tool by its `id`. Undefined: Mastra finds none.
+ */
+export function toolKeyOf(tools: Record<string, unknown>, name: string): string | undefined {
+  if (Object.hasOwn(tools, name) && tools[name]) return name;
+  const entries = Object.entries(tools);
+  for (const [key, tool] of entries)
+    if (isProviderTool(tool) && (tool.id.split(".").slice(1).join(".") === name || tool.name === name))
+      return key;
+  for (const [key, tool] of entries)
+    if (tool && typeof tool === "object" && (tool as { id?: unknown }).id === name) return key;
+  return undefined;
 }
 
 /** The tools among `names` that the client runs (no `execute`): Mastra hands their calls over. */

@@ -216,6 +216,13 @@ export interface RespondingModelOptions {
    * response and this gets core's refusal for it, so the model reads it as a host tool's.
    */
   answerRefused?: (call: ToolCall, refusal: unknown) => void;
+  /**
+   * The tool the framework runs a call of this name as, when its lookup finds tools under
+   * more names than their keys (Mastra: a provider tool by its model-facing name, any tool by
+   * its `id`): the session judges the call under that name, the tool that would run.
+   * Undefined or the same name: the call's own name.
+   */
+  toolOf?: (name: string) => string | undefined;
 }
 
 /**
@@ -231,16 +238,21 @@ export function respondingModel<M extends object>(
   const hidden = new Set(options.hide ?? []);
   const client = new Set(options.clientTools ?? []);
   /** The response to the session; the client's calls it now refuses are left out. */
+  const asRun = (call: ToolCall): ToolCall => {
+    const name = options.toolOf?.(call.name);
+    return name !== undefined && name !== call.name ? { ...call, name } : call;
+  };
   const judge = (calls: readonly ToolCall[]): ReadonlySet<ToolCall> => {
-    if (calls.length > 0) session.respond(calls);
+    const named = calls.map(asRun);
+    if (named.length > 0) session.respond(named);
     if (client.size === 0) return NONE_DROPPED;
     const dropped = new Set<ToolCall>();
-    for (const call of calls) {
+    for (const [i, call] of named.entries()) {
       if (!client.has(call.name)) continue;
       const verdict = session.guard(call);
       if (verdict.allowed) continue;
       if (options.answerRefused) options.answerRefused(call, verdict.result);
-      else dropped.add(call);
+      else dropped.add(calls[i]!);
     }
     return dropped;
   };

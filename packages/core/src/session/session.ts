@@ -22,6 +22,7 @@ import {
 import { matchesSkillPaths, mentionedPaths } from "../parse/path-globs.js";
 import type { ToolAliases } from "../policy/aliases.js";
 import { createToolPolicy, type ToolPolicy } from "../policy/tool-policy.js";
+import { DELEGATE_TOOL, delegationToolNames } from "../roles/role-tools.js";
 import { readSkillFilePage } from "../skill-files/reader.js";
 import { listScripts, runSkillScript, type ScriptOptions } from "../skill-files/scripts.js";
 import type {
@@ -179,6 +180,8 @@ export interface SessionOptions {
 const EMPTY_MATCH: MatchResult = { candidates: [], vetoed: [], ambiguous: false };
 const NO_TOOLS: PinnedPolicy = Object.freeze({ allowedTools: [], disallowedTools: [] }) as PinnedPolicy;
 const NO_ALIASES: ToolAliases = Object.freeze({});
+/** The names the delegation tool may take: never a workflow step's to run. */
+const DELEGATION_TOOLS: ReadonlySet<string> = new Set(delegationToolNames(DELEGATE_TOOL));
 
 /** Everything derived from one version of the skill list, shared by every session over it. */
 interface SkillsView {
@@ -1619,6 +1622,13 @@ export function createSession(options: SessionOptions): Session {
               if (isSkillTool(tool) || toolNames().isScript(tool)) {
                 throw new Error(
                   `"${tool}" is one of skillshelf's own tools; a workflow step runs only the host's tools`,
+                );
+              }
+              // Nor the delegation tool under any name it may take (as a forked skill never gets
+              // it): a step would start a role's sub-agent the model never asked for.
+              if (DELEGATION_TOOLS.has(tool)) {
+                throw new Error(
+                  `"${tool}" is skillshelf's delegation tool; a workflow step runs only the host's tools`,
                 );
               }
               const verdict = guard({ name: tool, input });

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DELEGATE_TOOL, delegationToolNames } from "../roles/role-tools.js";
 import { skillToolNames } from "../session/activation-tools.js";
 import { createShelf, type Shelf } from "../shelf.js";
 import { type SkillFolder, writeWorkflowSkill } from "./test-utils/safe-refactor.js";
@@ -81,6 +82,19 @@ describe("a workflow step naming one of skillshelf's own tools", () => {
       const { answer, ran } = await run(tool, { args: "mailer" });
       expect(answer).toMatchObject({ status: "error", error_type: "STEP_FAILED", step: "go" });
       expect((answer as { message: string }).message).toContain(`"${tool}" is one of skillshelf's own tools`);
+      expect(ran).toEqual([]);
+    });
+  }
+});
+
+describe("a workflow step naming the delegation tool", () => {
+  // The delegation tool (skills.delegateTools) is a host tool to the session, under any of the
+  // names it may take: a step that ran it started a role's sub-agent the model never asked for.
+  for (const tool of delegationToolNames(DELEGATE_TOOL)) {
+    it(`${tool}: the step fails with a clear reason and nothing runs`, async () => {
+      const { answer, ran } = await run(tool, { args: "reviewer" }, ["bash", tool]);
+      expect(answer).toMatchObject({ status: "error", error_type: "STEP_FAILED", step: "go" });
+      expect((answer as { message: string }).message).toContain(`"${tool}" is skillshelf's delegation tool`);
       expect(ran).toEqual([]);
     });
   }
