@@ -6,32 +6,21 @@
  * entry rules out) was filed under no refusal, the tool's late `execute` stayed undefined, and
  * Mastra handed the refused call to the client.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import type { Shelf } from "@skillshelf/core";
 import type { ModelReply } from "@skillshelf/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkills } from "./skills.js";
 import { mastraModel } from "./test-utils/driver.js";
+import { GIT_LOG_SKILL, oneSkillShelf } from "./test-utils/one-skill-shelf.js";
 import { looseTool } from "./test-utils/tools.js";
 
-let root: string;
 let shelf: Shelf;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-client-by-id-"));
-  await mkdir(join(root, ".agents", "skills", "git-log"), { recursive: true });
-  await writeFile(
-    join(root, ".agents", "skills", "git-log", "SKILL.md"),
-    "---\nname: git-log\ndescription: Read the git history.\nallowed-tools: Bash(git log:*)\n---\nRead it.\n",
-  );
-  shelf = await createShelf({ root, userDirs: [] });
+  ({ shelf, close } = await oneSkillShelf("skillshelf-mastra-client-by-id-", "git-log", GIT_LOG_SKILL));
 });
-afterEach(async () => {
-  await shelf.close();
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 interface Step {
   content?: Array<{ type?: string; toolCallId?: string; output?: { type?: string; value?: unknown } }>;

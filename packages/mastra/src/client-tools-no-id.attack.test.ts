@@ -6,31 +6,24 @@
  * tool kept no `execute`, and Mastra handed the refused call to the client. It must read
  * core's refusal instead.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import type { Shelf } from "@skillshelf/core";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkills } from "./skills.js";
+import { oneSkillShelf } from "./test-utils/one-skill-shelf.js";
 import { looseTool } from "./test-utils/tools.js";
 
-let root: string;
 let shelf: Shelf;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-client-no-id-"));
-  await mkdir(join(root, ".agents", "skills", "notes"), { recursive: true });
-  await writeFile(
-    join(root, ".agents", "skills", "notes", "SKILL.md"),
+  ({ shelf, close } = await oneSkillShelf(
+    "skillshelf-mastra-client-no-id-",
+    "notes",
     "---\nname: notes\ndescription: Keep meeting notes in files.\nallowed-tools: read_file\n---\nWrite the notes.\n",
-  );
-  shelf = await createShelf({ root, userDirs: [] });
+  ));
 });
-afterEach(async () => {
-  await shelf.close();
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },

@@ -11,34 +11,23 @@
  *   so a command the skill's `Bash(git log:*)` rules out was handed to the client.
  * - The tool's `id` is the provider's (`openai.local_shell`): it reaches the provider as it is.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Agent } from "@mastra/core/agent";
-import { createShelf, type Shelf } from "@skillshelf/core";
+import type { Shelf } from "@skillshelf/core";
 import type { ModelReply } from "@skillshelf/core/testing";
 import type { MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSkills } from "./skills.js";
 import { mastraModel } from "./test-utils/driver.js";
+import { GIT_LOG_SKILL, oneSkillShelf } from "./test-utils/one-skill-shelf.js";
 import { looseTool } from "./test-utils/tools.js";
 
-let root: string;
 let shelf: Shelf;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "skillshelf-mastra-provider-names-"));
-  await mkdir(join(root, ".agents", "skills", "git-log"), { recursive: true });
-  await writeFile(
-    join(root, ".agents", "skills", "git-log", "SKILL.md"),
-    "---\nname: git-log\ndescription: Read the git history.\nallowed-tools: Bash(git log:*)\n---\nRead it.\n",
-  );
-  shelf = await createShelf({ root, userDirs: [] });
+  ({ shelf, close } = await oneSkillShelf("skillshelf-mastra-provider-names-", "git-log", GIT_LOG_SKILL));
 });
-afterEach(async () => {
-  await shelf.close();
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 /** A provider tool as the AI SDK's factories build it (v5's carry a `name`, v6+'s do not). */
 function providerTool(id: string, options: { name?: string; executed?: boolean; execute?: () => unknown }) {
