@@ -30,6 +30,7 @@ import {
 import { reportedFiles, reportOnce, respondingModel, skillModels } from "@skillshelf/core/adapter";
 import { runForkAgent } from "./fork-agent.js";
 import { toHistory } from "./history.js";
+import { checkpointKey, resumeGuards, unguardedTools, writeCheckpoint } from "./resume.js";
 import {
   clientToolNames,
   guardTools,
@@ -108,7 +109,10 @@ interface Run {
    * per-call `activeTools` when it passed some (skillshelf only narrows them). Fixed for the run.
    */
   usable: readonly string[];
-  /** Write the live state back where the caller carries it (no-op otherwise). */
+  /**
+   * Checkpoint the live state in the request context (a call resumed in another process is
+   * judged by it: resume.ts), and write it back where the caller carries it.
+   */
   save: () => void;
   /** The agent's model as the run started: a forked skill's sub-agent runs on it (or its skill's). */
   model: MastraModelConfig;
@@ -175,17 +179,25 @@ function respondingFor<M extends object>(
       // judges the call again. Never a string: the model picks its ids.)
       refused.set(call.id ?? Symbol(call.name), { name: call.name, refusal });
     },
+    // Mastra may suspend a call of this response and resume it in another process.
+    onJudged: run.save,
   });
   run.responding = { from: model, hide: key, model: wrapped };
   return wrapped;
 }
 
-export function createSkillsProcessor(
-  shelf: Shelf,
-  options: SkillsProcessorOptions = {},
-): Processor<string> & Required<Pick<Processor<string>, "processInputStep" | "processOutputResult">> {
+/** The processor: Mastra's input (and output) processor, with the tools a resumed call runs with. */
+export type SkillsProcessor = Processor<string> &
+  Required<Pick<Processor<string>, "processInputStep" | "processOutputResult">> & {
+    getLoadedToolsForRequestContext(loaded: {
+      tools?: Record<string, unknown>;
+    }): Promise<Record<string, unknown>>;
+  };
+
+export function createSkillsProcessor(shelf: Shelf, options: SkillsProcessorOptions = {}): SkillsProcessor {
   const id = options.id ?? "skillshelf";
   const stateKey = options.stateKey ?? id;
+  const checkpoint = checkpointKey(id);
   const refresh = options.refresh ?? true;
   const report = reportOnce(options.onDiagnostic);
   const modelFor = skillModels(options.resolveModel, report);
@@ -195,7 +207,8 @@ export function createSkillsProcessor(
 
   async function startRun(args: ProcessInputStepArgs): Promise<Run> {
     if (refresh) await shelf.refresh();
-    const hostTools = { ...(args.tools ?? {}) };
+    // The agent's own tools, not the resume guards Mastra hands the step in their place.
+    const hostTools = unguardedTools(args.tools ?? {});
     const context = args.requestContext;
     const carried = context?.get(stateKey) as SessionState | undefined;
     const messages = args.messages as MastraDBMessage[];
@@ -214,11 +227,15 @@ export function createSkillsProcessor(
       // `activate_skill`) stays the host's, in this run and when a later one replays the thread.
       tools: Object.keys(hostTools),
     });
-    const save = carried !== undefined ? () => context?.set(stateKey, session.toJSON()) : () => undefined;
+    const refusedClientCalls: RefusedClientCalls = new Map();
+    const save = () => {
+      const state = session.toJSON();
+      writeCheckpoint(context, checkpoint, state, refusedClientCalls, ids);
+      if (carried !== undefined) context?.set(stateKey, state);
+    };
     const model = args.model as MastraModelConfig;
     const usable = usableTools(hostTools, args.activeTools);
     const clientTools = clientToolNames(hostTools, usable);
-    const refusedClientCalls: RefusedClientCalls = new Map();
     return {
       session,
       hostTools,
@@ -255,6 +272,8 @@ export function createSkillsProcessor(
       }
       const { session } = run;
       const plan = session.plan();
+      // A new step: the last response's client calls were handed over or answered.
+      run.refusedClientCalls.clear();
       run.save();
       options.onPlan?.(plan, { stepNumber: args.stepNumber, session });
       for (const diagnostic of plan.diagnostics) report(diagnostic);
@@ -296,8 +315,6 @@ export function createSkillsProcessor(
       const model = skillModel
         ? ((await resolveModelConfig(skillModel, args.requestContext)) as typeof args.model)
         : args.model;
-      // A new step: the last response's client calls were handed over or answered.
-      run.refusedClientCalls.clear();
       run.stepTools = { ...run.guarded, ...run.client, ...ours };
       return {
         // The client's tools: a call core refuses (this step's plan, the same response, its input) reads why.
@@ -307,6 +324,14 @@ export function createSkillsProcessor(
         // and core judges each call of the client's tools there, hidden ones too.
         model: respondingFor(run, model, hide, run.clientTools),
       };
+    },
+    /**
+     * Mastra's tools "loaded for the request": it runs a call resumed without its step's tools
+     * (an approval after a restart) with these, so each is the agent's tool behind a guard
+     * that judges the call against the run's checkpoint (resume.ts).
+     */
+    async getLoadedToolsForRequestContext(loaded: { tools?: Record<string, unknown> }) {
+      return resumeGuards(shelf, checkpoint, loaded.tools ?? {});
     },
     // The end of the run (as an output processor): the run's session has seen every call.
     async processOutputResult(args: ProcessOutputResultArgs) {

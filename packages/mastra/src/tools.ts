@@ -21,7 +21,7 @@ function callId(context: unknown): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
-function callOf(name: string, input: unknown, context: unknown): ToolCall {
+export function callOf(name: string, input: unknown, context: unknown): ToolCall {
   const call: ToolCall = { name, input };
   const id = callId(context);
   if (id !== undefined) call.id = id;
@@ -220,7 +220,7 @@ export function refusedClientTools(
 }
 
 /** A provider-defined tool (AI SDK v5 `provider-defined`, v6+ `provider`), as Mastra tells them. */
-function isProviderTool(tool: unknown): tool is { id: string; name?: unknown } {
+export function isProviderTool(tool: unknown): tool is { id: string; name?: unknown } {
   const t = tool as { type?: unknown; id?: unknown } | null | undefined;
   return (t?.type === "provider" || t?.type === "provider-defined") && typeof t.id === "string";
 }
@@ -261,5 +261,5 @@ export function clientToolNames(tools: Record<string, unknown>, names: Iterable<
   return out;
 }
 
-const CLIENT_TOOL_NOT_RUN =
+export const CLIENT_TOOL_NOT_RUN =
   "This tool runs in the client, and the call was not handed over on this step. Call it again.";

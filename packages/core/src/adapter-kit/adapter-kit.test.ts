@@ -131,6 +131,16 @@ describe("respondingModel", () => {
     expect(session.state.active.map((a) => a.name)).toEqual(["notes"]);
   });
 
+  it("calls onJudged once per response, with the response's activation already in the state", async () => {
+    const session = shelfSession();
+    const seen: string[][] = [];
+    const model = respondingModel({ doGenerate: async () => ({ content: calls }) }, session, {
+      onJudged: () => seen.push(session.toJSON().active.map((a) => a.name)),
+    });
+    await model.doGenerate();
+    expect(seen).toEqual([["notes"]]);
+  });
+
   it("judges the input the tool gets: the provider's JSON text parsed, an empty text as {}", async () => {
     const answers = async (input: string) => {
       const session = shelfSession();

@@ -223,6 +223,12 @@ export interface RespondingModelOptions {
    * Undefined or the same name: the call's own name.
    */
   toolOf?: (name: string) => string | undefined;
+  /**
+   * Called once the session has judged a response, before the framework runs any of its
+   * calls: the moment to checkpoint `session.toJSON()` for a framework that may run those
+   * calls in another process (Mastra resumes an approved call without its step's tools).
+   */
+  onJudged?: () => void;
 }
 
 /**
@@ -245,15 +251,15 @@ export function respondingModel<M extends object>(
   const judge = (calls: readonly ToolCall[]): ReadonlySet<ToolCall> => {
     const named = calls.map(asRun);
     if (named.length > 0) session.respond(named);
-    if (client.size === 0) return NONE_DROPPED;
-    const dropped = new Set<ToolCall>();
+    const dropped = client.size === 0 ? NONE_DROPPED : new Set<ToolCall>();
     for (const [i, call] of named.entries()) {
       if (!client.has(call.name)) continue;
       const verdict = session.guard(call);
       if (verdict.allowed) continue;
       if (options.answerRefused) options.answerRefused(call, verdict.result);
-      else dropped.add(calls[i]!);
+      else (dropped as Set<ToolCall>).add(calls[i]!);
     }
+    options.onJudged?.();
     return dropped;
   };
   const strip = (args: unknown[]): unknown[] => {
@@ -284,6 +290,7 @@ export function respondingModel<M extends object>(
           const record = session.commandRecord?.();
           if (record) {
             session.respond([record]);
+            options.onJudged?.();
             return recordGenerateResult(target, record);
           }
           const taken = idsIn((args[0] as { prompt?: unknown } | undefined)?.prompt);
@@ -318,6 +325,7 @@ export function respondingModel<M extends object>(
           const record = session.commandRecord?.();
           if (record) {
             session.respond([record]);
+            options.onJudged?.();
             return recordStreamResult(target, record);
           }
           const taken = idsIn((args[0] as { prompt?: unknown } | undefined)?.prompt);
