@@ -142,6 +142,8 @@ interface Run {
   refusedClientCalls: RefusedClientCalls;
   /** The tools the current step gives Mastra: a call is judged as the one of them Mastra runs. */
   stepTools: Record<string, unknown>;
+  /** The ids of the last response's calls, as judged: only these may be resumed (resume.ts). */
+  judged: readonly string[];
 }
 
 const RUN = Symbol("skillshelf.run");
@@ -180,7 +182,10 @@ function respondingFor<M extends object>(
       refused.set(call.id ?? Symbol(call.name), { name: call.name, refusal });
     },
     // Mastra may suspend a call of this response and resume it in another process.
-    onJudged: run.save,
+    onJudged: (calls) => {
+      run.judged = calls.flatMap((call) => (call.id !== undefined ? [call.id] : []));
+      run.save();
+    },
   });
   run.responding = { from: model, hide: key, model: wrapped };
   return wrapped;
@@ -230,13 +235,13 @@ export function createSkillsProcessor(shelf: Shelf, options: SkillsProcessorOpti
     const refusedClientCalls: RefusedClientCalls = new Map();
     const save = () => {
       const state = session.toJSON();
-      writeCheckpoint(context, checkpoint, state, refusedClientCalls, ids);
+      writeCheckpoint(context, checkpoint, { state, calls: run.judged, refused: refusedClientCalls, ids });
       if (carried !== undefined) context?.set(stateKey, state);
     };
     const model = args.model as MastraModelConfig;
     const usable = usableTools(hostTools, args.activeTools);
     const clientTools = clientToolNames(hostTools, usable);
-    return {
+    const run: Run = {
       session,
       hostTools,
       guarded: guardTools(hostTools, session, save),
@@ -256,7 +261,9 @@ export function createSkillsProcessor(shelf: Shelf, options: SkillsProcessorOpti
       client: refusedClientTools(hostTools, session, clientTools, refusedClientCalls),
       refusedClientCalls,
       stepTools: {},
+      judged: [],
     };
+    return run;
   }
 
   return {

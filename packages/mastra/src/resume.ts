@@ -17,12 +17,24 @@ import type { EventIds, SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import { runHostTool, toolErrorOutput } from "@skillshelf/core/adapter";
 import { CLIENT_TOOL_NOT_RUN, callOf, isProviderTool, type RefusedClientCalls } from "./tools.js";
 
-/** What a checkpoint holds: the session as core left it, and its refusals of the response's client calls. */
+/**
+ * What a checkpoint holds: the session as core left it, the ids of the last response's calls
+ * (the only calls that may be resumed: a request context shared by two runs must not lend one
+ * run's state to the other's call), and core's refusals of that response's client calls.
+ */
 interface Checkpoint {
   state: SessionState;
+  calls: string[];
   /** By call id (a call without one has none here: the guard judges it again). */
   refused: Array<[id: string, name: string, refusal: unknown]>;
   ids?: EventIds;
+}
+
+export interface CheckpointInput {
+  state: SessionState;
+  calls: readonly string[];
+  refused: RefusedClientCalls;
+  ids?: EventIds | undefined;
 }
 
 /** The original of a tool these guards stand in for, so the processor guards the agent's own tool. */
@@ -42,15 +54,10 @@ interface ContextLike {
  * Writes the checkpoint. A string, not the object: Mastra keeps a request-context value with
  * the run only when its probe finds it small enough to serialize, and a string always is.
  */
-export function writeCheckpoint(
-  context: ContextLike | undefined,
-  key: string,
-  state: SessionState,
-  refused: RefusedClientCalls,
-  ids: EventIds | undefined,
-): void {
+export function writeCheckpoint(context: ContextLike | undefined, key: string, input: CheckpointInput): void {
   if (!context) return;
-  const checkpoint: Checkpoint = { state, refused: [] };
+  const { state, refused, ids } = input;
+  const checkpoint: Checkpoint = { state, calls: [...input.calls], refused: [] };
   for (const [id, { name, refusal }] of refused)
     if (typeof id === "string") checkpoint.refused.push([id, name, refusal]);
   if (ids) checkpoint.ids = ids;
@@ -62,7 +69,10 @@ function readCheckpoint(context: ContextLike | undefined, key: string): Checkpoi
   if (typeof raw !== "string") return undefined;
   try {
     const checkpoint = JSON.parse(raw) as Checkpoint;
-    return checkpoint && typeof checkpoint.state === "object" && Array.isArray(checkpoint.refused)
+    return checkpoint &&
+      typeof checkpoint.state === "object" &&
+      Array.isArray(checkpoint.calls) &&
+      Array.isArray(checkpoint.refused)
       ? checkpoint
       : undefined;
   } catch {
@@ -85,6 +95,8 @@ function modelFacingName(tool: { id: string; name?: unknown }): string {
 
 const NO_CHECKPOINT =
   "This call was resumed where skillshelf has no record of the run's active skills, so it was not run. Call it again.";
+const NOT_THE_RUNS_CALL =
+  "This call is not one of the run's last response that skillshelf judged, so it was not run. Call it again.";
 
 /**
  * Every tool of the request behind a guard that judges a resumed call against the run's
@@ -116,12 +128,14 @@ export function resumeGuards(
         const requestContext = (context as { requestContext?: ContextLike } | undefined)?.requestContext;
         const checkpoint = readCheckpoint(requestContext, key);
         if (!checkpoint) return toolErrorOutput(NO_CHECKPOINT);
+        const call: ToolCall = callOf(name, input, context);
+        if (call.id === undefined || !checkpoint.calls.includes(call.id))
+          return toolErrorOutput(NOT_THE_RUNS_CALL);
         const session = await shelf.openSession({
           state: checkpoint.state,
           tools: names,
           ...(checkpoint.ids && { ids: checkpoint.ids }),
         });
-        const call: ToolCall = callOf(name, input, context);
         try {
           if (typeof execute !== "function") {
             const known = checkpoint.refused.find(([id, tool]) => id === call.id && tool === name);
@@ -136,7 +150,12 @@ export function resumeGuards(
           const refused: RefusedClientCalls = new Map(
             checkpoint.refused.map(([id, tool, refusal]) => [id, { name: tool, refusal }]),
           );
-          writeCheckpoint(requestContext, key, session.toJSON(), refused, checkpoint.ids);
+          writeCheckpoint(requestContext, key, {
+            state: session.toJSON(),
+            calls: checkpoint.calls,
+            refused,
+            ids: checkpoint.ids,
+          });
         }
       },
     };

@@ -253,7 +253,7 @@ describe("a tool that suspended itself, resumed after a restart", () => {
 });
 
 describe("a resumed call's guard", () => {
-  it("refuses when the request context holds no checkpoint of the run (fail closed)", async () => {
+  it("refuses without a checkpoint, or one of another response's calls (fail closed); runs the call it lists", async () => {
     project = await oneSkillShelf("skillshelf-mastra-restart-", "notes", NOTES);
     const ran: unknown[] = [];
     const tools = {

@@ -133,12 +133,12 @@ describe("respondingModel", () => {
 
   it("calls onJudged once per response, with the response's activation already in the state", async () => {
     const session = shelfSession();
-    const seen: string[][] = [];
+    const seen: unknown[] = [];
     const model = respondingModel({ doGenerate: async () => ({ content: calls }) }, session, {
-      onJudged: () => seen.push(session.toJSON().active.map((a) => a.name)),
+      onJudged: (judged) => seen.push([judged.map((c) => c.id), session.toJSON().active.map((a) => a.name)]),
     });
     await model.doGenerate();
-    expect(seen).toEqual([["notes"]]);
+    expect(seen).toEqual([[["1", "2"], ["notes"]]]);
   });
 
   it("judges the input the tool gets: the provider's JSON text parsed, an empty text as {}", async () => {

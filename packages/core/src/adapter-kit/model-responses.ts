@@ -224,11 +224,12 @@ export interface RespondingModelOptions {
    */
   toolOf?: (name: string) => string | undefined;
   /**
-   * Called once the session has judged a response, before the framework runs any of its
-   * calls: the moment to checkpoint `session.toJSON()` for a framework that may run those
-   * calls in another process (Mastra resumes an approved call without its step's tools).
+   * Called once the session has judged a response (its calls, as judged), before the
+   * framework runs any of them: the moment to checkpoint `session.toJSON()` for a framework
+   * that may run those calls in another process (Mastra resumes an approved call without its
+   * step's tools).
    */
-  onJudged?: () => void;
+  onJudged?: (calls: readonly ToolCall[]) => void;
 }
 
 /**
@@ -259,7 +260,7 @@ export function respondingModel<M extends object>(
       if (options.answerRefused) options.answerRefused(call, verdict.result);
       else (dropped as Set<ToolCall>).add(calls[i]!);
     }
-    options.onJudged?.();
+    options.onJudged?.(named);
     return dropped;
   };
   const strip = (args: unknown[]): unknown[] => {
@@ -290,7 +291,7 @@ export function respondingModel<M extends object>(
           const record = session.commandRecord?.();
           if (record) {
             session.respond([record]);
-            options.onJudged?.();
+            options.onJudged?.([record]);
             return recordGenerateResult(target, record);
           }
           const taken = idsIn((args[0] as { prompt?: unknown } | undefined)?.prompt);
@@ -325,7 +326,7 @@ export function respondingModel<M extends object>(
           const record = session.commandRecord?.();
           if (record) {
             session.respond([record]);
-            options.onJudged?.();
+            options.onJudged?.([record]);
             return recordStreamResult(target, record);
           }
           const taken = idsIn((args[0] as { prompt?: unknown } | undefined)?.prompt);
