@@ -116,6 +116,40 @@ describe("a tool approval resumed after a restart", () => {
     expect(ran).toEqual([]);
   });
 
+  it("the same through agent.stream and approveToolCall (the stream's approval)", async () => {
+    project = await oneSkillShelf("skillshelf-mastra-restart-", "notes", NOTES);
+    const storage = new InMemoryStore();
+    const ran: Array<[string, unknown]> = [];
+    const reply: ModelReply = {
+      calls: [
+        { id: "c1", name: "send_email", input: { to: "boss" } },
+        { id: "a1", name: "skill_notes" },
+      ],
+    };
+    const suspendedAt = async (stream: { fullStream: AsyncIterable<unknown> }) => {
+      let at: string | undefined;
+      for await (const chunk of stream.fullStream) {
+        const c = chunk as { type?: string; payload?: { toolCallId?: string } };
+        if (c.type === "tool-call-approval") at ??= c.payload?.toolCallId;
+      }
+      return at;
+    };
+    const first = processOn(storage, [reply, { text: "Done." }], ran);
+    const stream = await first.stream("take meeting notes", { maxSteps: 4, requireToolApproval: true });
+    expect(await suspendedAt(stream)).toBe("c1");
+    const restarted = processOn(storage, [{ text: "Done." }], ran);
+    const resumed = await restarted.approveToolCall({ runId: stream.runId, toolCallId: "c1" });
+    await suspendedAt(resumed);
+    const results = (await resumed.toolResults) as Array<{
+      payload?: { toolCallId?: string; result?: unknown };
+    }>;
+    expect(results.find((r) => r.payload?.toolCallId === "c1")?.payload?.result).toMatchObject({
+      status: "error",
+      error_type: "TOOL_NOT_ALLOWED",
+    });
+    expect(ran).toEqual([]);
+  });
+
   it("also when the refused call comes first, before the activation has run", async () => {
     project = await oneSkillShelf("skillshelf-mastra-restart-", "notes", NOTES);
     const { ran, approved, results } = await approvedAcrossRestarts(

@@ -141,6 +141,30 @@ describe("respondingModel", () => {
     expect(seen).toEqual([[["1", "2"], ["notes"]]]);
   });
 
+  it("judges a streamed response once, at its finish part: onJudged is not called again, empty, at the end", async () => {
+    const session = shelfSession();
+    const judged: unknown[] = [];
+    const model = respondingModel(
+      {
+        doStream: async () => ({
+          stream: new ReadableStream({
+            start(controller) {
+              for (const part of [...calls, { type: "finish" }]) controller.enqueue(part);
+              controller.close();
+            },
+          }),
+        }),
+      },
+      session,
+      { onJudged: (c) => judged.push(c.map((call) => call.id)) },
+    );
+    const { stream } = await model.doStream();
+    const reader = (stream as ReadableStream<unknown>).getReader();
+    while (!(await reader.read()).done);
+    // (A second, empty judgement let Mastra's checkpoint forget the response's calls.)
+    expect(judged).toEqual([["1", "2"]]);
+  });
+
   it("judges the input the tool gets: the provider's JSON text parsed, an empty text as {}", async () => {
     const answers = async (input: string) => {
       const session = shelfSession();

@@ -342,7 +342,12 @@ export function respondingModel<M extends object>(
               typeof input.toolName === "string" &&
               client.has(input.toolName),
           );
+          // At the response's `finish` part, else when the stream ends without one; judged
+          // again at the end only for calls that came after `finish` (none should).
+          let released = false;
           const release = (controller: TransformStreamDefaultController<unknown>) => {
+            if (released && held.length === 0) return;
+            released = true;
             const response = held.splice(0);
             const calls = response.map(callOf);
             const dropped = judge(calls);
