@@ -88,6 +88,33 @@ describe("toHistory (ModelMessages)", () => {
   });
 });
 
+describe("toHistory (tool approval)", () => {
+  it("answers a call the user denied with the denial before the SDK records it; an approved one stays waiting", () => {
+    const messages: ModelMessage[] = [
+      { role: "user", content: "take notes" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "1", toolName: "activate_skill", input: { name: "notes" } },
+          { type: "tool-call", toolCallId: "2", toolName: "send_email", input: {} },
+          { type: "tool-approval-request", approvalId: "ap1", toolCallId: "1" },
+          { type: "tool-approval-request", approvalId: "ap2", toolCallId: "2" },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-approval-response", approvalId: "ap1", approved: false, reason: "no" },
+          { type: "tool-approval-response", approvalId: "ap2", approved: true },
+        ],
+      },
+    ];
+    const [, activation, email] = toHistory(messages);
+    expect(activation).toMatchObject({ output: { status: "error", message: "no" } });
+    expect(email).toEqual({ kind: "tool-call", id: "2", toolName: "send_email", input: {} });
+  });
+});
+
 describe("toHistory (UIMessages)", () => {
   it("reads static and dynamic tool parts, skipping calls still streaming", () => {
     const messages: UIMessage[] = [

@@ -24,6 +24,7 @@ interface ToolLikePart {
   input?: unknown;
   output?: unknown;
   errorText?: string;
+  approval?: { approved?: boolean; reason?: string };
 }
 
 export function toHistory(messages: Messages): HistoryItem[] {
@@ -31,6 +32,11 @@ export function toHistory(messages: Messages): HistoryItem[] {
   // Tool calls are recorded where they were made; results (which arrive later, in tool
   // messages) are attached to the call they answer (an id may repeat: core pairs them).
   const calls = toolResultPairing();
+  // A call a user denied (the AI SDK's tool approval) is answered by the denial: the SDK
+  // records it as an `execution-denied` result only once the next request starts, and a call
+  // still waiting is judged as part of its response (an activation in it would apply).
+  const approvals = new Map<string, { toolCallId: string; toolName?: string }>();
+  const toolNames = new Map<string, string>();
 
   for (const message of messages) {
     if (isUIMessage(message)) {
@@ -45,7 +51,12 @@ export function toHistory(messages: Messages): HistoryItem[] {
       case "assistant":
         if (typeof message.content === "string") break;
         for (const part of message.content) {
+          if (part.type === "tool-approval-request") {
+            const toolName = toolNames.get(part.toolCallId);
+            approvals.set(part.approvalId, { toolCallId: part.toolCallId, ...(toolName && { toolName }) });
+          }
           if (part.type !== "tool-call") continue;
+          toolNames.set(part.toolCallId, part.toolName);
           const item: ToolCallItem = {
             kind: "tool-call",
             id: part.toolCallId,
@@ -58,6 +69,15 @@ export function toHistory(messages: Messages): HistoryItem[] {
         break;
       case "tool":
         for (const part of message.content) {
+          if (part.type === "tool-approval-response" && !part.approved) {
+            const request = approvals.get(part.approvalId);
+            if (request)
+              calls.result(
+                request.toolCallId,
+                request.toolName,
+                toolErrorOutput(part.reason ?? "execution denied"),
+              );
+          }
           if (part.type !== "tool-result") continue;
           calls.result(part.toolCallId, part.toolName, resultValue(part.output));
         }
@@ -91,6 +111,8 @@ function uiToolCalls(message: UIMessage): ToolCallItem[] {
     if (part.state === "output-available") item.output = part.output;
     else if (part.state === "output-error") item.output = toolErrorOutput(part.errorText ?? "tool error");
     else if (part.state === "output-denied") item.output = toolErrorOutput("execution denied");
+    else if (part.state === "approval-responded" && part.approval?.approved === false)
+      item.output = toolErrorOutput(part.approval.reason ?? "execution denied");
     items.push(item);
   }
   return items;

@@ -26,6 +26,7 @@ import {
   reportedFiles,
   reportOnce,
   respondingModel,
+  respondToPendingCalls,
   skillModels,
 } from "@skillshelf/core/adapter";
 import type {
@@ -205,10 +206,13 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
       };
     };
     const sessions = stepSessions((messages) => {
-      // Planned, so its calls are judged by what the step it answers offered.
-      const session = shelf.session(open(messages));
+      // Planned, so its calls are judged by what the step it answers offered. The calls still
+      // waiting for a result are judged as their response: the SDK runs the ones the user
+      // approved before the request's first step, next to an activation waiting with them.
+      const opened = open(messages);
+      const session = shelf.session(opened);
       session.plan();
-      return session;
+      return respondToPendingCalls(session, opened.history);
     });
     // The step's own model (before a skill's `model:`): a forked skill's sub-agent runs on it.
     let agentModel: LanguageModel | undefined;

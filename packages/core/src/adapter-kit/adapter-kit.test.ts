@@ -10,9 +10,11 @@ import {
   delegationResult,
   hostDelegationSpec,
   isBlockedResult,
+  pendingCalls,
   refusesTool,
   reportOnce,
   respondingModel,
+  respondToPendingCalls,
   runDelegation,
   runHostTool,
   runSkillTool,
@@ -324,5 +326,48 @@ describe("reportOnce", () => {
 describe("toolErrorOutput", () => {
   it("is a structured error, so a replay reads the call as failed", () => {
     expect(toolErrorOutput("boom")).toEqual({ status: "error", error_type: "TOOL_ERROR", message: "boom" });
+  });
+});
+
+describe("respondToPendingCalls", () => {
+  const session = () =>
+    createSession({
+      skills: fixedSource([makeSkill("notes", { allowedTools: ["read_file"] })]),
+      tools: ["read_file", "send_email"],
+    });
+
+  it("judges the calls still waiting since the last user message as one response: an activation among them applies", () => {
+    const history = [
+      { kind: "user" as const, text: "take notes" },
+      { kind: "tool-call" as const, id: "a", toolName: "activate_skill", input: { name: "notes" } },
+      { kind: "tool-call" as const, id: "b", toolName: "send_email", input: {} },
+    ];
+    expect(pendingCalls(history).map((c) => c.id)).toEqual(["a", "b"]);
+    const s = session();
+    s.plan();
+    expect(s.guard({ id: "b", name: "send_email", input: {} }).allowed).toBe(true);
+    respondToPendingCalls(s, history);
+    expect(s.guard({ id: "b", name: "send_email", input: {} }).allowed).toBe(false);
+  });
+
+  it("leaves out calls with an output (a denial included) and calls before the last user message", () => {
+    const history = [
+      { kind: "user" as const, text: "first" },
+      { kind: "tool-call" as const, id: "old", toolName: "activate_skill", input: { name: "notes" } },
+      { kind: "user" as const, text: "second" },
+      {
+        kind: "tool-call" as const,
+        id: "denied",
+        toolName: "activate_skill",
+        input: { name: "notes" },
+        output: toolErrorOutput("execution denied"),
+      },
+      { kind: "tool-call" as const, id: "b", toolName: "send_email", input: {} },
+    ];
+    expect(pendingCalls(history).map((c) => c.id)).toEqual(["b"]);
+    const s = session();
+    s.plan();
+    respondToPendingCalls(s, history);
+    expect(s.guard({ id: "b", name: "send_email", input: {} }).allowed).toBe(true);
   });
 });

@@ -70,6 +70,7 @@ export {
 export { type OnDiagnostic, reportOnce } from "./diagnostics.js";
 export { reportedFiles } from "./host-files.js";
 export { respondingModel } from "./model-responses.js";
+export { pendingCalls, respondToPendingCalls } from "./pending-calls.js";
 export { skillModels } from "./skill-model.js";
 export {
   type Blocked,
