@@ -144,7 +144,24 @@ function aiTool(host: HostTool) {
     : jsonSchema<Record<string, unknown>>(host.inputSchema);
   // A client tool has no `execute`: the SDK hands its calls to the caller.
   if (host.client) return tool({ description: host.description, inputSchema });
-  return tool({ description: host.description, inputSchema, execute: (input) => host.run(input) });
+  return tool({
+    description: host.description,
+    inputSchema,
+    execute: (input) => host.run(input),
+    // The SDK asks the caller first: the request ends with a `tool-approval-request`.
+    ...(host.approval && { needsApproval: true }),
+  });
+}
+
+/** The approvals a run's messages ask for and no message has answered. */
+function approvalsAsked(messages: readonly ModelMessage[]): string[] {
+  const asked: string[] = [];
+  for (const message of messages) {
+    if (message.role !== "assistant" || !Array.isArray(message.content)) continue;
+    for (const part of message.content)
+      if (part.type === "tool-approval-request") asked.push(part.approvalId);
+  }
+  return asked;
 }
 
 /** The calls of a run's messages that have no result: the ones the SDK handed to the caller. */
@@ -166,6 +183,7 @@ export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): Conforman
   name: `ai-sdk (${mode})`,
   clientTools: true,
   tamper: true,
+  approvals: true,
   async conversation({ shelf, tools, model, system, roleModel, models = {}, files }: DriverOptions) {
     const lead = mockModel(model);
     const role = roleModel && mockModel(roleModel);
@@ -213,21 +231,37 @@ export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): Conforman
       },
       async send(text: string) {
         messages.push({ role: "user", content: text });
-        const options = {
-          model: lead,
-          instructions: system,
-          messages,
-          stopWhen: isStepCount(MAX_STEPS),
-          ...route.skills.wrap({ tools: route.all }),
-        };
-        let response: ModelMessage[];
-        if (mode === "generate") response = (await generateText(options)).responseMessages;
-        else {
+        const run = async () => {
+          const options = {
+            model: lead,
+            instructions: system,
+            messages,
+            stopWhen: isStepCount(MAX_STEPS),
+            ...route.skills.wrap({ tools: route.all }),
+          };
+          if (mode === "generate") return (await generateText(options)).responseMessages;
           const result = streamText(options);
           await result.consumeStream();
-          response = await result.responseMessages;
-        }
+          return result.responseMessages;
+        };
+        let response = await run();
         messages.push(...response);
+        // The client approves what the SDK asked about, in the next request: a new process.
+        for (let i = 0; i < MAX_STEPS; i++) {
+          const asked = approvalsAsked(response);
+          if (asked.length === 0) break;
+          messages.push({
+            role: "tool",
+            content: asked.map((approvalId) => ({
+              type: "tool-approval-response",
+              approvalId,
+              approved: true,
+            })),
+          });
+          route = await build();
+          response = await run();
+          messages.push(...response);
+        }
         // The caller runs what the SDK handed over (the turn ends there).
         for (const call of handedOver(response)) {
           const host = tools.find((t) => t.client && t.name === call.toolName);

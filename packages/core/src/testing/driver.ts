@@ -25,6 +25,14 @@ export interface HostTool {
    * such tools (`conformanceScenariosFor`).
    */
   client?: boolean;
+  /**
+   * The framework asks the caller before each call of it runs (Mastra's `requireApproval`, the
+   * AI SDK's `needsApproval`, LangChain's `humanInTheLoopMiddleware`). The driver approves each
+   * call it is asked about from a new process (a new agent over the same stored run or posted
+   * messages, as a serverless route's next request), and the run goes on there. Only drivers
+   * with `approvals` get such tools (`conformanceScenariosFor`).
+   */
+  approval?: boolean;
   /** What the tool returns (JSON-serialisable). A test counts calls through this. */
   run(input: Record<string, unknown>): unknown | Promise<unknown>;
 }
@@ -127,5 +135,7 @@ export interface ConformanceDriver {
   readonly clientTools?: boolean;
   /** The conversation can be edited as stored (`DriverConversation.tamper`), as a client edits it. */
   readonly tamper?: boolean;
+  /** The framework can ask the caller before a call runs, and resume in another process (`HostTool.approval`). */
+  readonly approvals?: boolean;
   conversation(options: DriverOptions): DriverConversation | Promise<DriverConversation>;
 }

@@ -29,6 +29,9 @@ export const referenceDriver: ConformanceDriver = {
   name: "reference",
   clientTools: true,
   tamper: true,
+  // An approval is between the caller and the framework: the model sees nothing of it, so the
+  // reference runs an approved call as any other (what each framework must give after one).
+  approvals: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const history: HistoryItem[] = [];
     const messages: SeenMessage[] = [];

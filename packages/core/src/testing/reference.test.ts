@@ -74,10 +74,20 @@ describe("the suite catches a diverging adapter", () => {
   });
 });
 
+describe("a driver whose framework asks no approvals", () => {
+  const { approvals: _none, ...unasked } = referenceDriver;
+  it("skips only the scenarios with tools that need one", () => {
+    const asking = conformanceScenarios.filter((s) => s.approvalTools?.length);
+    expect(asking.length).toBe(2);
+    expect(conformanceScenariosFor(unasked)).toEqual(conformanceScenarios.filter((s) => !asking.includes(s)));
+  });
+});
+
 describe("a driver that cannot edit its stored conversation", () => {
   const plain: ConformanceDriver = {
     name: "plain",
     clientTools: true,
+    approvals: true,
     conversation: async (options) => {
       const { tamper: _none, ...rest } = await referenceDriver.conversation(options);
       return rest;

@@ -62,6 +62,8 @@ export interface Scenario {
   strictTools?: Record<string, Record<string, unknown>>;
   /** Host tools (of `tools`) the caller runs, not the framework (`HostTool.client`). */
   clientTools?: string[];
+  /** Host tools (of `tools`) the framework asks the caller about before each call (`HostTool.approval`). */
+  approvalTools?: string[];
   /** What a host tool (of `tools`) returns instead of its own small result: tool name → JSON value. */
   outputs?: Record<string, unknown>;
   /**
@@ -104,12 +106,14 @@ function hostTool(
   output: unknown = { ok: true, tool: name },
   client?: boolean,
   effect?: () => Promise<void>,
+  approval?: boolean,
 ): HostTool {
   return {
     name,
     description: `The host's ${name} tool.`,
     ...(strict && { strict: true }),
     ...(client && { client: true }),
+    ...(approval && { approval: true }),
     inputSchema: strict ?? {
       type: "object",
       properties: { path: { type: "string" }, query: { type: "string" }, to: { type: "string" } },
@@ -198,6 +202,7 @@ export function conformanceScenariosFor(driver: ConformanceDriver): Scenario[] {
   return conformanceScenarios.filter(
     (s) =>
       (!s.clientTools?.length || driver.clientTools === true) &&
+      (!s.approvalTools?.length || driver.approvals === true) &&
       (!s.turns.some((t) => t.tamper) || driver.tamper === true),
   );
 }
@@ -231,6 +236,7 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
           scenario.outputs?.[name],
           scenario.clientTools?.includes(name),
           scenario.effects?.[name] && (() => scenario.effects![name]!(root, shelf)),
+          scenario.approvalTools?.includes(name),
         ),
       ),
       system: HOST_PROMPT,
@@ -699,6 +705,36 @@ export const conformanceScenarios: Scenario[] = [
       const refused = c[1]?.results.find((r) => r.name === "write_file");
       expect(errorOf(refused?.result) === "SKILL_FILES_PROTECTED", "the model reads core's refusal");
       expect(ran.length === 0, "nothing reached the caller");
+    },
+  },
+  {
+    // The framework asks before the call runs, and the caller approves it from a new process
+    // (a serverless route's next request): the call runs where no step judged its response.
+    name: "a call approved from a new process, which the same response's activation rules out, reads TOOL_NOT_ALLOWED and never runs",
+    skills: { reader: READER },
+    tools: ["read_file", "send_email"],
+    approvalTools: ["send_email"],
+    turns: [{ user: "read notes.md for me" }],
+    replies: [
+      calls(["skill_reader"], ["send_email", { to: "boss" }]),
+      text("I can't send mail under this skill."),
+    ],
+    check({ calls: c, ran }) {
+      const refused = c[1]?.results.find((r) => r.name === "send_email");
+      expect(errorOf(refused?.result) === "TOOL_NOT_ALLOWED", "the model reads core's refusal");
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "a call approved from a new process, which the active skill allows, runs",
+    skills: { reader: READER },
+    tools: ["read_file", "send_email"],
+    approvalTools: ["read_file"],
+    turns: [{ user: "read notes.md for me" }],
+    replies: [calls(["skill_reader"], ["read_file", { path: "notes.md" }]), text("Here it is.")],
+    check({ calls: c, ran }) {
+      expect(ran.map((r) => r.name).join() === "read_file", "the approved call ran");
+      expect(!c[1]?.tools.includes("send_email"), "under the skill's limits");
     },
   },
   {

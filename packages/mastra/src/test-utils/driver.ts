@@ -6,7 +6,9 @@
  */
 import { Agent } from "@mastra/core/agent";
 import type { MastraModelConfig } from "@mastra/core/llm";
+import { Mastra } from "@mastra/core/mastra";
 import { MockMemory } from "@mastra/core/memory";
+import { InMemoryStore } from "@mastra/core/storage";
 import { createTool } from "@mastra/core/tools";
 import type {
   ConformanceDriver,
@@ -160,8 +162,12 @@ function mastraTool(tool: HostTool) {
     ...(!tool.client && {
       execute: async (input: unknown) => tool.run((input ?? {}) as Record<string, unknown>),
     }),
+    // Mastra suspends the run before each call, for the caller to approve.
+    ...(tool.approval && { requireApproval: true }),
   });
 }
+
+type Suspended = { finishReason?: string; runId?: string; suspendPayload?: { toolCallId?: string } };
 
 type Chunk = { toolCallId?: string; toolName?: string; args?: unknown; payload?: Chunk };
 const flat = (c: Chunk): Chunk => c.payload ?? c;
@@ -177,8 +183,12 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
   name: `mastra (${mode})`,
   clientTools: true,
   tamper: true,
+  approvals: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const lead = mastraModel(model);
+    // Where Mastra keeps a suspended run (a new process resumes it from there).
+    const storage = new InMemoryStore();
+    const asks = tools.some((tool) => tool.approval);
     const role = roleModel && mastraModel(roleModel);
     const own = Object.fromEntries(tools.map((tool) => [tool.name, mastraTool(tool)]));
     // A scenario's `delegate` host tool stands for the delegation tool, as in a real app.
@@ -199,7 +209,7 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
               ...skills.delegateTools({ model: role, tools: others, onDiagnostic: () => undefined }),
             }
           : own;
-      return new Agent({
+      const agent = new Agent({
         id: "conformance",
         name: "conformance",
         instructions: system,
@@ -208,6 +218,9 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
         inputProcessors: [skills.processor],
         memory,
       });
+      return asks
+        ? new Mastra({ agents: { conformance: agent }, storage, logger: false }).getAgent("conformance")
+        : agent;
     };
     let agent = build();
     const thread = { thread: `thread-${++ids}`, resource: "conformance" };
@@ -246,14 +259,32 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
         const options = { memory: thread, maxSteps: MAX_STEPS };
         let pending: Chunk[];
         if (mode === "generate") {
-          const result = await agent.generate(message, options);
+          let result = await agent.generate(message, options);
+          // Each call Mastra asks about is approved from a new process, where the run goes on.
+          for (let i = 0; i < MAX_STEPS && result.finishReason === "suspended"; i++) {
+            const { runId, suspendPayload } = result as Suspended;
+            agent = build();
+            result = await agent.approveToolCallGenerate({
+              runId: runId!,
+              ...(suspendPayload?.toolCallId && { toolCallId: suspendPayload.toolCallId }),
+            });
+          }
           pending =
             result.finishReason === "tool-calls"
               ? handedOver(result.toolCalls as Chunk[], result.toolResults as Chunk[])
               : [];
         } else {
-          const stream = await agent.stream(message, options);
+          let stream = await agent.stream(message, options);
           await stream.text;
+          for (let i = 0; i < MAX_STEPS && (await stream.finishReason) === "suspended"; i++) {
+            const suspendPayload = (await stream.suspendPayload) as Suspended["suspendPayload"];
+            agent = build();
+            stream = await agent.approveToolCall({
+              runId: stream.runId,
+              ...(suspendPayload?.toolCallId && { toolCallId: suspendPayload.toolCallId }),
+            });
+            await stream.text;
+          }
           pending =
             (await stream.finishReason) === "tool-calls"
               ? handedOver((await stream.toolCalls) as Chunk[], (await stream.toolResults) as Chunk[])
