@@ -32,7 +32,7 @@ import { type AgentRun, analyzeAfterRun, type ImproveOptions } from "./improve.j
 import { addedMessages, aiMessageOf, withState } from "./model-response.js";
 import { createResponses, type Response } from "./responses.js";
 import { resultMessage, skillToolDeclaration, skillToolRunner } from "./skill-tools.js";
-import { STATE_KEY, skillsStateSchema, snapshot, storedState, toHistory } from "./state.js";
+import { STATE_KEY, skillsStateSchema, snapshot, storedState, storedTools, toHistory } from "./state.js";
 import { type AnyTool, toolName } from "./tool-name.js";
 
 export interface SkillsMiddlewareOptions {
@@ -106,13 +106,20 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     const ids = idsOf(runtime);
     return { ...(files && { files }), ...(ids && { ids }) };
   };
-  const open = (state: ThreadState, messages: readonly BaseMessage[] = state.messages, runtime?: RunInfo) =>
-    shelf.openSession({
+  /**
+   * A session of a response this process did not answer, with the tools that response's model
+   * call had (kept with the state), else the agent's as this process last saw them.
+   */
+  const open = async (state: ThreadState, messages: readonly BaseMessage[] = state.messages) => {
+    const tools = storedTools(state) ?? agentTools;
+    const session = await shelf.openSession({
       state: storedState(state),
       history: toHistory(messages),
-      tools: agentTools,
-      ...hostOptions(state, runtime),
+      tools,
+      ...hostOptions(state),
     });
+    return { session, tools };
+  };
 
   /**
    * The session of a response this process did not answer (a thread resumed elsewhere):
@@ -125,13 +132,15 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
     if (!pending) {
       // One per response, however many of its calls run at once.
       const index = state.messages.indexOf(message);
-      pending = open(state, index < 0 ? state.messages : state.messages.slice(0, index)).then((session) => {
-        // Planned as the lost one was, so its calls are judged by what that step offered.
-        session.plan();
-        const response = { session, planned: session.toJSON() };
-        responses.answered(message, [], response);
-        return response;
-      });
+      pending = open(state, index < 0 ? state.messages : state.messages.slice(0, index)).then(
+        ({ session, tools }) => {
+          // Planned as the lost one was, so its calls are judged by what that step offered.
+          session.plan();
+          const response = { session, planned: session.toJSON(), tools };
+          responses.answered(message, [], response);
+          return response;
+        },
+      );
       reopening.set(message, pending);
     }
     return pending;
@@ -161,8 +170,10 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
       if (record) {
         // The user's "/name" is recorded first, without the model (command-records.ts).
         const message = commandRecordMessage(record);
-        responses.answered(message, [], { session, planned });
-        return new Command({ update: { messages: [message], [STATE_KEY]: snapshot(planned) } }) as never;
+        responses.answered(message, [], { session, planned, tools: agentTools });
+        return new Command({
+          update: { messages: [message], [STATE_KEY]: snapshot(planned, agentTools) },
+        }) as never;
       }
       const allowed = new Set(plan.allowedTools);
       const response = await handler({
@@ -177,9 +188,10 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
         systemMessage: appendSystem(request.systemMessage, plan.system),
       });
       const message = aiMessageOf(response);
-      if (message) responses.answered(message, addedMessages(response), { session, planned });
-      if (sameState(storedState(request.state), planned)) return response;
-      return withState(response, planned);
+      const tools = agentTools;
+      if (message) responses.answered(message, addedMessages(response), { session, planned, tools });
+      if (sameStored(request.state, planned, tools)) return response;
+      return withState(response, planned, tools);
     },
 
     wrapToolCall: async (request, handler) => {
@@ -197,6 +209,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
         const tools = agentToolObjects;
         const runner = skillToolRunner(session, toolCall.name, toolCall.id, {
           onDiagnostic: report,
+          tools: response.tools,
           // A forked skill's sub-agent: the agent's own model, or the one its skill names.
           ...(model && {
             fork: (fork, signal) =>
@@ -240,11 +253,11 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions) {
 
   /** A tool call no response in the state holds (a host running the tool node on its own). */
   async function reopenFor(state: ThreadState, call: ToolCall): Promise<Response> {
-    const session = await open(state);
+    const { session, tools } = await open(state);
     session.plan();
     const planned = session.toJSON();
     session.respond([call]);
-    return { session, planned };
+    return { session, planned, tools };
   }
 }
 
@@ -253,6 +266,8 @@ function appendSystem(system: SystemMessage, text: string): SystemMessage {
   return system.text ? system.concat(`\n\n${text}`) : new SystemMessage(text);
 }
 
-function sameState(a: SessionState | undefined, b: SessionState): boolean {
-  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+/** Whether the thread already stores this state, written with these tools (no write needed). */
+function sameStored(state: ThreadState, planned: SessionState, tools: readonly string[]): boolean {
+  const stored = storedState(state);
+  return stored !== undefined && JSON.stringify(stored) === JSON.stringify(snapshot(planned, tools));
 }

@@ -27,8 +27,12 @@ export function aiMessageOf(response: unknown): AIMessage | undefined {
  * object it would no longer see once a Command stands in its place, so its messages and value
  * ride in the same Command.
  */
-export function withState<Response>(response: Response, state: SessionState): Response {
-  const update: Record<string, unknown> = { [STATE_KEY]: snapshot(state) };
+export function withState<Response>(
+  response: Response,
+  state: SessionState,
+  tools: readonly string[],
+): Response {
+  const update: Record<string, unknown> = { [STATE_KEY]: snapshot(state, tools) };
   if (isCommand(response)) {
     // Only when no inner handler produced an AIMessage: keep that Command's own update and routing.
     const inner = response.update;

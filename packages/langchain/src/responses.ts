@@ -18,6 +18,8 @@ export interface Response {
   session: Session;
   /** The state the model call was planned with, before its response applied: what the model call persists. */
   planned: SessionState;
+  /** The agent's tool names the session was opened with (persisted beside the state). */
+  tools: readonly string[];
 }
 
 export interface Responses {

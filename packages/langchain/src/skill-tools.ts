@@ -49,6 +49,8 @@ export interface SkillToolRunnerOptions {
   /** Runs a `context: fork` skill's sub-agent; without it such a skill reads FORK_UNAVAILABLE. */
   fork?: (fork: Fork, signal?: AbortSignal) => Promise<string>;
   onDiagnostic?: OnDiagnostic;
+  /** The agent's tool names the session was opened with, written with the state. */
+  tools?: readonly string[];
 }
 
 /**
@@ -80,7 +82,7 @@ export function skillToolRunner(
       const result = await (writer ? listenForWorkflowProgress(writer, run).value : run());
       return new Command({
         update: {
-          [STATE_KEY]: snapshot(session.toJSON()),
+          [STATE_KEY]: snapshot(session.toJSON(), options.tools ?? []),
           messages: [resultMessage(result, toolCallId ?? "", name)],
         },
       });

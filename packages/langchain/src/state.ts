@@ -78,9 +78,20 @@ export function storedState(state: { [STATE_KEY]?: StoredState | undefined }): S
   return state[STATE_KEY] as SessionState | undefined;
 }
 
-/** A snapshot to write under STATE_KEY. */
-export function snapshot(state: SessionState): StoredState {
-  return state as unknown as StoredState;
+/**
+ * A snapshot to write under STATE_KEY: the session's state, and the names of the agent's tools
+ * its model call had. A process that resumes the thread without a model call of its own (a
+ * call approved after a restart) judges that response's calls with the tools it was planned
+ * with: a host tool named like one of skillshelf's stays the host's, and a refusal lists them.
+ */
+export function snapshot(state: SessionState, tools: readonly string[]): StoredState {
+  return { ...state, tools: [...tools] } as unknown as StoredState;
+}
+
+/** The agent's tool names a snapshot was written with (none in a thread from before they were kept). */
+export function storedTools(state: { [STATE_KEY]?: StoredState | undefined }): string[] | undefined {
+  const tools = (state[STATE_KEY] as { tools?: unknown } | undefined)?.tools;
+  return Array.isArray(tools) && tools.every((t) => typeof t === "string") ? tools : undefined;
 }
 
 /** The conversation as core's history: user messages and every tool call with its output once it has one. */

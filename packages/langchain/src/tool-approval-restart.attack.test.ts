@@ -65,6 +65,37 @@ describe("a call approved after a restart (humanInTheLoopMiddleware, one checkpo
     } else {
       expect(host.spies[tool]).not.toHaveBeenCalled();
       expect(answer?.text).toContain("TOOL_NOT_ALLOWED");
+      // The reopened session knows the agent's tools, as the one that planned the response did.
+      expect(answer?.text).toContain("the tools you may use are read_file");
     }
+  });
+
+  it("a host tool named like skillshelf's (activate_skill) stays the host's after the restart", async () => {
+    const p = await project({ notes: NOTES });
+    const checkpointer = new MemorySaver();
+    const config = { configurable: { thread_id: "t2" } };
+    const host = spiedTools(["read_file", "activate_skill"]);
+    const agentIn = (model: ReturnType<typeof fakeModel>) =>
+      createAgent({
+        model,
+        tools: host.tools,
+        checkpointer,
+        middleware: [
+          skillsMiddleware({ shelf: p.shelf, onDiagnostic: () => {} }),
+          humanInTheLoopMiddleware({ interruptOn: { activate_skill: true } }),
+        ],
+      });
+    await agentIn(fakeModel().respond(response(["h1", "activate_skill", { name: "notes" }]))).invoke(
+      { messages: [new HumanMessage("take meeting notes")] },
+      config,
+    );
+    const restarted = agentIn(fakeModel().respond(new AIMessage("Done.")));
+    const result = await restarted.invoke(
+      new Command({ resume: { decisions: [{ type: "approve" }] } }),
+      config,
+    );
+    expect(host.spies.activate_skill).toHaveBeenCalledOnce();
+    const answer = result.messages.find((m) => m.getType() === "tool");
+    expect(answer?.text).toBe("activate_skill ok");
   });
 });

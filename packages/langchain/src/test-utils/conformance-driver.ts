@@ -150,11 +150,7 @@ function interrupted(result: unknown): unknown[] | undefined {
 export const langchainDriver: ConformanceDriver = {
   name: "langchain",
   tamper: true,
-  // Not yet: a call approved from a new process is refused as it should be, but the reopened
-  // session does not know the agent's tools before its first model call there, so the
-  // refusal reads "no tools may be used" where the reference lists read_file (the driver's
-  // approvals below work; turn this on once the middleware keeps the tool names with the state).
-  approvals: false,
+  approvals: true,
   conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
     const own = tools.filter((t) => !(roleModel && t.name === DELEGATE)).map(langchainTool);
     const lead = new ScriptedChatModel(model);
