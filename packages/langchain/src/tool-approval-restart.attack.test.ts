@@ -6,6 +6,7 @@
  * response's session from the checkpointed thread), and an allowed call must still run.
  */
 import { Command, MemorySaver } from "@langchain/langgraph";
+import type { Shelf } from "@skillshelf/core";
 import { AIMessage, createAgent, fakeModel, HumanMessage, humanInTheLoopMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { skillsMiddleware } from "./middleware.js";
@@ -20,6 +21,38 @@ const response = (...calls: Array<[id: string, name: string, args: Record<string
     tool_calls: calls.map(([id, name, args]) => ({ id, name, args, type: "tool_call" as const })),
   });
 
+/**
+ * Runs `reply` with the run stopped before each call of `ask` (humanInTheLoopMiddleware),
+ * then approves from a new "process": a new model, middleware and agent on the same
+ * checkpointer. Returns the resumed run's result.
+ */
+async function approvedAfterRestart(
+  shelf: Shelf,
+  tools: ReturnType<typeof spiedTools>["tools"],
+  ask: string,
+  reply: AIMessage,
+) {
+  const checkpointer = new MemorySaver();
+  const config = { configurable: { thread_id: "t1" } };
+  const agentIn = (model: ReturnType<typeof fakeModel>) =>
+    createAgent({
+      model,
+      tools,
+      checkpointer,
+      middleware: [
+        skillsMiddleware({ shelf, onDiagnostic: () => {} }),
+        humanInTheLoopMiddleware({ interruptOn: { [ask]: true } }),
+      ],
+    });
+  const interrupted = await agentIn(fakeModel().respond(reply)).invoke(
+    { messages: [new HumanMessage("take meeting notes")] },
+    config,
+  );
+  expect(JSON.stringify(interrupted)).toContain("__interrupt__");
+  const restarted = agentIn(fakeModel().respond(new AIMessage("Done.")));
+  return restarted.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);
+}
+
 describe("a call approved after a restart (humanInTheLoopMiddleware, one checkpointer)", () => {
   it.each([
     [
@@ -30,31 +63,12 @@ describe("a call approved after a restart (humanInTheLoopMiddleware, one checkpo
     ["read_file, which the skill allows, runs", "read_file", true],
   ] as const)("%s", async (_, tool, runs) => {
     const p = await project({ notes: NOTES });
-    const checkpointer = new MemorySaver();
-    const config = { configurable: { thread_id: "t1" } };
     const host = spiedTools(["read_file", "send_email"]);
-    /** One "process": its own model, middleware and agent, on the shared checkpointer. */
-    const agentIn = (model: ReturnType<typeof fakeModel>) =>
-      createAgent({
-        model,
-        tools: host.tools,
-        checkpointer,
-        middleware: [
-          skillsMiddleware({ shelf: p.shelf, onDiagnostic: () => {} }),
-          humanInTheLoopMiddleware({ interruptOn: { [tool]: true } }),
-        ],
-      });
-    const first = agentIn(
-      fakeModel().respond(response(["a1", "skill_notes", {}], ["c1", tool, { to: "boss" }])),
-    );
-    const interrupted = await first.invoke({ messages: [new HumanMessage("take meeting notes")] }, config);
-    expect(JSON.stringify(interrupted)).toContain("__interrupt__");
-    expect(host.spies[tool]).not.toHaveBeenCalled();
-
-    const restarted = agentIn(fakeModel().respond(new AIMessage("Done.")));
-    const result = await restarted.invoke(
-      new Command({ resume: { decisions: [{ type: "approve" }] } }),
-      config,
+    const result = await approvedAfterRestart(
+      p.shelf,
+      host.tools,
+      tool,
+      response(["a1", "skill_notes", {}], ["c1", tool, { to: "boss" }]),
     );
     const answer = result.messages.find(
       (m) => m.getType() === "tool" && (m as { tool_call_id?: string }).tool_call_id === "c1",
@@ -72,27 +86,12 @@ describe("a call approved after a restart (humanInTheLoopMiddleware, one checkpo
 
   it("a host tool named like skillshelf's (activate_skill) stays the host's after the restart", async () => {
     const p = await project({ notes: NOTES });
-    const checkpointer = new MemorySaver();
-    const config = { configurable: { thread_id: "t2" } };
     const host = spiedTools(["read_file", "activate_skill"]);
-    const agentIn = (model: ReturnType<typeof fakeModel>) =>
-      createAgent({
-        model,
-        tools: host.tools,
-        checkpointer,
-        middleware: [
-          skillsMiddleware({ shelf: p.shelf, onDiagnostic: () => {} }),
-          humanInTheLoopMiddleware({ interruptOn: { activate_skill: true } }),
-        ],
-      });
-    await agentIn(fakeModel().respond(response(["h1", "activate_skill", { name: "notes" }]))).invoke(
-      { messages: [new HumanMessage("take meeting notes")] },
-      config,
-    );
-    const restarted = agentIn(fakeModel().respond(new AIMessage("Done.")));
-    const result = await restarted.invoke(
-      new Command({ resume: { decisions: [{ type: "approve" }] } }),
-      config,
+    const result = await approvedAfterRestart(
+      p.shelf,
+      host.tools,
+      "activate_skill",
+      response(["h1", "activate_skill", { name: "notes" }]),
     );
     expect(host.spies.activate_skill).toHaveBeenCalledOnce();
     const answer = result.messages.find((m) => m.getType() === "tool");
