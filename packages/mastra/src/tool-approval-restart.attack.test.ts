@@ -71,17 +71,36 @@ function processOn(
  * Runs `reply` in one process with every call suspended for approval, approves the calls in
  * `approveFirst` there, then approves the rest, one at a time, from a fresh process each.
  */
+/**
+ * Storage that keeps a suspended run as JSON text, as a database does (the in-memory store
+ * keeps the object itself): what a new process reads is only what survived serialising.
+ */
+let persistedAsText = 0;
+async function serialisingStore(): Promise<InMemoryStore> {
+  const storage = new InMemoryStore();
+  const workflows = (await storage.getStore("workflows")) as unknown as {
+    persistWorkflowSnapshot(args: { snapshot: unknown }): Promise<void>;
+  };
+  const persist = workflows.persistWorkflowSnapshot.bind(workflows);
+  workflows.persistWorkflowSnapshot = (args) => {
+    persistedAsText++;
+    return persist({ ...args, snapshot: JSON.stringify(args.snapshot) });
+  };
+  return storage;
+}
+
 async function approvedAcrossRestarts(
   reply: ModelReply,
   approveFirst: readonly string[],
   message = "take meeting notes",
   extra: Record<string, unknown> = {},
 ) {
-  const storage = new InMemoryStore();
+  const storage = await serialisingStore();
   const ran: Array<[string, unknown]> = [];
   const first = processOn(storage, [reply, { text: "Done." }], ran, extra);
   let out = (await first.generate(message, { maxSteps: 4, requireToolApproval: true })) as Output;
   const runId = out.runId!;
+  expect(persistedAsText, "the suspended run was stored as text").toBeGreaterThan(0);
   const approved: string[] = [];
   for (const id of approveFirst) {
     expect(out.suspendPayload?.toolCallId).toBe(id);
