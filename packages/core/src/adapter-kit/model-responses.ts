@@ -249,17 +249,26 @@ export function respondingModel<M extends object>(
     const name = options.toolOf?.(call.name);
     return name !== undefined && name !== call.name ? { ...call, name } : call;
   };
-  const judge = (calls: readonly ToolCall[]): ReadonlySet<ToolCall> => {
-    const named = calls.map(asRun);
-    if (named.length > 0) session.respond(named);
-    const dropped = client.size === 0 ? NONE_DROPPED : new Set<ToolCall>();
+  /** Of the response's calls (as run), those of the client's tools that the session refuses, left out. */
+  const refusedClientCalls = (
+    calls: readonly ToolCall[],
+    named: readonly ToolCall[],
+  ): ReadonlySet<ToolCall> => {
+    if (client.size === 0) return NONE_DROPPED;
+    const dropped = new Set<ToolCall>();
     for (const [i, call] of named.entries()) {
       if (!client.has(call.name)) continue;
       const verdict = session.guard(call);
       if (verdict.allowed) continue;
       if (options.answerRefused) options.answerRefused(call, verdict.result);
-      else (dropped as Set<ToolCall>).add(calls[i]!);
+      else dropped.add(calls[i]!);
     }
+    return dropped;
+  };
+  const judge = (calls: readonly ToolCall[]): ReadonlySet<ToolCall> => {
+    const named = calls.map(asRun);
+    if (named.length > 0) session.respond(named);
+    const dropped = refusedClientCalls(calls, named);
     options.onJudged?.(named);
     return dropped;
   };
