@@ -15,7 +15,7 @@
  */
 import type { EventIds, SessionState, Shelf, ToolCall } from "@skillshelf/core";
 import { runHostTool, toolErrorOutput } from "@skillshelf/core/adapter";
-import { CLIENT_TOOL_NOT_RUN, callOf, isProviderTool, type RefusedClientCalls } from "./tools.js";
+import { callOf, clientCallAnswer, isProviderTool, type RefusedClientCalls } from "./tools.js";
 
 /**
  * What a checkpoint holds: the session as core left it, the ids of the last response's calls
@@ -139,23 +139,14 @@ export function resumeGuards(
         try {
           if (typeof execute !== "function") {
             const known = checkpoint.refused.find(([id, tool]) => id === call.id && tool === name);
-            if (known) return known[2];
-            const verdict = session.guard(call);
-            return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
+            return known ? known[2] : clientCallAnswer(session, call);
           }
           return await runHostTool(session, call, () =>
             (execute as (input: unknown, context: unknown) => unknown).call(tool, input, context),
           );
         } finally {
-          const refused: RefusedClientCalls = new Map(
-            checkpoint.refused.map(([id, tool, refusal]) => [id, { name: tool, refusal }]),
-          );
-          writeCheckpoint(requestContext, key, {
-            state: session.toJSON(),
-            calls: checkpoint.calls,
-            refused,
-            ids: checkpoint.ids,
-          });
+          // The same checkpoint, with the state as this call left it.
+          requestContext?.set(key, JSON.stringify({ ...checkpoint, state: session.toJSON() }));
         }
       },
     };

@@ -134,12 +134,15 @@ export function guardTools(
   return guarded;
 }
 
-/** A client tool's `execute` that never runs it: core's refusal (and `tool-blocked`). */
+/** A client tool's call answered here, never run: core's refusal (and `tool-blocked`), else "call it again". */
+export function clientCallAnswer(session: Session, call: ToolCall): unknown {
+  const verdict = session.guard(call);
+  return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
+}
+
+/** A client tool's `execute` that never runs it (`clientCallAnswer`). */
 function refusing(session: Session, name: string) {
-  return async (input: unknown, context: unknown) => {
-    const verdict = session.guard(callOf(name, input, context));
-    return verdict.allowed ? toolErrorOutput(CLIENT_TOOL_NOT_RUN) : verdict.result;
-  };
+  return async (input: unknown, context: unknown) => clientCallAnswer(session, callOf(name, input, context));
 }
 
 /**
@@ -261,5 +264,5 @@ export function clientToolNames(tools: Record<string, unknown>, names: Iterable<
   return out;
 }
 
-export const CLIENT_TOOL_NOT_RUN =
+const CLIENT_TOOL_NOT_RUN =
   "This tool runs in the client, and the call was not handed over on this step. Call it again.";
