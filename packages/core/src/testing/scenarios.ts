@@ -98,16 +98,18 @@ export interface Scenario {
 
 const HOST_PROMPT = "You are the agent under test.";
 
+/** How a scenario sets one host tool apart (its `strictTools`, `outputs`, `clientTools`, `effects`, `approvalTools`). */
+interface HostToolSetup {
+  strict?: Record<string, unknown>;
+  output?: unknown;
+  client?: boolean;
+  effect?: () => Promise<void>;
+  approval?: boolean;
+}
+
 /** Host tools: each returns a small JSON result naming itself, and records that it ran. */
-function hostTool(
-  name: string,
-  ran: ScenarioRecords["ran"],
-  strict?: Record<string, unknown>,
-  output: unknown = { ok: true, tool: name },
-  client?: boolean,
-  effect?: () => Promise<void>,
-  approval?: boolean,
-): HostTool {
+function hostTool(name: string, ran: ScenarioRecords["ran"], setup: HostToolSetup = {}): HostTool {
+  const { strict, output = { ok: true, tool: name }, client, effect, approval } = setup;
   return {
     name,
     description: `The host's ${name} tool.`,
@@ -229,15 +231,13 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
     const conversation = await driver.conversation({
       shelf,
       tools: scenario.tools.map((name) =>
-        hostTool(
-          name,
-          records.ran,
-          scenario.strictTools?.[name],
-          scenario.outputs?.[name],
-          scenario.clientTools?.includes(name),
-          scenario.effects?.[name] && (() => scenario.effects![name]!(root, shelf)),
-          scenario.approvalTools?.includes(name),
-        ),
+        hostTool(name, records.ran, {
+          strict: scenario.strictTools?.[name],
+          output: scenario.outputs?.[name],
+          client: scenario.clientTools?.includes(name),
+          effect: scenario.effects?.[name] && (() => scenario.effects![name]!(root, shelf)),
+          approval: scenario.approvalTools?.includes(name),
+        }),
       ),
       system: HOST_PROMPT,
       model: (view) => {
