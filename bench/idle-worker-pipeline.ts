@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { Skill } from "@skillshelf/core";
 import { skillDirOptions } from "./skill-dir.ts";
 
@@ -45,22 +45,30 @@ const { parentPort, workerData } = require("node:worker_threads");
   const vocabulary = new Vocabulary();
   const out = [];
   let total = 0;
+  // SYNC: flags[0] set by the main thread = stop and post what is read; flags[1] set here once posted.
+  const flags = workerData.flags && new Int32Array(workerData.flags);
+  let finished = false;
   parentPort.on("message", (batch) => {
+    if (finished) return;
+    if (flags && Atomics.load(flags, 0) === 1) batch = null;
     if (batch !== null) {
       for (const s of batch) {
+        if (flags && Atomics.load(flags, 0) === 1) break;
         const skill = { name: s.name, description: s.description, whenToUse: s.whenToUse, triggers: s.triggers, examples: s.examples, body: s.body };
         if (s.head) deferBody(skill, "", () => "", false, Buffer.from(s.head.buffer, s.head.byteOffset, s.head.byteLength));
         const t = readSkillTerms(skill, vocabulary, DEFAULT_INDEX_TUNING);
         out.push(t);
         total += t.length;
       }
-      return;
+      if (!(flags && Atomics.load(flags, 0) === 1)) return;
     }
+    finished = true;
     const buf = new Int32Array(total), offsets = new Int32Array(out.length + 1);
     let at = 0;
     out.forEach((t, i) => { buf.set(t, at); at += t.length; offsets[i + 1] = at; });
     const u = process.threadCpuUsage(c0);
-    parentPort.postMessage({ terms: vocabulary.terms, buf, offsets, cpu: (u.user + u.system) / 1000 }, [buf.buffer, offsets.buffer]);
+    (workerData.port ?? parentPort).postMessage({ terms: vocabulary.terms, buf, offsets, cpu: (u.user + u.system) / 1000 }, [buf.buffer, offsets.buffer]);
+    if (flags) { Atomics.store(flags, 1, 1); Atomics.notify(flags, 1); }
   });
 })();
 `;
@@ -100,7 +108,12 @@ const flush = () => {
   cloneCpu += cpu(process.threadCpuUsage(c));
 };
 const out: Record<string, unknown> = {
-  mode: process.env.WORKER_FEED === "0" ? `${mode}-unfed` : mode,
+  mode:
+    process.env.WORKER_FEED === "0"
+      ? `${mode}-unfed`
+      : process.env.WORKER_SYNC === "1" && mode === "worker"
+        ? "worker-sync"
+        : mode,
   nice: Number(process.env.WORKER_NICE ?? 0),
   load1: os.loadavg()[0],
 };
@@ -110,10 +123,21 @@ const t0 = performance.now();
 const c0 = process.threadCpuUsage();
 const p0 = process.cpuUsage();
 let answer: Promise<Answer> | undefined;
+// WORKER_SYNC=1: the first match does not wait for the worker's backlog: it tells the worker to stop, waits
+// (Atomics.wait) until what it has read is posted, takes it synchronously (receiveMessageOnPort) and reads
+// the skills the worker did not reach itself — the handoff a synchronous match() would need.
+const sync = process.env.WORKER_SYNC === "1";
+const flags = new Int32Array(new SharedArrayBuffer(8));
+const channel = new MessageChannel();
 if (mode === "worker") {
   worker = new Worker(workerCode, {
     eval: true,
-    workerData: { dist, nice: Number(process.env.WORKER_NICE ?? 0) },
+    workerData: {
+      dist,
+      nice: Number(process.env.WORKER_NICE ?? 0),
+      ...(sync && { flags: flags.buffer, port: channel.port2 }),
+    },
+    ...(sync && { transferList: [channel.port2] }),
   });
   answer = new Promise((resolve, reject) => {
     worker!.once("message", resolve);
@@ -142,14 +166,20 @@ const t1 = performance.now();
 const c1 = process.threadCpuUsage();
 const p1 = process.cpuUsage();
 if (answer) {
-  const got = await answer;
+  let got: Answer;
+  if (sync) {
+    Atomics.store(flags, 0, 1);
+    Atomics.wait(flags, 1, 0);
+    got = receiveMessageOnPort(channel.port1)?.message as Answer;
+    out.seeded = got.offsets.length - 1;
+  } else got = await answer;
   out.waited = Math.round(performance.now() - t1);
   out.workerCpu = Math.round(got.cpu);
   const vocabulary = sharedVocabulary();
   out.adopted = vocabulary.adoptTerms(got.terms);
   if (out.adopted) {
     const key = termTuningKey(DEFAULT_INDEX_TUNING);
-    for (let i = 0; i < sent.length; i++)
+    for (let i = 0; i + 1 < got.offsets.length; i++)
       seedSkillTerms(sent[i], got.buf.subarray(got.offsets[i], got.offsets[i + 1]), vocabulary, key);
   }
   await worker!.terminate();
@@ -166,6 +196,7 @@ for (const m of messages) {
   hash.update(JSON.stringify(shelf.match(m, { nearMisses: 5 })));
 }
 out.answers = hash.digest("hex").slice(0, 16);
+channel.port1.close();
 await shelf.close();
 fs.rmSync(stateDir, { recursive: true, force: true });
 console.log(JSON.stringify(out));
