@@ -41,6 +41,7 @@ import type {
   ToolCallRepairFunction,
   ToolSet,
 } from "ai";
+import { withSkillToolsOnLookUp } from "./approved-skill-calls.js";
 import { runForkAgent } from "./fork-agent.js";
 import { guardTools } from "./guard.js";
 import { type Messages, toHistory } from "./history.js";
@@ -227,8 +228,19 @@ export async function createSkills(options: CreateSkillsOptions): Promise<Skills
     // the step's plan offers is put in (or refreshed: its description and schema are the
     // plan's) before the step runs. One that is no longer offered stays registered and is
     // hidden from the provider: a model that calls it still gets core's answer.
-    const tools: ToolSet = { ...guardTools(hostTools, sessions) };
     const skillToolNames = new Set<string>();
+    // A call the user approved runs before the first step, looked up here before any skill
+    // tool is registered: one of skillshelf's is registered on that lookup (approved-skill-calls.ts).
+    let bare: Session | undefined;
+    const tools: ToolSet = withSkillToolsOnLookUp({ ...guardTools(hostTools, sessions) }, (name) => {
+      bare ??= shelf.session({ tools: hostToolNames });
+      if (name in hostTools || !bare.isSkillTool(name)) return undefined;
+      skillToolNames.add(name);
+      // Hidden until a step offers it (that step registers it again, described). Before the
+      // first step the agent's model is unknown, so a forked skill reads FORK_UNAVAILABLE.
+      const spec = { name, description: "", inputSchema: { type: "object" } };
+      return skillTool(spec, sessions, { onDiagnostic: report, ...(agentModel && { fork }) });
+    });
     // The run's first prompt and its latest session: what the end-of-run hook reads.
     let firstMessages: readonly ModelMessage[] | undefined;
     let lastSession: Session | undefined;
