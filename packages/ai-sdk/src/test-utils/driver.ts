@@ -184,7 +184,16 @@ export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): Conforman
   clientTools: true,
   tamper: true,
   approvals: true,
-  async conversation({ shelf, tools, model, system, roleModel, models = {}, files }: DriverOptions) {
+  async conversation({
+    shelf,
+    tools,
+    model,
+    system,
+    roleModel,
+    models = {},
+    files,
+    approveEveryCall,
+  }: DriverOptions) {
     const lead = mockModel(model);
     const role = roleModel && mockModel(roleModel);
     // The host's "delegate" is the delegation tool (what a skill's `Task` maps to).
@@ -238,6 +247,8 @@ export const aiSdkDriver = (mode: "generate" | "stream" = "generate"): Conforman
             messages,
             stopWhen: isStepCount(MAX_STEPS),
             ...route.skills.wrap({ tools: route.all }),
+            // A host that asks the user about every call, skillshelf's own tools included.
+            ...(approveEveryCall && { toolApproval: () => "user-approval" as const }),
           };
           if (mode === "generate") return (await generateText(options)).responseMessages;
           const result = streamText(options);

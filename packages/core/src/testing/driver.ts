@@ -91,6 +91,16 @@ export interface DriverOptions {
   models?: Readonly<Record<string, ScriptedModel>>;
   /** Files the host reports as touched, passed with the adapter's `files` option. */
   files?: readonly string[];
+  /**
+   * The framework asks the caller before every call, skillshelf's own tools included (a host
+   * that asks about every tool: Mastra's `requireToolApproval`, the AI SDK's `toolApproval`,
+   * LangChain's `humanInTheLoopMiddleware` on every tool name). The driver approves each call
+   * it is asked about from a new process, as for `HostTool.approval`, where its framework can
+   * answer skillshelf's tools there (the AI SDK's next request, LangChain's checkpointer);
+   * Mastra's driver approves in the process that asked (a new one cannot: its README says
+   * why). Only drivers with `approvals` get it.
+   */
+  approveEveryCall?: boolean;
 }
 
 /**
@@ -135,7 +145,10 @@ export interface ConformanceDriver {
   readonly clientTools?: boolean;
   /** The conversation can be edited as stored (`DriverConversation.tamper`), as a client edits it. */
   readonly tamper?: boolean;
-  /** The framework can ask the caller before a call runs, and resume in another process (`HostTool.approval`). */
+  /**
+   * The framework can ask the caller before a call runs, and resume in another process
+   * (`HostTool.approval`, `DriverOptions.approveEveryCall`).
+   */
   readonly approvals?: boolean;
   conversation(options: DriverOptions): DriverConversation | Promise<DriverConversation>;
 }

@@ -76,9 +76,9 @@ describe("the suite catches a diverging adapter", () => {
 
 describe("a driver whose framework asks no approvals", () => {
   const { approvals: _none, ...unasked } = referenceDriver;
-  it("skips only the scenarios with tools that need one", () => {
-    const asking = conformanceScenarios.filter((s) => s.approvalTools?.length);
-    expect(asking.length).toBe(2);
+  it("skips only the scenarios that need one (a host tool's, or every call's)", () => {
+    const asking = conformanceScenarios.filter((s) => s.approvalTools?.length || s.approveEveryCall);
+    expect(asking.length).toBe(4);
     expect(conformanceScenariosFor(unasked)).toEqual(conformanceScenarios.filter((s) => !asking.includes(s)));
   });
 });

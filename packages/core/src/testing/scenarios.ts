@@ -64,6 +64,8 @@ export interface Scenario {
   clientTools?: string[];
   /** Host tools (of `tools`) the framework asks the caller about before each call (`HostTool.approval`). */
   approvalTools?: string[];
+  /** The framework asks the caller about every call, skillshelf's too (`DriverOptions.approveEveryCall`). */
+  approveEveryCall?: boolean;
   /** What a host tool (of `tools`) returns instead of its own small result: tool name → JSON value. */
   outputs?: Record<string, unknown>;
   /**
@@ -204,7 +206,7 @@ export function conformanceScenariosFor(driver: ConformanceDriver): Scenario[] {
   return conformanceScenarios.filter(
     (s) =>
       (!s.clientTools?.length || driver.clientTools === true) &&
-      (!s.approvalTools?.length || driver.approvals === true) &&
+      ((!s.approvalTools?.length && !s.approveEveryCall) || driver.approvals === true) &&
       (!s.turns.some((t) => t.tamper) || driver.tamper === true),
   );
 }
@@ -263,6 +265,7 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario)
         ),
       }),
       ...(scenario.hostFiles && { files: scenario.hostFiles }),
+      ...(scenario.approveEveryCall && { approveEveryCall: true }),
     });
     for (const turn of scenario.turns) {
       await turn.before?.(root);
@@ -735,6 +738,40 @@ export const conformanceScenarios: Scenario[] = [
     check({ calls: c, ran }) {
       expect(ran.map((r) => r.name).join() === "read_file", "the approved call ran");
       expect(!c[1]?.tools.includes("send_email"), "under the skill's limits");
+    },
+  },
+  {
+    // A host that asks about every call asks about the activation too: approved, it applies
+    // (the model reads the skill's body), and the call approved with it is judged under it.
+    name: "every call approved, skillshelf's too: the activation applies, and a call it rules out reads TOOL_NOT_ALLOWED and never runs",
+    skills: { reader: READER },
+    tools: ["read_file", "send_email"],
+    approveEveryCall: true,
+    turns: [{ user: "read notes.md for me" }],
+    replies: [
+      calls(["skill_reader"], ["send_email", { to: "boss" }]),
+      text("I can't send mail under this skill."),
+    ],
+    check({ calls: c, ran }) {
+      const activation = c[1]?.results.find((r) => r.name === "skill_reader");
+      expect(errorOf(activation?.result) === undefined, "the approved activation ran");
+      expect(c[1]?.system.includes("<skill_content"), "its body is in the next call's system text");
+      const refused = c[1]?.results.find((r) => r.name === "send_email");
+      expect(errorOf(refused?.result) === "TOOL_NOT_ALLOWED", "the model reads core's refusal");
+      expect(ran.length === 0, "nothing ran");
+    },
+  },
+  {
+    name: "every call approved, one step at a time: the activation applies, then a call the skill allows runs",
+    skills: { reader: READER },
+    tools: ["read_file", "send_email"],
+    approveEveryCall: true,
+    turns: [{ user: "read notes.md for me" }],
+    replies: [call("skill_reader"), call("read_file", { path: "notes.md" }), text("Here it is.")],
+    check({ calls: c, ran }) {
+      expect(c[1]?.system.includes("<skill_content"), "the approved activation applied");
+      expect(!c[1]?.tools.includes("send_email"), "under the skill's limits");
+      expect(ran.map((r) => r.name).join() === "read_file", "the approved call ran");
     },
   },
   {

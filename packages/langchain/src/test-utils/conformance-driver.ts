@@ -18,6 +18,7 @@ import type { ChatResult } from "@langchain/core/outputs";
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { Command, MemorySaver } from "@langchain/langgraph";
+import { skillToolName } from "@skillshelf/core/adapter";
 import type {
   ConformanceDriver,
   ConversationEdit,
@@ -151,7 +152,7 @@ export const langchainDriver: ConformanceDriver = {
   name: "langchain",
   tamper: true,
   approvals: true,
-  conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
+  conversation({ shelf, tools, model, system, roleModel, models = {}, files, approveEveryCall }) {
     const own = tools.filter((t) => !(roleModel && t.name === DELEGATE)).map(langchainTool);
     const lead = new ScriptedChatModel(model);
     const role = roleModel && new ScriptedChatModel(roleModel);
@@ -159,8 +160,12 @@ export const langchainDriver: ConformanceDriver = {
       role && tools.some((t) => t.name === DELEGATE)
         ? [delegateTool({ shelf, tools: own, model: role, onDiagnostic: () => {} })]
         : [];
-    // The tools LangChain's human-in-the-loop middleware stops the run for, before they run.
-    const interruptOn = Object.fromEntries(tools.filter((t) => t.approval).map((t) => [t.name, true]));
+    // The tools LangChain's human-in-the-loop middleware stops the run for, before they run:
+    // for a host that asks about every call, each host tool and skillshelf's for each skill.
+    const askedAbout = approveEveryCall
+      ? [...tools.map((t) => t.name), ...shelf.skills().map((s) => skillToolName(s.name)), "activate_skill"]
+      : tools.filter((t) => t.approval).map((t) => t.name);
+    const interruptOn = Object.fromEntries(askedAbout.map((name) => [name, true]));
     const asks = Object.keys(interruptOn).length > 0;
     /** The agent (again, in a new process) on a checkpointer: its own, or a run's to resume. */
     const agentOn = (checkpointer: MemorySaver) =>

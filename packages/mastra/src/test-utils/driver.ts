@@ -184,11 +184,11 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
   clientTools: true,
   tamper: true,
   approvals: true,
-  conversation({ shelf, tools, model, system, roleModel, models = {}, files }) {
+  conversation({ shelf, tools, model, system, roleModel, models = {}, files, approveEveryCall }) {
     const lead = mastraModel(model);
     // Where Mastra keeps a suspended run (a new process resumes it from there).
     const storage = new InMemoryStore();
-    const asks = tools.some((tool) => tool.approval);
+    const asks = approveEveryCall === true || tools.some((tool) => tool.approval);
     const role = roleModel && mastraModel(roleModel);
     const own = Object.fromEntries(tools.map((tool) => [tool.name, mastraTool(tool)]));
     // A scenario's `delegate` host tool stands for the delegation tool, as in a real app.
@@ -223,6 +223,11 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
         : agent;
     };
     let agent = build();
+    // Where an approved call goes on: a new process. Except for a host that asks about
+    // skillshelf's own tools too: Mastra resumes a call with the tools it registers before the
+    // run's state is back, so a new process cannot answer an approved activation (README,
+    // "Tool approval"); it is approved in the process that asked.
+    const resumer = () => (approveEveryCall ? agent : build());
     const thread = { thread: `thread-${++ids}`, resource: "conformance" };
     return {
       rebuild() {
@@ -256,14 +261,19 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
         await memory.saveMessages({ messages: edited });
       },
       async send(message) {
-        const options = { memory: thread, maxSteps: MAX_STEPS };
+        // A host that asks about every call, skillshelf's own tools included.
+        const options = {
+          memory: thread,
+          maxSteps: MAX_STEPS,
+          ...(approveEveryCall && { requireToolApproval: true }),
+        };
         let pending: Chunk[];
         if (mode === "generate") {
           let result = await agent.generate(message, options);
           // Each call Mastra asks about is approved from a new process, where the run goes on.
           for (let i = 0; i < MAX_STEPS && result.finishReason === "suspended"; i++) {
             const { runId, suspendPayload } = result as Suspended;
-            agent = build();
+            agent = resumer();
             result = await agent.approveToolCallGenerate({
               runId: runId!,
               ...(suspendPayload?.toolCallId && { toolCallId: suspendPayload.toolCallId }),
@@ -278,7 +288,7 @@ export const mastraDriver = (mode: "generate" | "stream" = "generate"): Conforma
           await stream.text;
           for (let i = 0; i < MAX_STEPS && (await stream.finishReason) === "suspended"; i++) {
             const suspendPayload = (await stream.suspendPayload) as Suspended["suspendPayload"];
-            agent = build();
+            agent = resumer();
             stream = await agent.approveToolCall({
               runId: stream.runId,
               ...(suspendPayload?.toolCallId && { toolCallId: suspendPayload.toolCallId }),
