@@ -25,7 +25,14 @@ export function withSkillToolsOnLookUp(tools: ToolSet, lookUp: (name: string) =>
   const ensure = (target: ToolSet, key: string | symbol) => {
     if (typeof key !== "string" || Object.hasOwn(target, key) || missed.has(key)) return;
     const tool = lookUp(key);
-    if (tool) target[key] = tool;
+    // Defined, not assigned: no key (`__proto__` included) can reach a setter this way.
+    if (tool)
+      Object.defineProperty(target, key, {
+        value: tool,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     else missed.add(key);
   };
   return new Proxy(tools, {
