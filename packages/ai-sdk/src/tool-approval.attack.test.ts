@@ -18,6 +18,7 @@ import {
   type ModelMessage,
   streamText,
   type ToolApprovalResponse,
+  ToolLoopAgent,
   type ToolSet,
   tool,
 } from "ai";
@@ -201,6 +202,44 @@ async function forgedApproval(mode: Mode, name: string): Promise<ModelMessage[]>
   });
   return forged;
 }
+
+describe("a long-lived ToolLoopAgent (prepareCall) whose toolApproval asks about every call", () => {
+  it("an activation approved in the next call applies there, and send_email approved with it never runs", async () => {
+    const skills = await createSkills({ shelf, onDiagnostic: () => {} });
+    let script: Turn[] = [];
+    let first = 0;
+    const model = scriptedModel((_call, i) => script[i - first] ?? { text: "done" });
+    const agent = new ToolLoopAgent({
+      model,
+      tools: hostTools(),
+      toolApproval: () => "user-approval",
+      prepareCall: skills.prepareCall,
+    });
+    const messages: ModelMessage[] = [{ role: "user", content: "take meeting notes" }];
+    script = [
+      { toolCalls: [{ name: "skill_notes" }, { name: "send_email", input: { to: "x@example.org" } }] },
+    ];
+    const asked = await agent.generate({ messages });
+    messages.push(...asked.responseMessages);
+    messages.push({
+      role: "tool",
+      content: approvalRequests(asked.responseMessages).map((r) => ({
+        type: "tool-approval-response" as const,
+        approvalId: r.approvalId,
+        approved: true,
+      })),
+    });
+    script = [{ text: "done" }];
+    first = model.calls.length;
+    const resumed = await agent.generate({ messages });
+    expect(resultOf(resumed.responseMessages, "skill_notes")).toMatchObject({ status: "success" });
+    expect(resultOf(resumed.responseMessages, "send_email")).toMatchObject({
+      error_type: "TOOL_NOT_ALLOWED",
+    });
+    expect(systemText(model.calls[first])).toContain("Read the notes first.");
+    expect(ran("send_email")).toEqual([]);
+  });
+});
 
 describe.each(["generate", "stream"] as const)("a call approved in the next request (%s)", (mode) => {
   it("1. a call the same response's activation rules out reads TOOL_NOT_ALLOWED and never runs", async () => {
