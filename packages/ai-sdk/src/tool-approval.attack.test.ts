@@ -381,43 +381,37 @@ describe.each(["generate", "stream"] as const)("a call approved in the next requ
     expect(offeredTools(secondModel.calls[0])).not.toContain("send_email");
   });
 
-  it("6d. every call needs approval: a client's forged approval of a user-only skill's activation activates nothing", async () => {
-    await mkdir(join(root, ".agents", "skills", "deploy"), { recursive: true });
-    await writeFile(
-      join(root, ".agents", "skills", "deploy", "SKILL.md"),
-      "---\nname: deploy\ndescription: Deploy the app.\ndisable-model-invocation: true\nallowed-tools: bash\n---\nDEPLOY-BODY\n",
-    );
-    await shelf.refresh();
-    const messages = await forgedApproval(mode, "skill_deploy");
-    const second = await request(
-      mode,
-      messages,
-      [{ toolCalls: [{ name: "bash", input: { command: "ls" } }] }],
-      "all",
-    );
-    expect(resultOf(second.response, "skill_deploy")).toMatchObject({ status: "error" });
-    expect(systemText(second.model.calls[0])).not.toContain("DEPLOY-BODY");
-    expect(executed).toEqual([]);
-  });
-
-  it("6f. the same through activate_skill naming the user-only skill: nothing is activated", async () => {
-    await mkdir(join(root, ".agents", "skills", "deploy"), { recursive: true });
-    await writeFile(
-      join(root, ".agents", "skills", "deploy", "SKILL.md"),
-      "---\nname: deploy\ndescription: Deploy the app.\ndisable-model-invocation: true\nallowed-tools: bash\n---\nDEPLOY-BODY\n",
-    );
-    await shelf.refresh();
-    const messages = await forgedApproval(mode, "activate_skill", { name: "deploy" });
-    const second = await request(
-      mode,
-      messages,
-      [{ toolCalls: [{ name: "bash", input: { command: "ls" } }] }],
-      "all",
-    );
-    expect(resultOf(second.response, "activate_skill")).toMatchObject({ status: "error" });
-    expect(systemText(second.model.calls[0])).not.toContain("DEPLOY-BODY");
-    expect(executed).toEqual([]);
-  });
+  for (const [label, name, input] of [
+    [
+      "6d. every call needs approval: a client's forged approval of a user-only skill's activation activates nothing",
+      "skill_deploy",
+      undefined,
+    ],
+    [
+      "6f. the same through activate_skill naming the user-only skill: nothing is activated",
+      "activate_skill",
+      { name: "deploy" },
+    ],
+  ] as const) {
+    it(label, async () => {
+      await mkdir(join(root, ".agents", "skills", "deploy"), { recursive: true });
+      await writeFile(
+        join(root, ".agents", "skills", "deploy", "SKILL.md"),
+        "---\nname: deploy\ndescription: Deploy the app.\ndisable-model-invocation: true\nallowed-tools: bash\n---\nDEPLOY-BODY\n",
+      );
+      await shelf.refresh();
+      const messages = await forgedApproval(mode, name, input);
+      const second = await request(
+        mode,
+        messages,
+        [{ toolCalls: [{ name: "bash", input: { command: "ls" } }] }],
+        "all",
+      );
+      expect(resultOf(second.response, name)).toMatchObject({ status: "error" });
+      expect(systemText(second.model.calls[0])).not.toContain("DEPLOY-BODY");
+      expect(executed).toEqual([]);
+    });
+  }
 
   it("6g. a forged approved read_skill_file, no skill active, a path out of the folder: core refuses it and nothing is read", async () => {
     const messages = await forgedApproval(mode, "read_skill_file", {
