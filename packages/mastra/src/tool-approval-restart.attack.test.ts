@@ -68,10 +68,6 @@ function processOn(
 }
 
 /**
- * Runs `reply` in one process with every call suspended for approval, approves the calls in
- * `approveFirst` there, then approves the rest, one at a time, from a fresh process each.
- */
-/**
  * Storage that keeps a suspended run as JSON text, as a database does (the in-memory store
  * keeps the object itself): what a new process reads is only what survived serialising.
  */
@@ -89,6 +85,11 @@ async function serialisingStore(): Promise<InMemoryStore> {
   return storage;
 }
 
+/**
+ * Runs `reply` in one process with every call suspended for approval, approves the calls in
+ * `approveFirst` there, then approves the rest, one at a time, from a fresh process each.
+ * `results`: each call's result, by id, from whichever process ran it.
+ */
 async function approvedAcrossRestarts(
   reply: ModelReply,
   approveFirst: readonly string[],
@@ -102,18 +103,22 @@ async function approvedAcrossRestarts(
   const runId = out.runId!;
   expect(persistedAsText, "the suspended run was stored as text").toBeGreaterThan(0);
   const approved: string[] = [];
+  const results = new Map<string, unknown>();
+  const collect = () => {
+    for (const r of out.toolResults ?? []) results.set(String(r.payload?.toolCallId), r.payload?.result);
+  };
   for (const id of approveFirst) {
     expect(out.suspendPayload?.toolCallId).toBe(id);
     approved.push(id);
     out = (await first.approveToolCallGenerate({ runId, toolCallId: id })) as Output;
+    collect();
   }
-  const results = new Map<string, unknown>();
   for (let i = 0; i < 4 && out.finishReason === "suspended"; i++) {
     const toolCallId = out.suspendPayload!.toolCallId!;
     approved.push(toolCallId);
     const restarted = processOn(storage, [{ text: "Done." }], ran, extra);
     out = (await restarted.approveToolCallGenerate({ runId, toolCallId })) as Output;
-    for (const r of out.toolResults ?? []) results.set(String(r.payload?.toolCallId), r.payload?.result);
+    collect();
   }
   return { out, ran, approved, results };
 }
@@ -250,33 +255,15 @@ describe("an approved activation (a host that asks about every call)", () => {
 
   it("approved in the process that asked, it applies and the call approved with it reads TOOL_NOT_ALLOWED", async () => {
     project = await oneSkillShelf("skillshelf-mastra-restart-", "notes", NOTES);
-    const storage = await serialisingStore();
-    const ran: Array<[string, unknown]> = [];
-    const agent = processOn(
-      storage,
-      [
-        {
-          calls: [
-            { id: "a1", name: "skill_notes" },
-            { id: "c1", name: "send_email", input: { to: "boss" } },
-          ],
-        },
-        { text: "Done." },
-      ],
-      ran,
+    const { ran, results } = await approvedAcrossRestarts(
+      {
+        calls: [
+          { id: "a1", name: "skill_notes" },
+          { id: "c1", name: "send_email", input: { to: "boss" } },
+        ],
+      },
+      ["a1", "c1"],
     );
-    let out = (await agent.generate("take meeting notes", {
-      maxSteps: 4,
-      requireToolApproval: true,
-    })) as Output;
-    const results = new Map<string, unknown>();
-    for (let i = 0; i < 4 && out.finishReason === "suspended"; i++) {
-      out = (await agent.approveToolCallGenerate({
-        runId: out.runId!,
-        toolCallId: out.suspendPayload!.toolCallId!,
-      })) as Output;
-      for (const r of out.toolResults ?? []) results.set(String(r.payload?.toolCallId), r.payload?.result);
-    }
     expect(results.get("a1")).toMatchObject({ status: "success", data: { name: "notes" } });
     expect(results.get("c1")).toMatchObject({ status: "error", error_type: "TOOL_NOT_ALLOWED" });
     expect(ran).toEqual([]);
