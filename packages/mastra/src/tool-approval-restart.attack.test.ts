@@ -22,6 +22,14 @@ import { looseTool } from "./test-utils/tools.js";
 const NOTES =
   "---\nname: notes\ndescription: Keep meeting notes in files.\nallowed-tools: read_file write_file\n---\nWrite the notes.\n";
 
+/** One response: the notes skill's activation (which allows no send_email) and a send_email call. */
+const ACTIVATION_AND_SEND: ModelReply = {
+  calls: [
+    { id: "a1", name: "skill_notes" },
+    { id: "c1", name: "send_email", input: { to: "boss" } },
+  ],
+};
+
 interface Output {
   finishReason?: string;
   runId?: string;
@@ -126,15 +134,7 @@ async function approvedAcrossRestarts(
 describe("a tool approval resumed after a restart", () => {
   it("a host tool the same response's activation rules out reads TOOL_NOT_ALLOWED and never runs", async () => {
     project = await oneSkillShelf("skillshelf-mastra-restart-", "notes", NOTES);
-    const { ran, approved, results } = await approvedAcrossRestarts(
-      {
-        calls: [
-          { id: "a1", name: "skill_notes" },
-          { id: "c1", name: "send_email", input: { to: "boss" } },
-        ],
-      },
-      ["a1"],
-    );
+    const { ran, approved, results } = await approvedAcrossRestarts(ACTIVATION_AND_SEND, ["a1"]);
     expect(approved).toEqual(["a1", "c1"]);
     expect(results.get("c1")).toMatchObject({ status: "error", error_type: "TOOL_NOT_ALLOWED" });
     expect(ran).toEqual([]);
@@ -237,15 +237,7 @@ describe("an approved activation (a host that asks about every call)", () => {
   // so a new process has no tool for the approved activation: Mastra answers that it has none.
   it("resumed after a restart, it activates nothing; the call approved with it is still judged under it and never runs", async () => {
     project = await oneSkillShelf("skillshelf-mastra-restart-", "notes", NOTES);
-    const { ran, approved, results } = await approvedAcrossRestarts(
-      {
-        calls: [
-          { id: "a1", name: "skill_notes" },
-          { id: "c1", name: "send_email", input: { to: "boss" } },
-        ],
-      },
-      [],
-    );
+    const { ran, approved, results } = await approvedAcrossRestarts(ACTIVATION_AND_SEND, []);
     expect(approved).toEqual(["a1", "c1"]);
     // Mastra's tool-not-found error (a tool error, not a result): nothing was activated.
     expect((results.get("a1") as { status?: string } | undefined)?.status).not.toBe("success");
@@ -255,15 +247,7 @@ describe("an approved activation (a host that asks about every call)", () => {
 
   it("approved in the process that asked, it applies and the call approved with it reads TOOL_NOT_ALLOWED", async () => {
     project = await oneSkillShelf("skillshelf-mastra-restart-", "notes", NOTES);
-    const { ran, results } = await approvedAcrossRestarts(
-      {
-        calls: [
-          { id: "a1", name: "skill_notes" },
-          { id: "c1", name: "send_email", input: { to: "boss" } },
-        ],
-      },
-      ["a1", "c1"],
-    );
+    const { ran, results } = await approvedAcrossRestarts(ACTIVATION_AND_SEND, ["a1", "c1"]);
     expect(results.get("a1")).toMatchObject({ status: "success", data: { name: "notes" } });
     expect(results.get("c1")).toMatchObject({ status: "error", error_type: "TOOL_NOT_ALLOWED" });
     expect(ran).toEqual([]);
